@@ -1,0 +1,37 @@
+"""Pure game engine: contract, deterministic RNG, errors, sequencing. No I/O."""
+
+from service.engine.contract import (
+    Game,
+    Move,
+    Options,
+    ScoreEntry,
+    ScoreItem,
+    Scores,
+    Wire,
+)
+from service.engine.errors import BadSetup, IllegalMove, RejectCode
+from service.engine.play import Played, Step, check, decode_state, encode_state, play, start
+from service.engine.registry import games
+from service.engine.rng import Rng
+
+__all__ = [
+    "BadSetup",
+    "Game",
+    "IllegalMove",
+    "Move",
+    "Options",
+    "Played",
+    "RejectCode",
+    "Rng",
+    "ScoreEntry",
+    "ScoreItem",
+    "Scores",
+    "Step",
+    "Wire",
+    "check",
+    "decode_state",
+    "encode_state",
+    "games",
+    "play",
+    "start",
+]

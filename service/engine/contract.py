@@ -1,0 +1,113 @@
+"""The contract every game implements (DESIGN.md, "The engine contract").
+
+A game is one object with a few pure hooks over msgspec Structs. The engine (play.py) owns the
+sequencing: the ordered checks, copying, forced decisions and the record of applied steps, so a
+game only says what is legal, what a legal move does, what a seat may see, and the score.
+
+Wire conventions shared by all games: JSON field names are camelCase, a move is a Struct from a
+tagged union whose tag field is "type" (the class name in camelCase), and moves and labels are
+public: they never carry hidden information (RULINGS ALL-4), because history shows them to all.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Protocol, TypeVar
+
+import msgspec
+
+from service.engine.rng import Rng
+
+
+def _camel(name: str) -> str:
+    return name[:1].lower() + name[1:]
+
+
+class Wire(msgspec.Struct, rename="camel", forbid_unknown_fields=True, kw_only=True):
+    """Base of every Struct that crosses the API: options, views, scores."""
+
+
+class Move(
+    msgspec.Struct,
+    tag_field="type",
+    tag=_camel,
+    rename="camel",
+    forbid_unknown_fields=True,
+    frozen=True,
+    kw_only=True,
+):
+    """Base of every move. Subclasses are tagged by their camelCase class name."""
+
+
+class Options(Wire):
+    """Create options common to every game; games extend it (RULINGS ALL-1)."""
+
+    start_seat: int = 0
+
+
+class ScoreItem(Wire):
+    source: str
+    points: int
+    detail: str = ""
+
+
+class ScoreEntry(Wire):
+    seat: int
+    points: int
+    breakdown: list[ScoreItem]
+    tiebreak: list[int]
+
+
+class Scores(Wire):
+    final: bool
+    winners: list[int]
+    entries: list[ScoreEntry]
+
+
+S = TypeVar("S", bound=msgspec.Struct)
+M = TypeVar("M", bound=Move)
+O_contra = TypeVar("O_contra", bound=Options, contravariant=True)
+
+
+class Game(Protocol[S, M]):
+    kind: ClassVar[str]  # the GraphQL GameKind value, e.g. "TREELINGS"
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    state_type: ClassVar[type[Any]]  # the State Struct
+    move_type: ClassVar[Any]  # the tagged union of move Structs
+    options_type: ClassVar[type[Options]]
+    view_type: ClassVar[type[Any]]
+
+    def setup(self, players: int, options: Any, rng: Rng) -> S:
+        """The initial state. `rng` must be stored in the state and used for all randomness.
+        Raise BadSetup for options this player count cannot use."""
+        ...
+
+    def to_act(self, state: S) -> list[int]:
+        """Seats that owe a decision now; empty only when the game is over."""
+        ...
+
+    def legal_moves(self, state: S, seat: int) -> list[M]:
+        """Every legal decision for `seat` (empty if it does not act now)."""
+        ...
+
+    def apply(self, state: S, seat: int, move: M) -> None:
+        """Apply one legal move in place. The engine has already checked legality and hands
+        over a private copy, so this hook never has to undo anything."""
+        ...
+
+    def label(self, state: S, seat: int, move: M) -> str:
+        """A short public description of `move`, judged on the state before it applies."""
+        ...
+
+    def view(self, state: S, seat: int | None) -> Any:
+        """What `seat` (None: a spectator) may see, as a Wire Struct (RULINGS ALL-4)."""
+        ...
+
+    def scores(self, state: S) -> Scores: ...
+
+    def is_over(self, state: S) -> bool: ...
+
+    def catalog(self) -> dict[str, Any]:
+        """Static card data a client needs to draw the game (JSON-ready)."""
+        ...

@@ -1,0 +1,115 @@
+"""Sequencing shared by every game: the ordered checks, forced decisions, and the steps record.
+
+The checks run in a fixed order, each failure a named code (like boardgame.io's reducer):
+game over, seat to act, move well-formed, move legal. Only then does the game's hook run, on a
+private copy, so a rejected move never changes anything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from service.engine.contract import Game
+from service.engine.errors import BadSetup, IllegalMove, RejectCode
+from service.engine.rng import Rng
+
+
+class Step(msgspec.Struct, array_like=True, frozen=True):
+    """One applied decision, as the history records it."""
+
+    seat: int
+    move: Any  # the game's move Struct
+    label: str
+    forced: bool = False
+
+
+class Played(msgspec.Struct, frozen=True):
+    state: Any
+    steps: list[Step]
+
+
+_encoder = msgspec.msgpack.Encoder()
+
+
+def encode_state(state: msgspec.Struct) -> bytes:
+    return _encoder.encode(state)
+
+
+def decode_state(game: Game[Any, Any], data: bytes) -> Any:
+    return msgspec.msgpack.decode(data, type=game.state_type)
+
+
+def copy_state(game: Game[Any, Any], state: Any) -> Any:
+    return decode_state(game, encode_state(state))
+
+
+def parse_options(game: Game[Any, Any], players: int, raw: object) -> Any:
+    if not game.min_players <= players <= game.max_players:
+        raise BadSetup(
+            f"{game.title} takes {game.min_players} to {game.max_players} players, not {players}"
+        )
+    try:
+        options = msgspec.convert(raw or {}, type=game.options_type)
+    except msgspec.ValidationError as exc:
+        raise BadSetup(f"invalid options: {exc}") from None
+    if not 0 <= options.start_seat < players:
+        raise BadSetup(f"startSeat must be a seat from 0 to {players - 1}")
+    return options
+
+
+def start(game: Game[Any, Any], players: int, raw_options: object, seed: str) -> Played:
+    """A new game: setup, then any decisions that are forced from the start (RULINGS ALL-3)."""
+    options = parse_options(game, players, raw_options)
+    state = game.setup(players, options, Rng.from_seed(seed))
+    steps: list[Step] = []
+    _apply_forced(game, state, steps)
+    return Played(state, steps)
+
+
+def parse_move(game: Game[Any, Any], raw: object) -> Any:
+    try:
+        return msgspec.convert(raw, type=game.move_type)
+    except msgspec.ValidationError as exc:
+        raise IllegalMove(RejectCode.MALFORMED_MOVE, f"not a {game.title} move: {exc}") from None
+
+
+def check(game: Game[Any, Any], state: Any, seat: int, raw_move: object) -> Any:
+    """The ordered checks; returns the parsed legal move or raises IllegalMove."""
+    if game.is_over(state):
+        raise IllegalMove(RejectCode.GAME_OVER, "the game is over")
+    if seat not in game.to_act(state):
+        raise IllegalMove(RejectCode.NOT_YOUR_TURN, f"seat {seat} does not act now")
+    move = parse_move(game, raw_move)
+    if move not in game.legal_moves(state, seat):
+        raise IllegalMove(RejectCode.ILLEGAL_MOVE, "that move is not legal now")
+    return move
+
+
+def play(game: Game[Any, Any], state: Any, seat: int, raw_move: object) -> Played:
+    """Apply one decision of `seat` and then every forced one. `state` is left untouched."""
+    move = check(game, state, seat, raw_move)
+    state = copy_state(game, state)
+    steps = [Step(seat, move, game.label(state, seat, move))]
+    game.apply(state, seat, move)
+    _apply_forced(game, state, steps)
+    return Played(state, steps)
+
+
+def _apply_forced(game: Game[Any, Any], state: Any, steps: list[Step]) -> None:
+    """Apply every decision that has exactly one option (RULINGS ALL-3)."""
+    while not game.is_over(state):
+        seats = game.to_act(state)
+        if not seats:
+            raise AssertionError(f"{game.title}: nobody acts but the game is not over")
+        for seat in seats:
+            moves = game.legal_moves(state, seat)
+            if not moves:
+                raise AssertionError(f"{game.title}: seat {seat} must act but has no option")
+            if len(moves) == 1:
+                steps.append(Step(seat, moves[0], game.label(state, seat, moves[0]), True))
+                game.apply(state, seat, moves[0])
+                break
+        else:
+            return
