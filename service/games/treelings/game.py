@@ -1,0 +1,61 @@
+"""The Treelings game object: metadata plus the engine hooks, each delegating to one module."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from service.engine import Rng, Scores
+from service.games.treelings import rules, scoring
+from service.games.treelings.cards import CARDS, COLOURS, FESTIVAL
+from service.games.treelings.state import State, TreelingsMove, TreelingsOptions
+from service.games.treelings.view import TreelingsView, view
+
+
+class Treelings:
+    kind: ClassVar[str] = "TREELINGS"
+    title: ClassVar[str] = "Treelings"
+    min_players: ClassVar[int] = 2  # TG-1
+    max_players: ClassVar[int] = 5
+    state_type: ClassVar[type[Any]] = State
+    move_type: ClassVar[Any] = TreelingsMove
+    options_type: ClassVar[type[TreelingsOptions]] = TreelingsOptions
+    view_type: ClassVar[type[Any]] = TreelingsView
+
+    def setup(self, players: int, options: TreelingsOptions, rng: Rng) -> State:
+        return rules.new_game(players, options.start_seat, rng)
+
+    def to_act(self, state: State) -> list[int]:
+        return [] if state.over else [state.seat]
+
+    def legal_moves(self, state: State, seat: int) -> list[TreelingsMove]:
+        if state.over or seat != state.seat:
+            return []
+        return rules.legal_moves(state)
+
+    def apply(self, state: State, seat: int, move: TreelingsMove) -> None:
+        rules.apply(state, move)
+
+    def label(self, state: State, seat: int, move: TreelingsMove) -> str:
+        return rules.label(state, move)
+
+    def view(self, state: State, seat: int | None) -> TreelingsView:
+        return view(state, seat)
+
+    def scores(self, state: State) -> Scores:
+        return scoring.scores(state)
+
+    def is_over(self, state: State) -> bool:
+        return state.over
+
+    def catalog(self) -> dict[str, Any]:
+        return {
+            "colours": [{"name": c.name, "count": c.count} for c in CARDS.colours],
+            "guildCards": sum(c.count for c in CARDS.colours),
+            "festivalDepth": CARDS.festival_depth,
+            "marketSize": CARDS.market_size,
+            "dealPerSeat": CARDS.deal_per_seat,
+            "sides": list(rules.SIDES),
+        }
+
+
+__all__ = ["COLOURS", "FESTIVAL", "Treelings"]
