@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from service.engine import Rng, Scores
+from service.engine import Options, Rng, Scores
 from service.games.treelings import rules, scoring
 from service.games.treelings.cards import CARDS, COLOURS, FESTIVAL
 from service.games.treelings.state import State, TreelingsMove, TreelingsOptions
@@ -18,7 +18,7 @@ class Treelings:
     max_players: ClassVar[int] = 5
     state_type: ClassVar[type[Any]] = State
     move_type: ClassVar[Any] = TreelingsMove
-    options_type: ClassVar[type[TreelingsOptions]] = TreelingsOptions
+    options_type: ClassVar[type[Options]] = TreelingsOptions
     view_type: ClassVar[type[Any]] = TreelingsView
 
     def setup(self, players: int, options: TreelingsOptions, rng: Rng) -> State:

@@ -34,17 +34,17 @@ class TreelingsOptions(Options):
     pass
 
 
-class TakeColour(Move):
+class TakeColour(Move, frozen=True):
     """Take every card of one colour from the market (TG-4)."""
 
     colour: str
 
 
-class TakeSingletons(Move):
+class TakeSingletons(Move, frozen=True):
     """Take one card of every colour present exactly once in the market (TG-4)."""
 
 
-class Place(Move):
+class Place(Move, frozen=True):
     """Start the tree of a taken new colour at one end of the district (TG-5)."""
 
     colour: str
