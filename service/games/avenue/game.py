@@ -1,0 +1,105 @@
+"""The Tree Lined Avenue as an engine Game: thin hooks over rules, scoring and view."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from service.engine import Rng, Scores
+from service.games.avenue import rules, scoring
+from service.games.avenue.cards import ANIMALS, TILE_ANIMAL, card_name, catalog, cell_name
+from service.games.avenue.state import (
+    AvenueMove,
+    AvenueOptions,
+    CarryTile,
+    ChooseCard,
+    DrawProject,
+    ExtraTile,
+    ExtraTileTo,
+    Phase,
+    PlaceCard,
+    PlaceGardener,
+    Redraw,
+    RelocateGardener,
+    RelocateTo,
+    SkipAction,
+    SkipGardener,
+    State,
+    StopCarrying,
+    StopTaking,
+    TakeTile,
+)
+from service.games.avenue.view import AvenueView, view
+
+ORDINALS = ("1st", "2nd", "3rd", "4th")
+
+
+class TreeLinedAvenue:
+    kind: ClassVar[str] = "TREE_LINED_AVENUE"
+    title: ClassVar[str] = "The Tree Lined Avenue"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    state_type: ClassVar[type[Any]] = State
+    move_type: ClassVar[Any] = AvenueMove
+    options_type: ClassVar[type[AvenueOptions]] = AvenueOptions
+    view_type: ClassVar[type[Any]] = AvenueView
+
+    def setup(self, players: int, options: Any, rng: Rng) -> State:
+        return rules.setup(players, options, rng)
+
+    def to_act(self, state: State) -> list[int]:
+        return rules.to_act(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[AvenueMove]:
+        return rules.legal_moves(state, seat)
+
+    def apply(self, state: State, seat: int, move: AvenueMove) -> None:
+        rules.apply(state, seat, move)
+
+    def label(self, state: State, seat: int, move: AvenueMove) -> str:
+        return label(state, move)
+
+    def view(self, state: State, seat: int | None) -> AvenueView:
+        return view(state, seat)
+
+    def scores(self, state: State) -> Scores:
+        return scoring.scores(state)
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == Phase.OVER
+
+    def catalog(self) -> dict[str, Any]:
+        return {**catalog(), "tileAnimals": [ANIMALS[a] for a in TILE_ANIMAL]}
+
+
+def label(state: State, move: AvenueMove) -> str:
+    """Public text only: a drawn project card is never named (ALL-4)."""
+    if isinstance(move, PlaceGardener):
+        return f"places a gardener on {cell_name(move.cell)}"
+    if isinstance(move, SkipGardener):
+        return "places no gardener"
+    if isinstance(move, TakeTile | ExtraTile):
+        return f"takes a {move.animal} from {cell_name(move.cell)}"
+    if isinstance(move, StopTaking):
+        return "takes no more tiles"
+    if isinstance(move, ChooseCard):
+        return f"chooses {card_name(state.row[move.slot])} ({ORDINALS[move.slot]} card)"
+    if isinstance(move, PlaceCard):
+        return f"places {card_name(state.card)} on {cell_name(move.cell)}"
+    if isinstance(move, SkipAction):
+        return "skips the card's action"
+    if isinstance(move, RelocateGardener):
+        return f"relocates the gardener on {cell_name(move.cell)}"
+    if isinstance(move, RelocateTo):
+        return f"moves it to {cell_name(move.cell)}"
+    if isinstance(move, CarryTile):
+        return f"brings a {move.animal} along"
+    if isinstance(move, StopCarrying):
+        return "brings no more tiles"
+    if isinstance(move, DrawProject):
+        return "draws a project card"
+    if isinstance(move, Redraw):
+        names = ", ".join(card_name(state.next_row[s]) for s in move.slots)
+        return f"redraws {names} from the next row"
+    if isinstance(move, ExtraTileTo):
+        return f"puts it on the gardener on {cell_name(move.cell)}"
+    raise AssertionError(f"unknown move {move!r}")
