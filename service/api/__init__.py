@@ -1,0 +1,1 @@
+"""API adapters: parse, authorize, call the game service, shape the answer. No rules here."""

@@ -1,0 +1,365 @@
+"""The GraphQL adapter (DESIGN.md, "The public API"): types, resolvers, schema.
+
+Resolvers only parse, authorize through `Tables` and shape the answer; rules live in the engine.
+Rule violations are `MoveRejected` values; a store outage is a GraphQL error with
+`extensions.code = "UNAVAILABLE"`; every other unexpected error is masked.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncGenerator
+from enum import Enum
+from typing import Annotated, Any, cast
+
+import msgspec
+import strawberry
+from graphql import GraphQLError, OperationDefinitionNode
+from strawberry.extensions import (
+    DisableIntrospection,
+    MaskErrors,
+    ParserCache,
+    SchemaExtension,
+    ValidationCache,
+)
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from service.api.tables import Applied, Table, Tables, Unauthorized
+from service.engine import BadSetup, games
+from service.engine import RejectCode as EngineRejectCode
+from service.store import StoreUnavailable
+
+
+@strawberry.enum
+class GameKind(Enum):
+    TREELINE = "TREELINE"
+    TREELINGS = "TREELINGS"
+    TREETOPIA = "TREETOPIA"
+    TREE_LINED_AVENUE = "TREE_LINED_AVENUE"
+
+
+@strawberry.enum
+class GameStatus(Enum):
+    ACTIVE = "ACTIVE"
+    FINISHED = "FINISHED"
+
+
+RejectCode = strawberry.enum(EngineRejectCode, name="RejectCode")
+
+
+class ApiError(GraphQLError):
+    """A typed GraphQL error: never masked, its code in `extensions.code`."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message, extensions={"code": code})
+
+
+def unavailable() -> ApiError:
+    return ApiError("UNAVAILABLE", "the game store is unavailable; retry shortly")
+
+
+def _tables(info: Info[Any, Any]) -> Tables:
+    tables: Tables = info.context["tables"]
+    return tables
+
+
+def _token(info: Info[Any, Any]) -> str | None:
+    token: str | None = info.context.get("token")
+    return token
+
+
+@strawberry.type
+class PlayerCount:
+    min: int
+    max: int
+
+
+@strawberry.type
+class GameInfo:
+    kind: GameKind
+    title: str
+    players: PlayerCount
+    options: JSON = strawberry.field(description="Create options with their defaults.")
+    cards: JSON = strawberry.field(description="Static card data a client needs to draw.")
+
+
+@strawberry.type
+class LegalMove:
+    move: JSON
+    label: str
+
+
+@strawberry.type
+class ScoreEntry:
+    seat: int
+    points: int
+    breakdown: JSON
+    tiebreak: list[int]
+
+
+@strawberry.type
+class Scores:
+    final: bool
+    winners: list[int]
+    entries: list[ScoreEntry]
+
+
+@strawberry.type
+class HistoryEntry:
+    version: int
+    seat: int | None
+    move: JSON | None
+    label: str
+    forced: bool
+
+
+@strawberry.type
+class SeatCredential:
+    seat: int
+    token: str
+
+
+@strawberry.type
+class Game:
+    table: strawberry.Private[Table]
+
+    @strawberry.field
+    def id(self) -> strawberry.ID:
+        return strawberry.ID(self.table.id)
+
+    @strawberry.field
+    def kind(self) -> GameKind:
+        return GameKind(self.table.record.kind)
+
+    @strawberry.field
+    def version(self) -> int:
+        return self.table.record.version
+
+    @strawberry.field
+    def status(self) -> GameStatus:
+        return GameStatus.FINISHED if self.table.record.finished else GameStatus.ACTIVE
+
+    @strawberry.field
+    def players(self) -> int:
+        return self.table.record.players
+
+    @strawberry.field(name="toAct")
+    def to_act(self) -> list[int]:
+        return self.table.to_act
+
+    @strawberry.field(description="The caller's seat; null for a spectator.")
+    def viewer(self) -> int | None:
+        return self.table.viewer
+
+    @strawberry.field(description="The table as the caller may see it.")
+    def state(self) -> JSON:
+        return cast(JSON, self.table.view())
+
+    @strawberry.field(name="legalMoves", description="The caller's legal decisions now.")
+    def legal_moves(self) -> list[LegalMove]:
+        return [LegalMove(move=m, label=label) for m, label in self.table.legal_moves()]
+
+    @strawberry.field
+    def scores(self) -> Scores:
+        scores = self.table.scores()
+        return Scores(
+            final=scores.final,
+            winners=scores.winners,
+            entries=[
+                ScoreEntry(
+                    seat=e.seat,
+                    points=e.points,
+                    breakdown=cast(JSON, msgspec.to_builtins(e.breakdown)),
+                    tiebreak=e.tiebreak,
+                )
+                for e in scores.entries
+            ],
+        )  # fmt: skip
+
+    @strawberry.field(description="Applied decisions after version `after`, oldest first.")
+    async def history(self, info: Info[Any, Any], after: int | None = None) -> list[HistoryEntry]:
+        try:
+            entries = await _tables(info).history(self.table, after)
+        except StoreUnavailable:
+            raise unavailable() from None
+        return [
+            HistoryEntry(
+                version=e.version, seat=e.seat, move=e.move, label=e.label, forced=e.forced
+            )
+            for e in entries
+        ]
+
+
+@strawberry.input
+class CreateGameInput:
+    kind: GameKind
+    players: int
+    seed: str | None = None
+    options: JSON | None = None
+
+
+@strawberry.type
+class CreateGamePayload:
+    game: Game
+    seats: list[SeatCredential]
+
+
+@strawberry.input
+class ApplyMoveInput:
+    game_id: strawberry.ID
+    move: JSON
+    expected_version: int | None = None
+    idempotency_key: str | None = None
+
+
+@strawberry.type
+class MoveApplied:
+    game: Game
+    replayed: bool = strawberry.field(
+        description="True when this answers a retry of an already applied idempotencyKey."
+    )
+
+
+@strawberry.type
+class MoveRejected:
+    code: RejectCode  # type: ignore[valid-type]
+    message: str
+    current_version: int | None
+
+
+ApplyMoveResult = Annotated[MoveApplied | MoveRejected, strawberry.union("ApplyMoveResult")]
+
+
+@strawberry.type
+class GameEvent:
+    game_id: strawberry.ID
+    version: int
+    status: GameStatus
+
+
+@strawberry.type
+class Query:
+    @strawberry.field(description="The games this server hosts.")
+    def catalog(self) -> list[GameInfo]:
+        return [
+            GameInfo(
+                kind=GameKind(kind),
+                title=game.title,
+                players=PlayerCount(min=game.min_players, max=game.max_players),
+                options=cast(JSON, _defaults(game.options_type)),
+                cards=cast(JSON, game.catalog()),
+            )
+            for kind, game in games().items()
+        ]
+
+    @strawberry.field(description="A game as the bearer's seat sees it, else as a spectator.")
+    async def game(self, info: Info[Any, Any], id: strawberry.ID) -> Game | None:
+        try:
+            table = await _tables(info).read(str(id), _token(info))
+        except StoreUnavailable:
+            raise unavailable() from None
+        except Unauthorized:
+            raise ApiError("UNAUTHORIZED", "that token is not a seat of this game") from None
+        return Game(table=table) if table is not None else None
+
+
+def _defaults(options_type: type[Any]) -> dict[str, Any]:
+    defaults: dict[str, Any] = msgspec.to_builtins(options_type())
+    return defaults
+
+
+@strawberry.type
+class Mutation:
+    @strawberry.mutation(name="createGame")
+    async def create_game(self, info: Info[Any, Any], input: CreateGameInput) -> CreateGamePayload:
+        try:
+            table, tokens = await _tables(info).create(
+                input.kind.value, input.players, input.seed, input.options
+            )
+        except BadSetup as exc:
+            raise ApiError("BAD_USER_INPUT", exc.message) from None
+        except StoreUnavailable:
+            raise unavailable() from None
+        return CreateGamePayload(
+            game=Game(table=table),
+            seats=[SeatCredential(seat=i, token=t) for i, t in enumerate(tokens)],
+        )
+
+    @strawberry.mutation(name="applyMove")
+    async def apply_move(self, info: Info[Any, Any], input: ApplyMoveInput) -> ApplyMoveResult:
+        try:
+            result = await _tables(info).apply(
+                str(input.game_id),
+                _token(info),
+                input.move,
+                input.expected_version,
+                input.idempotency_key,
+            )
+        except StoreUnavailable:
+            raise unavailable() from None
+        if isinstance(result, Applied):
+            return MoveApplied(game=Game(table=result.table), replayed=result.replayed)
+        return MoveRejected(
+            code=result.code, message=result.message, current_version=result.current_version
+        )
+
+
+@strawberry.type
+class Subscription:
+    @strawberry.subscription(name="gameEvents")
+    async def game_events(
+        self, info: Info[Any, Any], game_id: strawberry.ID
+    ) -> AsyncGenerator[GameEvent, None]:
+        tables = _tables(info)
+        try:
+            async with tables.store.events(str(game_id)) as pubsub:
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    event = json.loads(message["data"])
+                    yield GameEvent(
+                        game_id=strawberry.ID(event["gameId"]),
+                        version=int(event["version"]),
+                        status=GameStatus(event["status"]),
+                    )
+        except StoreUnavailable:
+            raise unavailable() from None
+
+
+class OperationName(SchemaExtension):
+    """Names the request for the latency metric by its root fields (a bounded set)."""
+
+    def on_execute(self) -> Any:
+        document = self.execution_context.graphql_document
+        if document is not None:
+            names = sorted(
+                selection.name.value
+                for definition in document.definitions
+                if isinstance(definition, OperationDefinitionNode)
+                for selection in definition.selection_set.selections
+                if hasattr(selection, "name")
+            )
+            request = self.execution_context.context.get("request")
+            if request is not None and names:
+                request.scope["rules.operation"] = ",".join(names)
+        yield
+
+
+def _should_mask(error: GraphQLError) -> bool:
+    original = error.original_error
+    return original is not None and not isinstance(original, GraphQLError)
+
+
+def build_schema(production: bool = False) -> strawberry.Schema:
+    extensions: list[Any] = [
+        lambda: ParserCache(maxsize=1024),
+        lambda: ValidationCache(maxsize=1024),
+        lambda: MaskErrors(should_mask_error=_should_mask),
+        OperationName,
+    ]
+    if production:
+        extensions.append(DisableIntrospection)
+    return strawberry.Schema(
+        query=Query, mutation=Mutation, subscription=Subscription, extensions=extensions
+    )

@@ -1,0 +1,258 @@
+"""The game service both API adapters call: create, read, apply, history.
+
+It joins the engine (rules) and the store (Redis); the adapters only parse and shape.
+Checks run in a fixed order so every refusal has one clear code: the game exists, the token
+fits a seat of it, the idempotency key was not used already, the expected version is current,
+then the engine's own checks (game over, seat to act, well-formed, legal).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import msgspec
+
+from service import metrics
+from service.engine import BadSetup, Game, IllegalMove, RejectCode, Scores, games
+from service.engine import play as engine_play
+from service.engine import start as engine_start
+from service.engine.play import Step, decode_state, encode_state
+from service.store import FORMAT, HistoryRecord, Record, RedisStore
+
+MAX_SEED = 200
+MAX_IDEMPOTENCY_KEY = 200
+RETRIES_WITHOUT_EXPECTED_VERSION = 3
+
+
+class Unauthorized(Exception):
+    """A token was given but it is not a seat token of this game."""
+
+
+@dataclass
+class Table:
+    """One game as loaded from the store, seen by one viewer (None: a spectator)."""
+
+    id: str
+    record: Record
+    game: Game[Any, Any]
+    viewer: int | None
+    _state: Any = field(default=None, repr=False)
+
+    @property
+    def state(self) -> Any:
+        if self._state is None:
+            self._state = decode_state(self.game, self.record.state)
+        return self._state
+
+    @cached_property
+    def to_act(self) -> list[int]:
+        return self.game.to_act(self.state)
+
+    def view(self) -> Any:
+        return msgspec.to_builtins(self.game.view(self.state, self.viewer))
+
+    def legal_moves(self) -> list[tuple[Any, str]]:
+        if self.viewer is None or self.viewer not in self.to_act:
+            return []
+        moves = self.game.legal_moves(self.state, self.viewer)
+        return [
+            (msgspec.to_builtins(m), self.game.label(self.state, self.viewer, m)) for m in moves
+        ]
+
+    def scores(self) -> Scores:
+        return self.game.scores(self.state)
+
+
+@dataclass(frozen=True)
+class Applied:
+    table: Table
+    replayed: bool = False
+
+
+@dataclass(frozen=True)
+class Rejected:
+    code: RejectCode
+    message: str
+    current_version: int | None = None
+
+
+def _hash(secret: str) -> bytes:
+    return hashlib.sha256(secret.encode()).digest()
+
+
+def new_token(seat: int) -> tuple[str, bytes]:
+    secret = secrets.token_urlsafe(24)
+    return f"{seat}.{secret}", _hash(secret)
+
+
+def seat_of(record: Record, token: str | None) -> int | None:
+    """The seat `token` names in this game; None for no token; Unauthorized for a bad one."""
+    if token is None:
+        return None
+    seat_text, _, secret = token.partition(".")
+    if not seat_text.isdigit() or not secret:
+        raise Unauthorized
+    seat = int(seat_text)
+    if seat >= len(record.token_hashes):
+        raise Unauthorized
+    if not hmac.compare_digest(record.token_hashes[seat], _hash(secret)):
+        raise Unauthorized
+    return seat
+
+
+def _history(first_version: int, steps: list[Step]) -> list[HistoryRecord]:
+    return [
+        HistoryRecord(first_version + i, s.seat, msgspec.to_builtins(s.move), s.label, s.forced)
+        for i, s in enumerate(steps, start=1)
+    ]
+
+
+class Tables:
+    def __init__(self, store: RedisStore) -> None:
+        self.store = store
+
+    async def create(
+        self, kind: str, players: int, seed: str | None, options: object
+    ) -> tuple[Table, list[str]]:
+        game = games().get(kind)
+        if game is None:
+            raise BadSetup(f"{kind} is not available on this server")
+        if seed is not None and len(seed) > MAX_SEED:
+            raise BadSetup(f"the seed may have at most {MAX_SEED} characters")
+        seed = seed if seed is not None else secrets.token_hex(16)
+        played = engine_start(game, players, options, seed)
+        tokens, hashes = zip(*(new_token(seat) for seat in range(players)), strict=True)
+        now = time.time()
+        record = Record(
+            format=FORMAT,
+            kind=kind,
+            players=players,
+            version=len(played.steps),
+            finished=game.is_over(played.state),
+            seed=seed,
+            token_hashes=list(hashes),
+            state=encode_state(played.state),
+            created=now,
+            updated=now,
+        )
+        game_id = secrets.token_urlsafe(12)
+        while not await self.store.create(game_id, record, _history(0, played.steps)):
+            game_id = secrets.token_urlsafe(12)
+        metrics.GAMES_CREATED.labels(kind).inc()
+        return Table(game_id, record, game, None, played.state), list(tokens)
+
+    async def read(self, game_id: str, token: str | None) -> Table | None:
+        record, _ = await self.store.load(game_id)
+        if record is None:
+            return None
+        return Table(game_id, record, games()[record.kind], seat_of(record, token))
+
+    async def apply(
+        self,
+        game_id: str,
+        token: str | None,
+        move: object,
+        expected_version: int | None,
+        idempotency_key: str | None,
+    ) -> Applied | Rejected:
+        result = await self._apply(game_id, token, move, expected_version, idempotency_key)
+        kind = result.table.record.kind if isinstance(result, Applied) else "unknown"
+        outcome = "ACCEPTED" if isinstance(result, Applied) else result.code.value
+        metrics.MOVES.labels(kind, outcome).inc()
+        return result
+
+    async def _apply(
+        self,
+        game_id: str,
+        token: str | None,
+        move: object,
+        expected_version: int | None,
+        idempotency_key: str | None,
+    ) -> Applied | Rejected:
+        if idempotency_key is not None and not 0 < len(idempotency_key) <= MAX_IDEMPOTENCY_KEY:
+            return Rejected(
+                RejectCode.MALFORMED_MOVE,
+                f"idempotencyKey must have 1 to {MAX_IDEMPOTENCY_KEY} characters",
+            )
+        for _ in range(RETRIES_WITHOUT_EXPECTED_VERSION):
+            record, seat_or_rejection = await self._load_for_move(game_id, token, idempotency_key)
+            if isinstance(seat_or_rejection, Rejected):
+                return seat_or_rejection
+            seat, done = seat_or_rejection
+            assert record is not None
+            game = games()[record.kind]
+            if done is not None:
+                return Applied(Table(game_id, record, game, seat), replayed=True)
+            if expected_version is not None and expected_version != record.version:
+                return Rejected(
+                    RejectCode.STALE_VERSION,
+                    f"the game is at version {record.version}, not {expected_version}",
+                    record.version,
+                )
+            state = decode_state(game, record.state)
+            try:
+                played = engine_play(game, state, seat, move)
+            except IllegalMove as exc:
+                return Rejected(exc.code, exc.message, record.version)
+            new_record = msgspec.structs.replace(
+                record,
+                format=FORMAT,
+                version=record.version + len(played.steps),
+                finished=game.is_over(played.state),
+                state=encode_state(played.state),
+                updated=time.time(),
+            )
+            field_key = None if idempotency_key is None else f"{seat}:{idempotency_key}"
+            committed = await self.store.commit(
+                game_id,
+                record.version,
+                new_record,
+                _history(record.version, played.steps),
+                field_key,
+            )
+            if committed.outcome == "ok":
+                return Applied(Table(game_id, new_record, game, seat, played.state))
+            if committed.outcome == "gone":
+                return Rejected(RejectCode.NOT_FOUND, f"no game {game_id!r}")
+            if committed.outcome == "dup":
+                continue  # another request with this key won the race; load its result
+            metrics.VERSION_CONFLICTS.labels(record.kind).inc()
+            if expected_version is not None:
+                return Rejected(
+                    RejectCode.STALE_VERSION,
+                    f"another move was accepted first; the game is at version {committed.version}",
+                    committed.version,
+                )
+        return Rejected(
+            RejectCode.STALE_VERSION, "other moves kept winning the race; try again", None
+        )
+
+    async def _load_for_move(
+        self, game_id: str, token: str | None, idempotency_key: str | None
+    ) -> tuple[Record | None, tuple[int, int | None] | Rejected]:
+        """Load the record and, if the token is valid, the idempotency entry of its seat."""
+        seat_hint = token.partition(".")[0] if token else ""
+        field_key = None
+        if idempotency_key is not None and seat_hint.isdigit():
+            field_key = f"{int(seat_hint)}:{idempotency_key}"
+        record, done = await self.store.load(game_id, field_key)
+        if record is None:
+            return None, Rejected(RejectCode.NOT_FOUND, f"no game {game_id!r}")
+        try:
+            seat = seat_of(record, token)
+        except Unauthorized:
+            return record, Rejected(
+                RejectCode.UNAUTHORIZED, "that token is not a seat of this game"
+            )
+        if seat is None:
+            return record, Rejected(RejectCode.UNAUTHORIZED, "moves need a seat token")
+        return record, (seat, done)
+
+    async def history(self, table: Table, after: int | None) -> list[HistoryRecord]:
+        return await self.store.history(table.id, max(after or 0, 0))

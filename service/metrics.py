@@ -1,0 +1,50 @@
+"""Every Prometheus metric the service exports, defined in this one place."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, disable_created_metrics
+
+disable_created_metrics()
+
+REGISTRY = CollectorRegistry(auto_describe=True)
+
+_FAST = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+REQUEST_SECONDS = Histogram(
+    "rules_request_seconds",
+    "Time to answer one API request, by operation.",
+    ["operation"],
+    buckets=_FAST,
+    registry=REGISTRY,
+)
+REQUESTS_IN_FLIGHT = Gauge(
+    "rules_requests_in_flight", "HTTP requests being answered now.", registry=REGISTRY
+)
+MOVES = Counter(
+    "rules_moves_total",
+    "Decisions submitted, by game and outcome (ACCEPTED or a reject code).",
+    ["game", "outcome"],
+    registry=REGISTRY,
+)
+GAMES_CREATED = Counter(
+    "rules_games_created_total", "Games created, by game.", ["game"], registry=REGISTRY
+)
+VERSION_CONFLICTS = Counter(
+    "rules_version_conflicts_total",
+    "Moves refused because another write won the race for the same version.",
+    ["game"],
+    registry=REGISTRY,
+)
+STORE_SECONDS = Histogram(
+    "rules_store_seconds",
+    "Time of one store round trip, by command.",
+    ["command"],
+    buckets=_FAST,
+    registry=REGISTRY,
+)
+STORE_ERRORS = Counter(
+    "rules_store_errors_total",
+    "Store calls that failed because Redis was unreachable or too slow.",
+    ["command"],
+    registry=REGISTRY,
+)

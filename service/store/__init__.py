@@ -1,0 +1,14 @@
+"""Persistence of game records in Redis (DESIGN.md, "Storage")."""
+
+from service.store.records import FORMAT, HistoryRecord, Record
+from service.store.redis_store import Committed, RedisStore, StoreUnavailable, connect
+
+__all__ = [
+    "FORMAT",
+    "Committed",
+    "HistoryRecord",
+    "Record",
+    "RedisStore",
+    "StoreUnavailable",
+    "connect",
+]

@@ -1,0 +1,36 @@
+"""What the store keeps per game. Every record carries FORMAT; new fields get defaults so
+records written by earlier releases still decode (DESIGN.md, "Storage")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+FORMAT = 1
+
+
+class Record(msgspec.Struct, array_like=True):
+    format: int
+    kind: str
+    players: int
+    version: int
+    finished: bool
+    seed: str  # kept for audits and replays; never shown while the game runs
+    token_hashes: list[bytes]  # sha256 of each seat's token secret, by seat
+    state: bytes  # the game's State, msgpack
+    created: float
+    updated: float
+
+
+class HistoryRecord(msgspec.Struct, array_like=True):
+    version: int
+    seat: int
+    move: Any  # the move as JSON-ready builtins
+    label: str
+    forced: bool = False
+
+
+record_encoder = msgspec.msgpack.Encoder()
+record_decoder = msgspec.msgpack.Decoder(Record)
+history_decoder = msgspec.msgpack.Decoder(HistoryRecord)

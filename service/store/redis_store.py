@@ -1,0 +1,194 @@
+"""The Redis store. Keys of one game share the hash tag {id}, so it runs on Redis Cluster.
+
+    g:{id}    hash: v = version, r = msgpack Record
+    g:{id}:h  list: msgpack HistoryRecord, one per version, oldest first
+    g:{id}:i  hash: "<seat>:<idempotency key>" -> version after that move
+
+A move costs two round trips: `load` (record and idempotency entry in one pipeline) and
+`commit` (one Lua script: version check, record write, history append, idempotency entry,
+TTLs, one published event per new version; all or nothing).
+
+Commands are never retried blindly (retries=0): a write whose reply is lost must not be
+applied a second time; the client retries with its idempotency key instead.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+import msgspec
+from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import RedisError
+
+from service import metrics
+from service.settings import Settings
+from service.store.records import HistoryRecord, Record, history_decoder, record_decoder
+
+T = TypeVar("T")
+
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'r', ARGV[2])
+if #ARGV > 3 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 4)) end
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+return 1
+"""
+
+# KEYS: record, history, idempotency. ARGV: expected version, new version, record, idempotency
+# field ('' for none), ttl, game id, final status, history entries...
+_COMMIT = """
+if ARGV[4] ~= '' then
+  local done = redis.call('HGET', KEYS[3], ARGV[4])
+  if done then return {'dup', tonumber(done)} end
+end
+local current = redis.call('HGET', KEYS[1], 'v')
+if not current then return {'gone', 0} end
+if current ~= ARGV[1] then return {'stale', tonumber(current)} end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3])
+redis.call('RPUSH', KEYS[2], unpack(ARGV, 8))
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[2]) end
+for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
+local channel = 'g:{' .. ARGV[6] .. '}:events'
+for v = tonumber(ARGV[1]) + 1, tonumber(ARGV[2]) do
+  local status = 'ACTIVE'
+  if v == tonumber(ARGV[2]) then status = ARGV[7] end
+  redis.call('PUBLISH', channel, cjson.encode({gameId = ARGV[6], version = v, status = status}))
+end
+return {'ok', tonumber(ARGV[2])}
+"""
+
+
+class StoreUnavailable(Exception):
+    """Redis could not be reached or did not answer in time."""
+
+
+class Committed(msgspec.Struct, frozen=True):
+    outcome: str  # "ok", "stale", "dup" or "gone"
+    version: int
+
+
+def _keys(game_id: str) -> tuple[str, str, str]:
+    base = f"g:{{{game_id}}}"
+    return base, f"{base}:h", f"{base}:i"
+
+
+def events_channel(game_id: str) -> str:
+    return f"g:{{{game_id}}}:events"
+
+
+def connect(settings: Settings, url: str) -> Redis:
+    """The one place that builds the Redis client."""
+    pool = BlockingConnectionPool.from_url(
+        url,
+        max_connections=settings.redis_pool_size,
+        timeout=settings.redis_timeout,
+        socket_timeout=settings.redis_timeout,
+        socket_connect_timeout=settings.redis_timeout,
+        retry=Retry(NoBackoff(), 0),
+    )
+    return Redis(connection_pool=pool)
+
+
+class RedisStore:
+    def __init__(self, redis: Redis, settings: Settings) -> None:
+        self.redis = redis
+        self.settings = settings
+        self._create = redis.register_script(_CREATE)
+        self._commit = redis.register_script(_COMMIT)
+
+    async def _timed(self, command: str, call: Callable[[], Awaitable[T]]) -> T:
+        started = time.perf_counter()
+        try:
+            return await call()
+        except RedisError as exc:
+            metrics.STORE_ERRORS.labels(command).inc()
+            raise StoreUnavailable(f"the game store is unavailable ({type(exc).__name__})") from exc
+        finally:
+            metrics.STORE_SECONDS.labels(command).observe(time.perf_counter() - started)
+
+    def ttl(self, finished: bool) -> int:
+        return self.settings.finished_ttl if finished else self.settings.active_ttl
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self._timed("ping", self.redis.ping))
+        except StoreUnavailable:
+            return False
+
+    async def create(self, game_id: str, record: Record, history: list[HistoryRecord]) -> bool:
+        keys = _keys(game_id)
+        args: list[bytes | int | str] = [
+            record.version,
+            msgspec.msgpack.encode(record),
+            self.ttl(record.finished),
+            *(msgspec.msgpack.encode(h) for h in history),
+        ]
+        created = await self._timed("create", lambda: self._create(keys=keys[:2], args=args))
+        return bool(created)
+
+    async def load(
+        self, game_id: str, idempotency: str | None = None
+    ) -> tuple[Record | None, int | None]:
+        """The record and, if asked, the version an earlier move with that key produced."""
+        record_key, _, idem_key = _keys(game_id)
+
+        async def fetch() -> list[Any]:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.hget(record_key, "r")
+                if idempotency is not None:
+                    pipe.hget(idem_key, idempotency)
+                replies: list[Any] = await pipe.execute()
+                return replies
+
+        replies = await self._timed("load", fetch)
+        record = record_decoder.decode(replies[0]) if replies[0] is not None else None
+        done = int(replies[1]) if idempotency is not None and replies[1] is not None else None
+        return record, done
+
+    async def commit(
+        self,
+        game_id: str,
+        expected: int,
+        record: Record,
+        history: list[HistoryRecord],
+        idempotency: str | None,
+    ) -> Committed:
+        keys = _keys(game_id)
+        args: list[bytes | int | str] = [
+            expected,
+            record.version,
+            msgspec.msgpack.encode(record),
+            idempotency or "",
+            self.ttl(record.finished),
+            game_id,
+            "FINISHED" if record.finished else "ACTIVE",
+            *(msgspec.msgpack.encode(h) for h in history),
+        ]
+        reply = await self._timed("commit", lambda: self._commit(keys=keys, args=args))
+        return Committed(reply[0].decode(), int(reply[1]))
+
+    async def history(self, game_id: str, after: int = 0) -> list[HistoryRecord]:
+        _, history_key, _ = _keys(game_id)
+        raw: list[bytes] = await self._timed(
+            "history",
+            lambda: self.redis.lrange(history_key, after, -1),  # type: ignore[arg-type,return-value]
+        )
+        return [history_decoder.decode(item) for item in raw]
+
+    @asynccontextmanager
+    async def events(self, game_id: str) -> AsyncIterator[Any]:
+        pubsub = self.redis.pubsub()
+        await self._timed("subscribe", lambda: pubsub.subscribe(events_channel(game_id)))
+        try:
+            yield pubsub
+        finally:
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def close(self) -> None:
+        await self.redis.aclose()

@@ -1,0 +1,67 @@
+"""Shared fixtures: a real Redis server process and the real ASGI app.
+
+Tests use `TEST_REDIS_URL` when it is set, else a throwaway redis-server on a free loopback
+port (never the machine's own Redis on 6379). Game ids are random, so tests never collide.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from service.app import create_app
+from service.settings import Settings
+from service.store.embedded import EmbeddedRedis
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    url = os.environ.get("TEST_REDIS_URL")
+    if url:
+        yield url
+        return
+    server = EmbeddedRedis().start()
+    try:
+        yield server.url
+    finally:
+        server.cleanup()
+
+
+class Api:
+    """A GraphQL client over the real ASGI app."""
+
+    def __init__(self, http: httpx.AsyncClient) -> None:
+        self.http = http
+
+    async def post(
+        self, query: str, variables: dict[str, Any] | None = None, token: str | None = None
+    ) -> httpx.Response:
+        headers = {"authorization": f"Bearer {token}"} if token else {}
+        return await self.http.post(
+            "/graphql", json={"query": query, "variables": variables or {}}, headers=headers
+        )
+
+    async def gql(
+        self, query: str, variables: dict[str, Any] | None = None, token: str | None = None
+    ) -> dict[str, Any]:
+        response = await self.post(query, variables, token)
+        assert response.status_code == 200, response.text
+        body: dict[str, Any] = response.json()
+        assert "errors" not in body, body["errors"]
+        data: dict[str, Any] = body["data"]
+        return data
+
+
+def client_for(app: Any) -> httpx.AsyncClient:
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test")
+
+
+@pytest.fixture(scope="session")
+async def api(redis_url: str) -> AsyncIterator[Api]:
+    app = create_app(Settings(), redis_url)
+    async with client_for(app) as http:
+        yield Api(http)
