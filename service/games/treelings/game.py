@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from service.engine import Options, Rng, Scores
 from service.games.treelings import rules, scoring
-from service.games.treelings.cards import CARDS, COLOURS, FESTIVAL
+from service.games.treelings.cards import CARDS
 from service.games.treelings.state import State, TreelingsMove, TreelingsOptions
 from service.games.treelings.view import TreelingsView, view
 
@@ -56,6 +56,3 @@ class Treelings:
             "dealPerSeat": CARDS.deal_per_seat,
             "sides": list(rules.SIDES),
         }
-
-
-__all__ = ["COLOURS", "FESTIVAL", "Treelings"]

@@ -7,7 +7,7 @@ import pytest
 
 from service.engine import BadSetup, Rng, play, start
 from service.games.treelings import GAME
-from service.games.treelings.cards import CARDS, COLOUR_INDEX, COLOURS, FESTIVAL
+from service.games.treelings.cards import COLOUR_INDEX, COLOURS, FESTIVAL
 from service.games.treelings.rules import plant_dealt
 from service.games.treelings.scoring import neighbours
 from service.games.treelings.state import Place, TakeColour, TakeSingletons
@@ -331,4 +331,3 @@ def test_rulebook_example_matilda_and_kyra() -> None:
     assert kyra.points == 5
     assert [i.points for i in kyra.breakdown] == [0, 5, 0, 0]
     assert "neighbours 1 (left) and 6 (right): blocked" in kyra.breakdown[3].detail
-    assert CARDS.market_size == 5
