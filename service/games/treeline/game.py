@@ -1,0 +1,101 @@
+"""The Treeline game object: thin hooks over rules, scoring and view."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from service.engine import Rng, Scores
+from service.games.treeline import rules
+from service.games.treeline.cards import CASTLES, DATA, GLADES, TOKENS_PER_SEAT
+from service.games.treeline.moves import (
+    DeployCard,
+    DeployFromCard,
+    DeployFromSupply,
+    Energize,
+    Reforest,
+    StationFromSupply,
+    StationToken,
+    StrategicFlip,
+    TreelineMove,
+)
+from service.games.treeline.scoring import scores
+from service.games.treeline.setup import setup
+from service.games.treeline.state import Phase, State, TreelineOptions, rc
+from service.games.treeline.view import TreelineView, view
+
+
+def _side(energized: bool) -> str:
+    return "Energized" if energized else "Normal"
+
+
+class Treeline:
+    kind: ClassVar[str] = "TREELINE"
+    title: ClassVar[str] = "Treeline"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    state_type: ClassVar[type[Any]] = State
+    move_type: ClassVar[Any] = TreelineMove
+    options_type: ClassVar[type[TreelineOptions]] = TreelineOptions
+    view_type: ClassVar[type[Any]] = TreelineView
+
+    def setup(self, players: int, options: TreelineOptions, rng: Rng) -> State:
+        return setup(players, options, rng)
+
+    def to_act(self, state: State) -> list[int]:
+        return [] if state.phase == Phase.OVER else [state.actor]
+
+    def legal_moves(self, state: State, seat: int) -> list[TreelineMove]:
+        return rules.legal_moves(state, seat)
+
+    def apply(self, state: State, seat: int, move: TreelineMove) -> None:
+        rules.apply(state, seat, move)
+
+    def label(self, state: State, seat: int, move: TreelineMove) -> str:
+        """Public text; never names a glade (TL-13), only cells."""
+        castle = (
+            CASTLES[state.castles[state.claim_line].tile].letter if state.claim_line >= 0 else ""
+        )
+        target = rc(state, state.target) if state.target >= 0 else None
+        if isinstance(move, StrategicFlip):
+            return f"strategic start: flip ({move.row},{move.col}) and fill it from supply"
+        if isinstance(move, Reforest):
+            other = (move.row, move.col + 1) if move.toward == "right" else (move.row + 1, move.col)
+            return f"reforest ({move.row},{move.col}) and ({other[0]},{other[1]})"
+        if isinstance(move, DeployCard):
+            return f"deploy to ({move.row},{move.col})"
+        if isinstance(move, DeployFromSupply):
+            return f"token from supply to {target}"
+        if isinstance(move, DeployFromCard):
+            return f"move {_side(move.energized)} token ({move.row},{move.col}) to {target}"
+        if isinstance(move, StationToken):
+            return f"station {_side(move.energized)} token from ({move.row},{move.col}) on castle {castle}"
+        if isinstance(move, StationFromSupply):
+            return f"station a token from supply on castle {castle}"
+        if isinstance(move, Energize):
+            return f"energize token at ({move.row},{move.col}) (castle {castle})"
+        raise AssertionError(move)
+
+    def view(self, state: State, seat: int | None) -> TreelineView:
+        return view(state, seat)
+
+    def scores(self, state: State) -> Scores:
+        return scores(state)
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == Phase.OVER
+
+    def catalog(self) -> dict[str, Any]:
+        return {
+            "grids": {str(p): {"rows": r, "cols": c} for p, (r, c) in DATA.grids.items()},
+            "landValues": {str(v): n for v, n in DATA.land_values.items()},
+            "removedPerValueBelowFourPlayers": DATA.removed_per_value_below_four_players,
+            "tokensPerSeat": TOKENS_PER_SEAT,
+            "castles": [{"letter": c.letter, "points": c.points} for c in CASTLES],
+            "glades": [{"id": g.id, "name": g.name, "text": g.text} for g in GLADES],
+            "options": {
+                "fullGame": "bool: three glades replace three value-1 Town cards (TL-13)",
+                "gladeCells": "list of three [row, col] value-1 cells for the glades",
+                "strategicStart": "bool: each seat flips and fills one card first (TL-12)",
+                "startSeat": "int: the seat that takes the first turn",
+            },
+        }
