@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -48,7 +49,10 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         return msgspec.json.encode(data)
 
     def decode_json(self, data: str | bytes) -> object:
-        return msgspec.json.decode(data)
+        try:
+            return msgspec.json.decode(data)
+        except msgspec.DecodeError as exc:  # strawberry turns this one into a 400
+            raise json.JSONDecodeError(str(exc), "", 0) from None
 
 
 def bearer_token(request: Request | WebSocket) -> str | None:

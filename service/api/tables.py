@@ -161,10 +161,10 @@ class Tables:
         expected_version: int | None,
         idempotency_key: str | None,
     ) -> Applied | Rejected:
-        result = await self._apply(game_id, token, move, expected_version, idempotency_key)
-        kind = result.table.record.kind if isinstance(result, Applied) else "unknown"
+        kind = ["unknown"]
+        result = await self._apply(game_id, token, move, expected_version, idempotency_key, kind)
         outcome = "ACCEPTED" if isinstance(result, Applied) else result.code.value
-        metrics.MOVES.labels(kind, outcome).inc()
+        metrics.MOVES.labels(kind[0], outcome).inc()
         return result
 
     async def _apply(
@@ -174,6 +174,7 @@ class Tables:
         move: object,
         expected_version: int | None,
         idempotency_key: str | None,
+        kind: list[str],
     ) -> Applied | Rejected:
         if idempotency_key is not None and not 0 < len(idempotency_key) <= MAX_IDEMPOTENCY_KEY:
             return Rejected(
@@ -182,6 +183,8 @@ class Tables:
             )
         for _ in range(RETRIES_WITHOUT_EXPECTED_VERSION):
             record, seat_or_rejection = await self._load_for_move(game_id, token, idempotency_key)
+            if record is not None:
+                kind[0] = record.kind
             if isinstance(seat_or_rejection, Rejected):
                 return seat_or_rejection
             seat, done = seat_or_rejection

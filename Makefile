@@ -1,0 +1,31 @@
+# The two commands a newcomer needs: `make run` and `make test`. Both set up .venv themselves.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint schema clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11+ is needed")'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python -m service
+
+lint: $(STAMP)
+	$(BIN)/ruff format --check service tests loadtests
+	$(BIN)/ruff check service tests loadtests
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/pytest
+
+schema: $(STAMP)
+	$(BIN)/python -m service.api.sdl > schema/schema.graphql
+
+clean:
+	rm -rf $(VENV) build *.egg-info

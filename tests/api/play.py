@@ -1,0 +1,46 @@
+"""Playing whole games over the API with only the tokens createGame returned."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tests.api import gql
+from tests.conftest import Api
+
+
+async def create(
+    api: Api, kind: str, players: int, seed: str = "s", options: dict[str, Any] | None = None
+) -> tuple[dict[str, Any], list[str]]:
+    data = await api.gql(
+        gql.CREATE,
+        {"input": {"kind": kind, "players": players, "seed": seed, "options": options}},
+    )
+    payload = data["createGame"]
+    return payload["game"], [s["token"] for s in payload["seats"]]
+
+
+async def apply(
+    api: Api, game_id: str, token: str | None, move: Any, **extra: Any
+) -> dict[str, Any]:
+    data = await api.gql(gql.APPLY, {"input": {"gameId": game_id, "move": move, **extra}}, token)
+    result: dict[str, Any] = data["applyMove"]
+    return result
+
+
+async def play_to_end(
+    api: Api, game: dict[str, Any], tokens: list[str], seed: str
+) -> dict[str, Any]:
+    """Random legal moves, each sent by the seat to act with its expected version."""
+    chooser = random.Random(seed)
+    while game["status"] == "ACTIVE":
+        seat = chooser.choice(game["toAct"])
+        seen = (await api.gql(gql.GAME, {"id": game["id"]}, tokens[seat]))["game"]
+        assert seen["viewer"] == seat and seen["version"] == game["version"]
+        assert seen["legalMoves"], f"seat {seat} is to act but has no legal move"
+        move = chooser.choice(seen["legalMoves"])["move"]
+        result = await apply(api, game["id"], tokens[seat], move, expectedVersion=seen["version"])
+        assert result["__typename"] == "MoveApplied", result
+        assert result["game"]["version"] > game["version"]
+        game = result["game"]
+    return game

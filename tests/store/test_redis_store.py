@@ -1,0 +1,136 @@
+"""The Redis store against a real server: the commit script's outcomes, TTLs, events."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import AsyncIterator
+
+import pytest
+from redis.asyncio import Redis
+
+from service.settings import Settings
+from service.store import FORMAT, HistoryRecord, Record, RedisStore, connect
+
+SETTINGS = Settings(active_ttl=1000, finished_ttl=100)
+
+
+@pytest.fixture
+async def store(redis_url: str) -> AsyncIterator[RedisStore]:
+    store = RedisStore(connect(SETTINGS, redis_url), SETTINGS)
+    yield store
+    await store.close()
+
+
+def _record(version: int, finished: bool = False) -> Record:
+    return Record(FORMAT, "TREELINGS", 2, version, finished, "seed", [b"a", b"b"], b"s", 1.0, 1.0)
+
+
+def _entry(version: int) -> HistoryRecord:
+    return HistoryRecord(version, 0, {"type": "x"}, f"move {version}")
+
+
+async def _new(store: RedisStore) -> str:
+    game_id = secrets.token_hex(6)
+    assert await store.create(game_id, _record(1), [_entry(1)])
+    return game_id
+
+
+async def test_create_refuses_an_existing_id(store: RedisStore) -> None:
+    game_id = await _new(store)
+    assert not await store.create(game_id, _record(5), [])
+    record, _ = await store.load(game_id)
+    assert record is not None and record.version == 1
+
+
+async def test_every_key_of_a_game_shares_its_hash_tag(store: RedisStore) -> None:
+    game_id = await _new(store)
+    await store.commit(game_id, 1, _record(2), [_entry(2)], "0:k")
+    keys = sorted(k.decode() for k in await store.redis.keys(f"*{game_id}*"))
+    assert keys == [f"g:{{{game_id}}}", f"g:{{{game_id}}}:h", f"g:{{{game_id}}}:i"]
+
+
+async def test_commit_writes_record_history_and_idempotency_together(store: RedisStore) -> None:
+    game_id = await _new(store)
+    committed = await store.commit(game_id, 1, _record(3), [_entry(2), _entry(3)], "0:key")
+    assert (committed.outcome, committed.version) == ("ok", 3)
+    record, done = await store.load(game_id, "0:key")
+    assert record is not None and record.version == 3 and done == 3
+    assert [h.version for h in await store.history(game_id)] == [1, 2, 3]
+    assert [h.version for h in await store.history(game_id, after=2)] == [3]
+
+
+async def test_commit_on_a_stale_version_changes_nothing(store: RedisStore) -> None:
+    game_id = await _new(store)
+    await store.commit(game_id, 1, _record(2), [_entry(2)], None)
+    committed = await store.commit(game_id, 1, _record(2), [_entry(2)], None)
+    assert (committed.outcome, committed.version) == ("stale", 2)
+    assert len(await store.history(game_id)) == 2
+
+
+async def test_a_used_idempotency_key_returns_its_version_and_writes_nothing(
+    store: RedisStore,
+) -> None:
+    game_id = await _new(store)
+    await store.commit(game_id, 1, _record(2), [_entry(2)], "1:retry")
+    committed = await store.commit(game_id, 1, _record(2), [_entry(2)], "1:retry")
+    assert (committed.outcome, committed.version) == ("dup", 2)
+    assert len(await store.history(game_id)) == 2
+
+
+async def test_commit_to_a_missing_game_is_gone(store: RedisStore) -> None:
+    committed = await store.commit("missing-" + secrets.token_hex(4), 0, _record(1), [], None)
+    assert committed.outcome == "gone"
+
+
+async def test_ttls_follow_the_game_status(store: RedisStore) -> None:
+    game_id = await _new(store)
+    record_key = f"g:{{{game_id}}}"
+    assert 990 < await store.redis.ttl(record_key) <= 1000
+    await store.commit(game_id, 1, _record(2, finished=True), [_entry(2)], "0:end")
+    for key in (record_key, f"{record_key}:h", f"{record_key}:i"):
+        assert 90 < await store.redis.ttl(key) <= 100
+
+
+async def test_commit_publishes_one_event_per_new_version(
+    store: RedisStore, redis_url: str
+) -> None:
+    game_id = await _new(store)
+    async with store.events(game_id) as pubsub:
+        await store.commit(game_id, 1, _record(3, finished=True), [_entry(2), _entry(3)], None)
+        events = []
+        async with asyncio.timeout(5):
+            async for message in pubsub.listen():
+                if message["type"] == "message":
+                    events.append(json.loads(message["data"]))
+                if len(events) == 2:
+                    break
+    assert events == [
+        {"gameId": game_id, "version": 2, "status": "ACTIVE"},
+        {"gameId": game_id, "version": 3, "status": "FINISHED"},
+    ]
+
+
+async def test_racing_commits_on_one_version_apply_exactly_once(redis_url: str) -> None:
+    stores = [RedisStore(connect(SETTINGS, redis_url), SETTINGS) for _ in range(8)]
+    game_id = await _new(stores[0])
+    results = await asyncio.gather(
+        *(s.commit(game_id, 1, _record(2), [_entry(2)], f"0:k{i}") for i, s in enumerate(stores))
+    )
+    assert sorted(r.outcome for r in results) == ["ok"] + ["stale"] * 7
+    assert len(await stores[0].history(game_id)) == 2
+    for s in stores:
+        await s.close()
+
+
+async def test_the_store_never_touches_keys_it_does_not_own(redis_url: str) -> None:
+    other = Redis.from_url(redis_url)
+    await other.set("someone-else", "kept")
+    settings = Settings()
+    store = RedisStore(connect(settings, redis_url), settings)
+    await _new(store)
+    assert await other.get("someone-else") == b"kept"
+    await other.delete("someone-else")
+    await other.aclose()
+    await store.close()
