@@ -1,7 +1,10 @@
 """The Tree Lined Avenue (RULINGS AV-1..AV-10)."""
 
+from typing import Any
+
+from service.engine import Game
 from service.games.avenue.game import TreeLinedAvenue
 
-GAME = TreeLinedAvenue()
+GAME: Game[Any, Any] = TreeLinedAvenue()
 
 __all__ = ["GAME", "TreeLinedAvenue"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from service.engine import Rng, Scores
+from service.engine import Options, Rng, Scores
 from service.games.avenue import rules, scoring
 from service.games.avenue.cards import ANIMALS, TILE_ANIMAL, card_name, catalog, cell_name
 from service.games.avenue.state import (
@@ -40,7 +40,7 @@ class TreeLinedAvenue:
     max_players: ClassVar[int] = 4
     state_type: ClassVar[type[Any]] = State
     move_type: ClassVar[Any] = AvenueMove
-    options_type: ClassVar[type[AvenueOptions]] = AvenueOptions
+    options_type: ClassVar[type[Options]] = AvenueOptions
     view_type: ClassVar[type[Any]] = AvenueView
 
     def setup(self, players: int, options: Any, rng: Rng) -> State:
