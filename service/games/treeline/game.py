@@ -55,7 +55,7 @@ class Treeline:
         castle = (
             CASTLES[state.castles[state.claim_line].tile].letter if state.claim_line >= 0 else ""
         )
-        target = rc(state, state.target) if state.target >= 0 else None
+        target = "({},{})".format(*rc(state, state.target)) if state.target >= 0 else ""
         if isinstance(move, StrategicFlip):
             return f"strategic start: flip ({move.row},{move.col}) and fill it from supply"
         if isinstance(move, Reforest):
