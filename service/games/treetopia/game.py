@@ -1,0 +1,48 @@
+"""The Treetopia game object: thin hooks over rules.py and view.py (DESIGN.md contract)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from service.engine import Rng, Scores
+from service.games.treetopia import rules
+from service.games.treetopia import view as views
+from service.games.treetopia.state import Phase, State, TreetopiaMove, TreetopiaOptions
+
+
+class Treetopia:
+    kind: ClassVar[str] = "TREETOPIA"
+    title: ClassVar[str] = "Treetopia"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    state_type: ClassVar[type[Any]] = State
+    move_type: ClassVar[Any] = TreetopiaMove
+    options_type: ClassVar[type[TreetopiaOptions]] = TreetopiaOptions
+    view_type: ClassVar[type[Any]] = views.TreetopiaView
+
+    def setup(self, players: int, options: TreetopiaOptions, rng: Rng) -> State:
+        return rules.setup(players, options.start_seat, rng)
+
+    def to_act(self, state: State) -> list[int]:
+        return rules.to_act(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[TreetopiaMove]:
+        return rules.legal_moves(state, seat)
+
+    def apply(self, state: State, seat: int, move: TreetopiaMove) -> None:
+        rules.apply(state, seat, move)
+
+    def label(self, state: State, seat: int, move: TreetopiaMove) -> str:
+        return views.label(state, seat, move)
+
+    def view(self, state: State, seat: int | None) -> views.TreetopiaView:
+        return views.view(state, seat)
+
+    def scores(self, state: State) -> Scores:
+        return views.scores(state)
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == Phase.OVER
+
+    def catalog(self) -> dict[str, Any]:
+        return views.catalog()

@@ -1,0 +1,210 @@
+"""What a seat sees (RULINGS ALL-4, TT-2), the live scores, the labels and the catalog.
+
+Everything is public except the draw pile's order: a view shows its size and the type on the
+back of its top card, and the cards the Eye drew are shown only to the seat choosing among them
+until the choice is made (then they are all face up: one in hand, the rest discarded).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from service.engine import ScoreEntry, ScoreItem, Scores, Wire
+from service.games.treetopia import sanctuary
+from service.games.treetopia.cards import CARDS, DATA, ENVIRONMENTS, SYMBIOSES, TYPES, describe
+from service.games.treetopia.rules import to_act
+from service.games.treetopia.state import (
+    COLUMNS,
+    TOKENS,
+    ActivateToken,
+    DeclineToken,
+    DrawFromPile,
+    EndTurn,
+    KeepEyeCard,
+    Phase,
+    Plant,
+    PlantAt,
+    PutInPool,
+    SkipTurn,
+    State,
+    TakeFromPool,
+    TreetopiaMove,
+    UseExtraTurn,
+    UseEye,
+    UseWhirlwind,
+    sanctuary_rows,
+)
+
+TOKEN_NAMES = {"whirlwind": "Whirlwind", "eye": "Eye", "extraTurn": "Extra Turn"}
+
+
+class Tokens(Wire):
+    whirlwind: bool
+    eye: bool
+    extra_turn: bool
+
+
+class SeatView(Wire):
+    seat: int
+    hand: list[int]
+    tokens: Tokens
+    points: int
+
+
+class TreeView(Wire):
+    card: int
+    seat: int
+    row: int
+    col: int
+    hope: int
+    group_bonus: int
+    symbiosis_bonus: int
+    points: int
+
+
+class TreetopiaView(Wire):
+    players: int
+    viewer: int | None
+    to_act: list[int]
+    active_seat: int
+    phase: str
+    symbiosis: list[str]
+    draw_pile: int
+    draw_pile_top_type: str | None
+    pool: list[int]
+    discard: list[int]
+    seats: list[SeatView]
+    sanctuary: list[TreeView]
+    sanctuary_rows: int
+    sanctuary_columns: int
+    eye_cards: list[int]
+    eye_count: int
+    planting: int | None
+    rewards_pending: list[int]
+    over: bool
+
+
+def view(state: State, seat: int | None) -> TreetopiaView:
+    points = _points(state)
+    eye_visible = seat == state.active and state.phase == Phase.EYE
+    return TreetopiaView(
+        players=state.players,
+        viewer=seat,
+        to_act=to_act(state),
+        active_seat=state.active,
+        phase=state.phase.name.lower(),
+        symbiosis=[TYPES[t].id for t in SYMBIOSES[state.symbiosis]],
+        draw_pile=len(state.pile),
+        draw_pile_top_type=TYPES[CARDS[state.pile[-1]].type].id if state.pile else None,
+        pool=list(state.pool),
+        discard=list(state.discard),
+        seats=[
+            SeatView(
+                seat=s,
+                hand=list(state.hands[s]),
+                tokens=Tokens(whirlwind=t[0], eye=t[1], extra_turn=t[2]),
+                points=points[s],
+            )
+            for s, t in enumerate(state.tokens)
+        ],
+        sanctuary=[
+            TreeView(
+                card=p.card,
+                seat=p.seat,
+                row=p.row,
+                col=p.col,
+                hope=p.hope,
+                group_bonus=p.group,
+                symbiosis_bonus=p.symbiosis,
+                points=p.points,
+            )
+            for p in state.sanctuary
+        ],
+        sanctuary_rows=sanctuary_rows(state.players),
+        sanctuary_columns=COLUMNS,
+        eye_cards=list(state.eye) if eye_visible else [],
+        eye_count=len(state.eye),
+        planting=state.planting if state.planting >= 0 else None,
+        rewards_pending=list(state.rewards),
+        over=state.phase == Phase.OVER,
+    )
+
+
+def _points(state: State) -> list[int]:
+    points = [0] * state.players
+    for tree in state.sanctuary:
+        points[tree.seat] += tree.points
+    return points
+
+
+def scores(state: State) -> Scores:
+    entries = []
+    for seat in range(state.players):
+        breakdown = [
+            ScoreItem(
+                source="tree",
+                points=t.points,
+                detail=f"{CARDS[t.card].name} at row {t.row}, column {t.col}: {t.hope} card"
+                f" + {t.group} group + {t.symbiosis} symbiosis",
+            )
+            for t in state.sanctuary
+            if t.seat == seat
+        ]
+        entries.append(
+            ScoreEntry(
+                seat=seat, points=sum(i.points for i in breakdown), breakdown=breakdown, tiebreak=[]
+            )
+        )
+    over = state.phase == Phase.OVER
+    best = max(e.points for e in entries)
+    # TT-9: no tie-breaker; every tied seat wins.
+    winners = [e.seat for e in entries if e.points == best] if over else []
+    return Scores(final=over, winners=winners, entries=entries)
+
+
+def label(state: State, seat: int, move: TreetopiaMove) -> str:
+    who = f"Seat {seat}"
+    if isinstance(move, DrawFromPile):
+        return f"{who} draws from the pile"
+    if isinstance(move, TakeFromPool):
+        return f"{who} takes {CARDS[move.card].name} from the pool"
+    if isinstance(move, UseEye):
+        return f"{who} uses the Eye"
+    if isinstance(move, KeepEyeCard):
+        return f"{who} keeps {CARDS[move.card].name} and discards the other Eye cards"
+    if isinstance(move, UseWhirlwind):
+        names = ", ".join(CARDS[c].name for c in move.cards)
+        return f"{who} uses the Whirlwind on {names}"
+    if isinstance(move, PutInPool):
+        return f"{who} puts {CARDS[move.card].name} in the pool"
+    if isinstance(move, Plant):
+        return f"{who} saves {CARDS[move.card].name}"
+    if isinstance(move, PlantAt):
+        return f"{who} plants at row {move.row}, column {move.col}"
+    if isinstance(move, SkipTurn):
+        return f"{who} skips the turn to activate the {TOKEN_NAMES[move.token]}"
+    if isinstance(move, ActivateToken):
+        return f"{who} activates the {TOKEN_NAMES[move.token]}"
+    if isinstance(move, DeclineToken):
+        return f"{who} activates no token"
+    if isinstance(move, UseExtraTurn):
+        return f"{who} uses the Extra Turn"
+    assert isinstance(move, EndTurn)
+    return f"{who} ends the turn"
+
+
+def catalog() -> dict[str, Any]:
+    return {
+        "types": msgspec.to_builtins(TYPES),
+        "environments": msgspec.to_builtins(ENVIRONMENTS),
+        "symbioses": msgspec.to_builtins(DATA.symbioses),
+        "tokens": [{"id": t, "name": TOKEN_NAMES[t]} for t in TOKENS],
+        "sanctuary": {"columns": COLUMNS, "rows": {"2": 3, "3": 4, "4": 4}},
+        "cells": {str(n): sanctuary.cells(n) for n in (2, 3, 4)},
+        "cards": [
+            {**msgspec.to_builtins(c), "name": CARDS[c.id].name, "needText": describe(c.need)}
+            for c in DATA.cards
+        ],
+    }
