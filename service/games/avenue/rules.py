@@ -244,7 +244,8 @@ def has_effect(state: State, seat: int, action: int) -> bool:
     if action == ACTION_PROJECT:
         return bool(state.project_deck)
     if action == ACTION_REDRAW:
-        return bool(state.next_row)
+        # With the deck empty the same cards would come straight back: nothing changes.
+        return bool(state.next_row) and bool(state.deck)
     if action == ACTION_ANIMAL:
         return bool(placed_gardeners(state, seat)) and bool(unowned_tiles(state))
     return False

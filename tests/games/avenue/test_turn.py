@@ -167,6 +167,15 @@ def test_av6_redraw_returns_chosen_next_round_cards_and_resorts_the_row() -> Non
     assert set(state.next_row) | set(state.deck) >= set(returned)
 
 
+def test_av6_redraw_with_an_empty_deck_is_skipped() -> None:
+    state = new(4, "redraw")
+    state.deck, state.next_row = [], state.next_row + state.deck
+    put_in_row(state, 0, REDRAW)
+    state = act(state, ChooseCard(slot=0))
+    state = act(state, PlaceCard(cell=1))
+    assert GAME.to_act(state) == [1] and state.phase == Phase.CARD
+
+
 def _names(cards: list[int]) -> list[str]:
     from service.games.avenue.cards import card_name
 
