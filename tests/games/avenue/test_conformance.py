@@ -35,14 +35,14 @@ def invariant(state: State) -> None:
 
 
 def test_conformance_every_move() -> None:
-    run(GAME, [2, 3, 4], [f"every-{i}" for i in range(3)], invariant=invariant)
+    run(GAME, [2, 3, 4], [f"every-{i}" for i in range(6)], invariant=invariant)
 
 
 def test_conformance_random_order() -> None:
     run(
         GAME,
         [2, 3, 4],
-        [f"fast-{i}" for i in range(25)],
+        [f"fast-{i}" for i in range(40)],
         options={"randomOrder": True},
         invariant=invariant,
         try_every_move=False,

@@ -141,3 +141,21 @@ def test_av5_no_gardener_in_round_one() -> None:
     assert all(isinstance(m, ChooseCard) for m in GAME.legal_moves(state, 0))
     state = act(state, ChooseCard(slot=0))
     assert state.phase == Phase.CELL
+
+
+def test_catalog_lists_the_card_data_as_json() -> None:
+    import msgspec
+
+    catalog = msgspec.json.decode(msgspec.json.encode(GAME.catalog()))
+    assert len(catalog["cards"]) == 36 and len(catalog["projects"]) == 12
+    assert catalog["cards"][35] == {
+        "id": 35,
+        "value": 10,
+        "tree": "wild",
+        "symbolic": False,
+        "facilities": [],
+        "action": "project",
+    }
+    assert len(catalog["tileAnimals"]) == 18
+    assert GAME.kind == "TREE_LINED_AVENUE" and GAME.title == "The Tree Lined Avenue"
+    assert (GAME.min_players, GAME.max_players) == (2, 4)
