@@ -261,6 +261,7 @@ SYMBIOSES = tuple(
 )
 
 
-def meets(hand: list[int], card: int) -> bool:
-    """Whether the four cards in `hand` meet the need of `card` (one of them)."""
-    return CARDS[card].test(profile(CARDS[c] for c in hand))
+def plantable(hand: list[int]) -> list[int]:
+    """The cards of a four-card hand whose needs the hand meets, in hand order."""
+    seen = profile(CARDS[c] for c in hand)
+    return [c for c in hand if CARDS[c].test(seen)]

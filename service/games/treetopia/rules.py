@@ -12,7 +12,7 @@ from typing import cast
 
 from service.engine import Rng
 from service.games.treetopia import sanctuary
-from service.games.treetopia.cards import CARDS, SYMBIOSES, meets
+from service.games.treetopia.cards import CARDS, SYMBIOSES, plantable
 from service.games.treetopia.state import (
     EXTRA_TURN,
     EYE,
@@ -106,7 +106,7 @@ def legal_moves(state: State, seat: int) -> list[TreetopiaMove]:
         return [KeepEyeCard(card=c) for c in state.eye]
     if phase == Phase.KEEP:
         moves = [PutInPool(card=c) for c in hand]
-        moves.extend(Plant(card=c) for c in hand if meets(hand, c))
+        moves.extend(Plant(card=c) for c in plantable(hand))
         return moves
     if phase == Phase.CELL:
         return [PlantAt(row=r, col=c) for r, c in sanctuary.legal_cells(state)]

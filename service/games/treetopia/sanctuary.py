@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from service.games.treetopia.cards import CARDS, SYMBIOSES
-from service.games.treetopia.state import COLUMNS, FRAME_COLUMNS, Planted, State, sanctuary_rows
+from service.games.treetopia.state import COLUMNS, Planted, State, sanctuary_rows
 
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
@@ -34,19 +34,19 @@ def legal_cells(state: State) -> list[tuple[int, int]]:
     rows = [r for r, _ in taken]
     cols = [c for _, c in taken]
     height = sanctuary_rows(state.players)
-    found: list[tuple[int, int]] = []
-    for row in range(2 * height - 1):
-        for col in range(FRAME_COLUMNS):
-            if (row, col) in taken:
+    top, bottom, left, right = min(rows), max(rows), min(cols), max(cols)
+    found: set[tuple[int, int]] = set()
+    for row, col in taken:
+        for dr, dc in STEPS:
+            cell = (row + dr, col + dc)
+            if cell in taken:
                 continue
-            if not any((row + dr, col + dc) in taken for dr, dc in STEPS):
+            if max(bottom, cell[0]) - min(top, cell[0]) >= height:
                 continue
-            if max(max(rows), row) - min(min(rows), row) >= height:
+            if max(right, cell[1]) - min(left, cell[1]) >= COLUMNS:
                 continue
-            if max(max(cols), col) - min(min(cols), col) >= COLUMNS:
-                continue
-            found.append((row, col))
-    return found
+            found.add(cell)
+    return sorted(found)
 
 
 def group_of(taken: dict[tuple[int, int], Planted], start: tuple[int, int]) -> list[Planted]:

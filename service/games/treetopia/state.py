@@ -20,7 +20,6 @@ WHIRLWIND, EYE, EXTRA_TURN = range(3)
 HAND = 3
 POOL = 2
 COLUMNS = 5
-FRAME_COLUMNS = 2 * COLUMNS - 1
 
 
 def sanctuary_rows(players: int) -> int:
