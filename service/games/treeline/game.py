@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from service.engine import Rng, Scores
+from service.engine import Options, Rng, Scores
 from service.games.treeline import rules
 from service.games.treeline.cards import CASTLES, DATA, GLADES, TOKENS_PER_SEAT
 from service.games.treeline.moves import (
@@ -35,7 +35,7 @@ class Treeline:
     max_players: ClassVar[int] = 4
     state_type: ClassVar[type[Any]] = State
     move_type: ClassVar[Any] = TreelineMove
-    options_type: ClassVar[type[TreelineOptions]] = TreelineOptions
+    options_type: ClassVar[type[Options]] = TreelineOptions
     view_type: ClassVar[type[Any]] = TreelineView
 
     def setup(self, players: int, options: TreelineOptions, rng: Rng) -> State:

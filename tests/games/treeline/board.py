@@ -66,8 +66,8 @@ def build(
         castles[line].owner = castles[line].stationed[0] >> 1
     if supply is None:
         used = [0] * players
-        for toks in tokens + [c.stationed for c in castles]:
-            for tok in toks:
+        for placed in tokens + [c.stationed for c in castles]:
+            for tok in placed:
                 used[owner(tok)] += 1
         supply = [TOKENS_PER_SEAT - n for n in used]
     state = State(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from service.games.treeline.rules import claim_winner
-from service.games.treeline.state import Phase, cell_at
+from service.games.treeline.state import Phase
 
 from .board import build, cell_tokens, moves, run
 
@@ -87,7 +87,10 @@ def test_tl7_tie_without_active_seat_goes_to_next_tied_seat_in_turn_order() -> N
     assert claim_winner(build(picture, players=4, active=3), line) == (0, True)
     assert claim_winner(build(picture, players=4, active=1), line) == (1, True)
     assert claim_winner(build(picture, players=4, active=2), line) == (2, True)
-    assert claim_winner(build(picture.replace("F1:b", "F1"), players=4, active=1), line) == (2, True)
+    assert claim_winner(build(picture.replace("F1:b", "F1"), players=4, active=1), line) == (
+        2,
+        True,
+    )
 
 
 def test_tl7_all_zero_influence_is_a_tie_won_by_the_active_seat() -> None:
@@ -119,7 +122,7 @@ def test_tl8_tie_winner_stations_two_taking_the_second_from_elsewhere() -> None:
 
 def test_tl8_tie_win_with_no_token_anywhere_still_claims_the_castle() -> None:
     state = build(TIE_ROW.replace("F1:b", "F1").replace("F1:a", "F1"), supply=[0, 0])
-    state, labels = run(state, (0, reforest(0, 3, "down")))
+    state, _ = run(state, (0, reforest(0, 3, "down")))
     assert state.castles[ROW0].owner == 0 and state.castles[ROW0].stationed == []
     assert state.phase == Phase.REFOREST and state.active == 1
 
@@ -166,6 +169,9 @@ def test_tl9_every_other_seat_energizes_in_turn_order_after_the_winner_by_choice
     state, labels = run(state, (3, energize(0, 6)))
     assert cell_tokens(state, 0, 6) == "D"
     # seats 0 then 1 each have one card with Normal tokens: their choice is forced (ALL-3)
-    assert labels[1:] == ["energize token at (0,1) (castle H)", "energize token at (0,2) (castle H)"]
+    assert labels[1:] == [
+        "energize token at (0,1) (castle H)",
+        "energize token at (0,2) (castle H)",
+    ]
     assert cell_tokens(state, 0, 1) == "Aa" and cell_tokens(state, 0, 2) == "Bb"
     assert state.phase == Phase.REFOREST and state.active == 3

@@ -39,7 +39,10 @@ def test_tl2_one_castle_per_line_with_letter_and_data_points(players: int) -> No
     assert len(set(tiles)) == len(tiles)
     view = GAME.view(state, None)
     for castle, shown in zip(state.castles, view.castles, strict=True):
-        assert (shown.letter, shown.points) == (CASTLES[castle.tile].letter, CASTLES[castle.tile].points)
+        assert (shown.letter, shown.points) == (
+            CASTLES[castle.tile].letter,
+            CASTLES[castle.tile].points,
+        )
         assert shown.owner is None and shown.stationed == []
     assert [c.line for c in view.castles] == ["column"] * state.cols + ["row"] * state.rows
 

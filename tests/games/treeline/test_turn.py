@@ -61,12 +61,12 @@ def test_tl3_isolated_town_cards_flip_too_and_can_be_deployed_to() -> None:
     # (0,3) lost its last Town neighbour (0,2); (1,2) still touches (2,2)
     assert [cell_at(state, 0, 1), cell_at(state, 0, 2), cell_at(state, 0, 3)] == state.flipped
     assert state.forest[cell_at(state, 0, 3)] and not state.forest[cell_at(state, 1, 2)]
-    assert [(m["row"], m["col"]) for m in moves(state)] == [(0, 1), (0,2), (0, 3)]
+    assert [(m["row"], m["col"]) for m in moves(state)] == [(0, 1), (0, 2), (0, 3)]
 
 
 def test_tl4_deploy_is_card_then_one_source_per_space_and_moved_tokens_keep_their_side() -> None:
     state = build(OPEN_BOARD)
-    state, _ = run(state, (0, reforest(0,2)), (0, {"type": "deployCard", "row": 0, "col": 2}))
+    state, _ = run(state, (0, reforest(0, 2)), (0, {"type": "deployCard", "row": 0, "col": 2}))
     assert state.phase == Phase.DEPLOY_SOURCE
     assert moves(state) == [SUPPLY, from_card(0, 1, False), from_card(0, 1, True)]
     state, labels = run(state, (0, from_card(0, 1, True)))
@@ -82,7 +82,7 @@ def test_tl4_deploy_is_card_then_one_source_per_space_and_moved_tokens_keep_thei
 
 def test_tl4_with_supply_empty_tokens_must_come_off_other_cards() -> None:
     state = build(OPEN_BOARD, supply=[0, 10])
-    state, _ = run(state, (0, reforest(0,2)), (0, {"type": "deployCard", "row": 0, "col": 3}))
+    state, _ = run(state, (0, reforest(0, 2)), (0, {"type": "deployCard", "row": 0, "col": 3}))
     assert moves(state) == [from_card(0, 1, False), from_card(0, 1, True)]
     state, _ = run(state, (0, from_card(0, 1, False)))
     # the last available token is forced onto the card (ALL-3)
@@ -91,23 +91,23 @@ def test_tl4_with_supply_empty_tokens_must_come_off_other_cards() -> None:
 
 def test_tl4_too_few_tokens_fill_as_many_spaces_as_possible() -> None:
     state = build(OPEN_BOARD.replace("F2:aA", "F2:a"), supply=[0, 10])
-    state, _ = run(state, (0, reforest(0,2)), (0, {"type": "deployCard", "row": 0, "col": 2}))
+    state, _ = run(state, (0, reforest(0, 2)), (0, {"type": "deployCard", "row": 0, "col": 2}))
     assert cell_tokens(state, 0, 2) == "a"  # one of two spaces, then the deploy ends
     assert state.actor == 1 and state.target == cell_at(state, 0, 3)
 
 
 def test_tl4_no_available_token_skips_the_deploy_and_stationed_tokens_never_count() -> None:
     state = build(OPEN_BOARD.replace("F2:aA", "F2"), supply=[0, 10], stationed={0: ["a"]})
-    state, _ = run(state, (0, reforest(0,2)))
+    state, _ = run(state, (0, reforest(0, 2)))
     # seat 0 skips; TL-5's "different card" has nothing to differ from, so seat 1 may pick either
     assert state.actor == 1 and state.phase == Phase.DEPLOY_CARD
-    assert [(m["row"], m["col"]) for m in moves(state)] == [(0,2), (0, 3)]
+    assert [(m["row"], m["col"]) for m in moves(state)] == [(0, 2), (0, 3)]
     assert state.castles[0].stationed == [0]
 
 
 def test_tl5_next_seat_deploys_to_a_different_flipped_card() -> None:
     state = build(OPEN_BOARD)
-    state, _ = run(state, (0, reforest(0,2)), (0, {"type": "deployCard", "row": 0, "col": 3}))
+    state, _ = run(state, (0, reforest(0, 2)), (0, {"type": "deployCard", "row": 0, "col": 3}))
     state, _ = run(state, (0, SUPPLY), (0, SUPPLY))
     assert state.actor == 1 and state.target == cell_at(state, 0, 2)
     assert moves(state) == [SUPPLY, from_card(3, 0)]
@@ -119,7 +119,7 @@ def test_tl5_next_seat_deploys_to_a_different_flipped_card() -> None:
 
 def test_tl5_next_seat_is_seat_after_active_even_with_three_players() -> None:
     state = build(OPEN_BOARD, players=3, active=2)
-    state, labels = run(state, (2, reforest(0,2)), (2, {"type": "deployCard", "row": 0, "col": 2}))
+    state, labels = run(state, (2, reforest(0, 2)), (2, {"type": "deployCard", "row": 0, "col": 2}))
     assert labels[2:] == ["token from supply to (0,2)"] * 2 + ["deploy to (0,3)"]
     assert state.actor == 0  # seat 2's next seat is seat 0
     assert GAME.legal_moves(state, 1) == []
@@ -127,8 +127,8 @@ def test_tl5_next_seat_is_seat_after_active_even_with_three_players() -> None:
 
 def test_tl5_next_seat_without_tokens_skips_its_deploy() -> None:
     state = build(OPEN_BOARD.replace("F1:b", "F1"), supply=[9, 0])
-    state, _ = run(state, (0, reforest(0,2)), (0, {"type": "deployCard", "row": 0, "col": 2}))
-    state, labels = run(state, (0, SUPPLY), (0, SUPPLY))
+    state, _ = run(state, (0, reforest(0, 2)), (0, {"type": "deployCard", "row": 0, "col": 2}))
+    state, _ = run(state, (0, SUPPLY), (0, SUPPLY))
     assert state.phase == Phase.REFOREST and state.active == 1
     assert state.tokens[cell_at(state, 0, 3)] == []
 
@@ -136,7 +136,7 @@ def test_tl5_next_seat_without_tokens_skips_its_deploy() -> None:
 def test_moves_out_of_turn_are_rejected_with_a_code() -> None:
     state = build(OPEN_BOARD)
     try:
-        play(GAME, state, 1, reforest(0,2))
+        play(GAME, state, 1, reforest(0, 2))
     except Exception as exc:
         assert getattr(exc, "code", None) == "NOT_YOUR_TURN"
     else:
