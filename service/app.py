@@ -15,11 +15,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 
 from service import metrics
+from service.api import rest
 from service.api.graphql import build_schema
+from service.api.rest import bearer_token
 from service.api.tables import Tables
 from service.settings import Settings
 from service.store import RedisStore, connect
@@ -53,14 +54,6 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
             return msgspec.json.decode(data)
         except msgspec.DecodeError as exc:  # strawberry turns this one into a 400
             raise json.JSONDecodeError(str(exc), "", 0) from None
-
-
-def bearer_token(request: Request | WebSocket) -> str | None:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() == "bearer" and token.strip():
-        return token.strip()
-    return None
 
 
 class Guard:
@@ -137,6 +130,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         routes=[
             Route("/graphql", graphql, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
+            *rest.routes(tables),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", metrics_route),

@@ -263,6 +263,34 @@ class Query:
             raise ApiError("UNAUTHORIZED", "that token is not a seat of this game") from None
         return Game(table=table) if table is not None else None
 
+    @strawberry.field(
+        name="validateMove",
+        description="A dry run of applyMove as the bearer's seat: would it be accepted now?",
+    )
+    async def validate_move(
+        self, info: Info[Any, Any], game_id: strawberry.ID, move: JSON
+    ) -> MoveValidation:
+        try:
+            rejected = await _tables(info).validate(str(game_id), _token(info), move)
+        except StoreUnavailable:
+            raise unavailable() from None
+        if rejected is None:
+            return MoveValidation(valid=True, code=None, message="legal now", current_version=None)
+        return MoveValidation(
+            valid=False,
+            code=rejected.code,
+            message=rejected.message,
+            current_version=rejected.current_version,
+        )
+
+
+@strawberry.type
+class MoveValidation:
+    valid: bool
+    code: RejectCode | None  # type: ignore[valid-type]
+    message: str
+    current_version: int | None
+
 
 def _defaults(options_type: type[Any]) -> dict[str, Any]:
     defaults: dict[str, Any] = msgspec.to_builtins(options_type())

@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from service import metrics
-from service.engine import BadSetup, Game, IllegalMove, RejectCode, Scores, games
+from service.engine import BadSetup, Game, IllegalMove, RejectCode, Scores, check, games
 from service.engine import play as engine_play
 from service.engine import start as engine_start
 from service.engine.play import Step, decode_state, encode_state
@@ -67,6 +67,24 @@ class Table:
 
     def scores(self) -> Scores:
         return self.game.scores(self.state)
+
+    def status(self) -> str:
+        return "FINISHED" if self.record.finished else "ACTIVE"
+
+    def as_json(self) -> dict[str, Any]:
+        """The game as REST returns it; the same fields GraphQL's `Game` offers."""
+        return {
+            "id": self.id,
+            "kind": self.record.kind,
+            "version": self.record.version,
+            "status": self.status(),
+            "players": self.record.players,
+            "toAct": self.to_act,
+            "viewer": self.viewer,
+            "state": self.view(),
+            "legalMoves": [{"move": m, "label": label} for m, label in self.legal_moves()],
+            "scores": msgspec.to_builtins(self.scores()),
+        }
 
 
 @dataclass(frozen=True)
@@ -256,6 +274,19 @@ class Tables:
         if seat is None:
             return record, Rejected(RejectCode.UNAUTHORIZED, "moves need a seat token")
         return record, (seat, done)
+
+    async def validate(self, game_id: str, token: str | None, move: object) -> Rejected | None:
+        """A dry run of `apply`: the rejection it would give now, or None. Writes nothing."""
+        record, seat_or_rejection = await self._load_for_move(game_id, token, None)
+        if isinstance(seat_or_rejection, Rejected):
+            return seat_or_rejection
+        assert record is not None
+        game = games()[record.kind]
+        try:
+            check(game, decode_state(game, record.state), seat_or_rejection[0], move)
+        except IllegalMove as exc:
+            return Rejected(exc.code, exc.message, record.version)
+        return None
 
     async def history(self, table: Table, after: int | None) -> list[HistoryRecord]:
         return await self.store.history(table.id, max(after or 0, 0))

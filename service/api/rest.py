@@ -1,0 +1,226 @@
+"""The REST mirror under /v1: the GraphQL contract for clients that do not speak GraphQL.
+
+Same game service, same codes. Errors are RFC 9457 problem details whose `code` is the
+GraphQL RejectCode (or UNAVAILABLE, BAD_USER_INPUT, BAD_REQUEST...), with HTTP statuses used
+as HTTP intends: 401 no or bad token, 404 unknown game, 409 not now, 412 stale `If-Match`,
+422 a move that is malformed or illegal, 503 store unavailable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from service.api.tables import Rejected, Table, Tables, Unauthorized
+from service.engine import BadSetup
+from service.store import StoreUnavailable
+
+STATUS = {
+    "NOT_FOUND": 404,
+    "UNAUTHORIZED": 401,
+    "NOT_YOUR_TURN": 409,
+    "GAME_OVER": 409,
+    "STALE_VERSION": 412,
+    "ILLEGAL_MOVE": 422,
+    "MALFORMED_MOVE": 422,
+    "BAD_USER_INPUT": 422,
+    "BAD_REQUEST": 400,
+    "UNAVAILABLE": 503,
+}
+TITLES = {
+    "NOT_FOUND": "No such game",
+    "UNAUTHORIZED": "Not a seat of this game",
+    "NOT_YOUR_TURN": "Not your turn",
+    "GAME_OVER": "The game is over",
+    "STALE_VERSION": "The game has moved on",
+    "ILLEGAL_MOVE": "Illegal move",
+    "MALFORMED_MOVE": "Malformed move",
+    "BAD_USER_INPUT": "Invalid input",
+    "BAD_REQUEST": "Bad request",
+    "UNAVAILABLE": "Store unavailable",
+}
+
+
+class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
+    kind: str
+    players: int
+    seed: str | None = None
+    options: dict[str, Any] | None = None
+
+
+class MoveBody(msgspec.Struct, forbid_unknown_fields=True):
+    move: Any
+
+
+class Problem(Exception):
+    def __init__(self, code: str, detail: str, current_version: int | None = None) -> None:
+        super().__init__(detail)
+        self.code, self.detail, self.current_version = code, detail, current_version
+
+
+def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(msgspec.json.encode(body), status, headers, media_type="application/json")
+
+
+def problem_response(problem: Problem) -> Response:
+    status = STATUS[problem.code]
+    body: dict[str, Any] = {
+        "type": f"https://tree-games.dev/problems/{problem.code.lower().replace('_', '-')}",
+        "title": TITLES[problem.code],
+        "status": status,
+        "detail": problem.detail,
+        "code": problem.code,
+    }
+    headers = {}
+    if problem.current_version is not None:
+        body["currentVersion"] = problem.current_version
+    if problem.code == "UNAUTHORIZED":
+        headers["www-authenticate"] = "Bearer"
+    if problem.code == "UNAVAILABLE":
+        headers["retry-after"] = "1"
+    return Response(
+        msgspec.json.encode(body), status, headers, media_type="application/problem+json"
+    )
+
+
+def from_rejection(rejected: Rejected) -> Problem:
+    return Problem(rejected.code.value, rejected.message, rejected.current_version)
+
+
+async def _body(request: Request, type_: type[Any]) -> Any:
+    try:
+        return msgspec.json.decode(await request.body(), type=type_)
+    except msgspec.DecodeError as exc:
+        raise Problem("BAD_REQUEST", f"the body is not valid JSON for this route: {exc}") from None
+
+
+def bearer_token(request: HTTPConnection) -> str | None:
+    """The token of `Authorization: Bearer <token>`, for REST, GraphQL and websockets alike."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def _if_match(request: Request) -> int | None:
+    raw = request.headers.get("if-match")
+    if raw is None:
+        return None
+    text = raw.strip().removeprefix("W/").strip('"')
+    if not text.isdigit():
+        raise Problem("BAD_REQUEST", 'If-Match must be a game version, e.g. If-Match: "12"')
+    return int(text)
+
+
+def routes(tables: Tables) -> list[Route]:
+    async def read(request: Request) -> Table:
+        game_id = request.path_params["game_id"]
+        try:
+            table = await tables.read(game_id, bearer_token(request))
+        except Unauthorized:
+            raise Problem("UNAUTHORIZED", "that token is not a seat of this game") from None
+        if table is None:
+            raise Problem("NOT_FOUND", f"no game {game_id!r}")
+        return table
+
+    async def create_game(request: Request) -> Response:
+        body = await _body(request, CreateBody)
+        try:
+            table, tokens = await tables.create(body.kind, body.players, body.seed, body.options)
+        except BadSetup as exc:
+            raise Problem("BAD_USER_INPUT", exc.message) from None
+        seats = [{"seat": i, "token": t} for i, t in enumerate(tokens)]
+        return json_response(
+            {"game": table.as_json(), "seats": seats},
+            201,
+            {"location": f"/v1/games/{table.id}", "etag": f'"{table.record.version}"'},
+        )
+
+    async def get_game(request: Request) -> Response:
+        table = await read(request)
+        return json_response(table.as_json(), headers={"etag": f'"{table.record.version}"'})
+
+    async def legal_moves(request: Request) -> Response:
+        table = await read(request)
+        moves = [{"move": m, "label": label} for m, label in table.legal_moves()]
+        return json_response({"version": table.record.version, "legalMoves": moves})
+
+    async def scores(request: Request) -> Response:
+        table = await read(request)
+        return json_response(msgspec.to_builtins(table.scores()))
+
+    async def history(request: Request) -> Response:
+        table = await read(request)
+        after_text = request.query_params.get("after", "0")
+        if not after_text.isdigit():
+            raise Problem("BAD_REQUEST", "after must be a version (a whole number)")
+        entries = await tables.history(table, int(after_text))
+        return json_response(
+            {"version": table.record.version, "history": msgspec.to_builtins(entries)}
+        )
+
+    async def apply_move(request: Request) -> Response:
+        body = await _body(request, MoveBody)
+        result = await tables.apply(
+            request.path_params["game_id"],
+            bearer_token(request),
+            body.move,
+            _if_match(request),
+            request.headers.get("idempotency-key"),
+        )
+        if isinstance(result, Rejected):
+            raise from_rejection(result)
+        headers = {"etag": f'"{result.table.record.version}"'}
+        if result.replayed:
+            headers["idempotent-replayed"] = "true"
+        return json_response(
+            {"game": result.table.as_json(), "replayed": result.replayed}, headers=headers
+        )
+
+    async def validate_move(request: Request) -> Response:
+        body = await _body(request, MoveBody)
+        rejected = await tables.validate(
+            request.path_params["game_id"], bearer_token(request), body.move
+        )
+        if rejected is not None and rejected.code.value in {"NOT_FOUND", "UNAUTHORIZED"}:
+            raise from_rejection(rejected)
+        return json_response(validation_json(rejected))
+
+    def guarded(endpoint: Any) -> Any:
+        async def run(request: Request) -> Response:
+            try:
+                response: Response = await endpoint(request)
+                return response
+            except Problem as problem:
+                return problem_response(problem)
+            except StoreUnavailable:
+                return problem_response(
+                    Problem("UNAVAILABLE", "the game store is unavailable; retry shortly")
+                )
+
+        return run
+
+    return [
+        Route("/v1/games", guarded(create_game), methods=["POST"]),
+        Route("/v1/games/{game_id}", guarded(get_game), methods=["GET"]),
+        Route("/v1/games/{game_id}/legal-moves", guarded(legal_moves), methods=["GET"]),
+        Route("/v1/games/{game_id}/moves", guarded(apply_move), methods=["POST"]),
+        Route("/v1/games/{game_id}/validate", guarded(validate_move), methods=["POST"]),
+        Route("/v1/games/{game_id}/scores", guarded(scores), methods=["GET"]),
+        Route("/v1/games/{game_id}/history", guarded(history), methods=["GET"]),
+    ]
+
+
+def validation_json(rejected: Rejected | None) -> dict[str, Any]:
+    if rejected is None:
+        return {"valid": True, "code": None, "message": "legal now", "currentVersion": None}
+    return {
+        "valid": False,
+        "code": rejected.code.value,
+        "message": rejected.message,
+        "currentVersion": rejected.current_version,
+    }
