@@ -44,19 +44,20 @@ def legal_moves(state: State, seat: int) -> list[TreelineMove]:
     if state.phase == Phase.OVER or seat != state.actor:
         return []
     if state.phase == Phase.STRATEGIC:
-        return [
-            StrategicFlip(row=r, col=c)
-            for r, c in map(lambda x: rc(state, x), strategic_cells(state))
-        ]
+        return [StrategicFlip(row=r, col=c) for r, c in _coords(state, strategic_cells(state))]
     if state.phase == Phase.REFOREST:
         return reforest_moves(state)
     if state.phase == Phase.DEPLOY_CARD:
-        return [DeployCard(row=r, col=c) for r, c in (rc(state, x) for x in deploy_cards(state))]
+        return [DeployCard(row=r, col=c) for r, c in _coords(state, deploy_cards(state))]
     if state.phase == Phase.DEPLOY_SOURCE:
         return deploy_sources(state, seat)
     if state.phase == Phase.STATION:
         return station_sources(state, seat)
     return energize_moves(state, seat)
+
+
+def _coords(state: State, cells: list[int]) -> list[tuple[int, int]]:
+    return [rc(state, cell) for cell in cells]
 
 
 def strategic_cells(state: State) -> list[int]:
@@ -101,14 +102,14 @@ def deploy_cards(state: State) -> list[int]:
 
 
 def _own_tokens(
-    state: State, seat: int, cells: list[int], energized_only: bool | None = None
+    state: State, seat: int, cells: list[int], side: bool | None = None
 ) -> list[tuple[int, bool]]:
-    """Distinct (cell, energized) of `seat`'s tokens on `cells`, in cell order."""
+    """Distinct (cell, energized) of `seat`'s tokens on `cells` (of one side if given)."""
     found: list[tuple[int, bool]] = []
     for cell in cells:
         for tok in state.tokens[cell]:
             key = (cell, is_energized(tok))
-            if owner(tok) == seat and key not in found and energized_only in (None, key[1]):
+            if owner(tok) == seat and key not in found and side in (None, key[1]):
                 found.append(key)
     return found
 
@@ -154,7 +155,7 @@ def station_sources(state: State, seat: int) -> list[TreelineMove]:
 
 
 def energize_moves(state: State, seat: int) -> list[TreelineMove]:
-    normal = _own_tokens(state, seat, line_cells(state, state.claim_line), energized_only=False)
+    normal = _own_tokens(state, seat, line_cells(state, state.claim_line), side=False)
     return [Energize(row=r, col=c) for r, c in (rc(state, cell) for cell, _ in normal)]
 
 
