@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -139,3 +140,16 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     )
     app.state.tables = tables
     return Guard(app, settings.max_body_bytes)
+
+
+def from_env() -> ASGIApp:
+    """The app as the container starts it: `uvicorn --factory service.app:from_env`."""
+    settings = Settings.from_env()
+    if settings.redis_url is None:
+        raise RuntimeError(
+            "REDIS_URL is not set: the container keeps games in the Redis it names "
+            "(only `python -m service` starts an embedded Redis)"
+        )
+    for logger in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logging.getLogger(logger).setLevel(settings.log_level.upper())
+    return create_app(settings, settings.redis_url)
