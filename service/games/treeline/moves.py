@@ -9,6 +9,8 @@ from typing import Literal
 
 from service.engine import Move
 
+Toward = Literal["right", "down"]
+
 
 class StrategicFlip(Move, frozen=True):
     """Strategic Start (TL-12): flip this Town card and fill it from supply."""
@@ -22,7 +24,7 @@ class Reforest(Move, frozen=True):
 
     row: int
     col: int
-    toward: Literal["right", "down"]
+    toward: Toward
 
 
 class DeployCard(Move, frozen=True):

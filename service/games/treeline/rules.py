@@ -16,6 +16,7 @@ from service.games.treeline.moves import (
     StationFromSupply,
     StationToken,
     StrategicFlip,
+    Toward,
     TreelineMove,
 )
 from service.games.treeline.state import (
@@ -85,14 +86,18 @@ def reforest_moves(state: State) -> list[TreelineMove]:
         if not is_town(state, cell):
             continue
         row, col = rc(state, cell)
-        for toward, other_row, other_col in (("right", row, col + 1), ("down", row + 1, col)):
+        pairs: tuple[tuple[Toward, int, int], ...] = (
+            ("right", row, col + 1),
+            ("down", row + 1, col),
+        )
+        for toward, other_row, other_col in pairs:
             if other_row >= state.rows or other_col >= state.cols:
                 continue
             other = cell_at(state, other_row, other_col)
             if is_town(state, other) and (
                 _touches_forest(state, cell) or _touches_forest(state, other)
             ):
-                moves.append(Reforest(row=row, col=col, toward=toward))  # type: ignore[arg-type]
+                moves.append(Reforest(row=row, col=col, toward=toward))
     return moves
 
 
