@@ -25,7 +25,7 @@ test: lint
 	$(BIN)/pytest
 
 schema: $(STAMP)
-	$(BIN)/python -m service.api.sdl > schema/schema.graphql
+	$(BIN)/python -m service.api.contracts
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -20,6 +20,7 @@ from strawberry.asgi import GraphQL
 
 from service import metrics
 from service.api import rest
+from service.api.contracts import openapi
 from service.api.graphql import build_schema
 from service.api.rest import bearer_token
 from service.api.tables import Tables
@@ -119,6 +120,11 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
             return PlainTextResponse("ready")
         return PlainTextResponse("store unavailable", status_code=503)
 
+    contract = msgspec.json.encode(openapi())
+
+    async def openapi_route(request: Request) -> Response:
+        return Response(contract, media_type="application/json")
+
     async def metrics_route(request: Request) -> Response:
         return Response(generate_latest(metrics.REGISTRY), media_type=CONTENT_TYPE_LATEST)
 
@@ -135,6 +141,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", metrics_route),
+            Route("/openapi.json", openapi_route),
         ],
         lifespan=lifespan,
     )

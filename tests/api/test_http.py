@@ -2,18 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from service.api.sdl import sdl
 from tests.api import gql
 from tests.api.play import apply, create
 from tests.conftest import Api
-
-SCHEMA = Path(__file__).parents[2] / "schema" / "schema.graphql"
-
-
-def test_committed_sdl_is_current() -> None:
-    assert SCHEMA.read_text() == sdl(), "schema/schema.graphql is stale: run `make schema`"
 
 
 async def test_health_and_readiness(api: Api) -> None:

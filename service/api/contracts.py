@@ -1,0 +1,370 @@
+"""Machine-readable contracts: per-game JSON Schemas (from the msgspec Structs) and OpenAPI 3.1.
+
+`python -m service.api.contracts` writes them into schema/; a test fails when the committed
+files differ from what the code generates.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from service.api.graphql import build_schema
+from service.api.rest import STATUS
+from service.engine import Game, Scores, games
+
+SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schema"
+VERSION = "1.0.0"
+GAME_FIELDS = [
+    "id",
+    "kind",
+    "version",
+    "status",
+    "players",
+    "toAct",
+    "viewer",
+    "state",
+    "legalMoves",
+    "scores",
+]
+
+
+def game_schema(game: Game[Any, Any]) -> dict[str, Any]:
+    """One game's move union, view, create options and scores as one JSON Schema document."""
+    (move, view, options, scores), defs = msgspec.json.schema_components(
+        [game.move_type, game.view_type, game.options_type, Scores],
+        ref_template="#/$defs/{name}",
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"{game.title}: moves, views, options and scores",
+        "$defs": defs,
+        "properties": {"move": move, "view": view, "options": options, "scores": scores},
+    }
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _game_components() -> tuple[dict[str, Any], list[Any], list[Any]]:
+    components: dict[str, Any] = {}
+    views, moves = [], []
+    for kind, game in games().items():
+        (move, view), defs = msgspec.json.schema_components(
+            [game.move_type, game.view_type],
+            ref_template=f"#/components/schemas/{kind}.{{name}}",
+        )
+        components.update({f"{kind}.{name}": schema for name, schema in defs.items()})
+        moves.append(move)
+        views.append(view)
+    return components, views, moves
+
+
+def openapi() -> dict[str, Any]:
+    game_components, views, moves = _game_components()
+    json_body = "application/json"
+
+    def body(schema: dict[str, Any]) -> dict[str, Any]:
+        return {"required": True, "content": {json_body: {"schema": schema}}}
+
+    def ok(schema: dict[str, Any], description: str, status: str = "200") -> dict[str, Any]:
+        return {status: {"description": description, "content": {json_body: {"schema": schema}}}}
+
+    def problems(*codes: str) -> dict[str, Any]:
+        statuses = sorted({STATUS[c] for c in (*codes, "BAD_REQUEST", "UNAVAILABLE")})
+        return {
+            str(s): {
+                "description": ", ".join(sorted(c for c, v in STATUS.items() if v == s)),
+                "content": {"application/problem+json": {"schema": _ref("Problem")}},
+            }
+            for s in statuses
+        }
+
+    game_id = {"name": "gameId", "in": "path", "required": True, "schema": {"type": "string"}}
+    read = {"parameters": [game_id], "security": [{}, {"seatToken": []}]}
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Tree games rules service",
+            "version": VERSION,
+            "description": "REST mirror of the GraphQL API at /graphql: same games, same codes.",
+        },
+        "paths": {
+            "/v1/games": {
+                "post": {
+                    "operationId": "createGame",
+                    "summary": "Create a game; the answer holds each seat's token, once.",
+                    "requestBody": body(_ref("CreateGame")),
+                    "responses": {
+                        **ok(_ref("CreatedGame"), "created", "201"),
+                        **problems("BAD_USER_INPUT"),
+                    },
+                }
+            },
+            "/v1/games/{gameId}": {
+                "get": {
+                    **read,
+                    "operationId": "getGame",
+                    "summary": "The game as the bearer's seat sees it (a spectator without a token).",
+                    "responses": {
+                        **ok(_ref("Game"), "the game"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED"),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/legal-moves": {
+                "get": {
+                    **read,
+                    "operationId": "getLegalMoves",
+                    "summary": "The bearer seat's legal decisions now.",
+                    "responses": {
+                        **ok(_ref("LegalMoves"), "legal moves"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED"),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/moves": {
+                "post": {
+                    "operationId": "applyMove",
+                    "summary": "Apply one decision as the bearer's seat.",
+                    "security": [{"seatToken": []}],
+                    "parameters": [
+                        game_id,
+                        {
+                            "name": "If-Match",
+                            "in": "header",
+                            "schema": {"type": "string"},
+                            "description": 'The expected version, e.g. "12"; else 412.',
+                        },
+                        {
+                            "name": "Idempotency-Key",
+                            "in": "header",
+                            "schema": {"type": "string", "maxLength": 200},
+                            "description": "A retry with the same key returns the first result.",
+                        },
+                    ],
+                    "requestBody": body(_ref("MoveBody")),
+                    "responses": {
+                        **ok(_ref("MoveApplied"), "applied (or an idempotent replay)"),
+                        **problems(
+                            "NOT_FOUND",
+                            "UNAUTHORIZED",
+                            "NOT_YOUR_TURN",
+                            "STALE_VERSION",
+                            "ILLEGAL_MOVE",
+                        ),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/validate": {
+                "post": {
+                    **read,
+                    "operationId": "validateMove",
+                    "summary": "A dry run of applyMove: nothing is written.",
+                    "requestBody": body(_ref("MoveBody")),
+                    "responses": {
+                        **ok(_ref("Validation"), "the verdict"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED"),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/scores": {
+                "get": {
+                    **read,
+                    "operationId": "getScores",
+                    "summary": "Live scores with a breakdown; final with winners at the end.",
+                    "responses": {
+                        **ok(_ref("Scores"), "scores"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED"),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/history": {
+                "get": {
+                    **read,
+                    "parameters": [
+                        game_id,
+                        {
+                            "name": "after",
+                            "in": "query",
+                            "schema": {"type": "integer", "minimum": 0},
+                        },
+                    ],
+                    "operationId": "getHistory",
+                    "summary": "Applied decisions after version `after`, oldest first.",
+                    "responses": {
+                        **ok(_ref("History"), "history"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED"),
+                    },
+                }
+            },
+        },
+        "components": {
+            "securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}},
+            "schemas": {**_envelope_schemas(views, moves), **game_components},
+        },
+    }
+
+
+def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
+    (scores,), score_defs = msgspec.json.schema_components(
+        [Scores], ref_template="#/components/schemas/{name}"
+    )
+    integer, string = {"type": "integer"}, {"type": "string"}
+    nullable_int = {"type": ["integer", "null"]}
+    move = {"oneOf": moves}
+    legal = {
+        "type": "object",
+        "properties": {"move": move, "label": string},
+        "required": ["move", "label"],
+    }
+    codes = sorted(STATUS)
+    return {
+        **score_defs,
+        "Scores": scores,
+        "Move": move,
+        "LegalMove": legal,
+        "Problem": {
+            "type": "object",
+            "properties": {
+                "type": string,
+                "title": string,
+                "status": integer,
+                "detail": string,
+                "code": {"enum": codes},
+                "currentVersion": integer,
+            },
+            "required": ["type", "title", "status", "detail", "code"],
+        },
+        "CreateGame": {
+            "type": "object",
+            "properties": {
+                "kind": {"enum": list(games())},
+                "players": integer,
+                "seed": {"type": ["string", "null"], "maxLength": 200},
+                "options": {"type": ["object", "null"]},
+            },
+            "required": ["kind", "players"],
+            "additionalProperties": False,
+        },
+        "Game": {
+            "type": "object",
+            "properties": {
+                "id": string,
+                "kind": {"enum": list(games())},
+                "version": integer,
+                "status": {"enum": ["ACTIVE", "FINISHED"]},
+                "players": integer,
+                "toAct": {"type": "array", "items": integer},
+                "viewer": nullable_int,
+                "state": {"oneOf": views},
+                "legalMoves": {"type": "array", "items": _ref("LegalMove")},
+                "scores": _ref("Scores"),
+            },
+            "required": [
+                "id",
+                "kind",
+                "version",
+                "status",
+                "players",
+                "toAct",
+                "viewer",
+                "state",
+                "legalMoves",
+                "scores",
+            ],
+        },
+        "CreatedGame": {
+            "type": "object",
+            "properties": {
+                "game": _ref("Game"),
+                "seats": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {"seat": integer, "token": string},
+                        "required": ["seat", "token"],
+                    },
+                },
+            },
+            "required": ["game", "seats"],
+        },
+        "LegalMoves": {
+            "type": "object",
+            "properties": {"version": integer, "legalMoves": {"type": "array", "items": legal}},
+            "required": ["version", "legalMoves"],
+        },
+        "MoveBody": {
+            "type": "object",
+            "properties": {"move": _ref("Move")},
+            "required": ["move"],
+            "additionalProperties": False,
+        },
+        "MoveApplied": {
+            "type": "object",
+            "properties": {"game": _ref("Game"), "replayed": {"type": "boolean"}},
+            "required": ["game", "replayed"],
+        },
+        "Validation": {
+            "type": "object",
+            "properties": {
+                "valid": {"type": "boolean"},
+                "code": {"enum": [*codes, None]},
+                "message": string,
+                "currentVersion": nullable_int,
+            },
+            "required": ["valid", "code", "message", "currentVersion"],
+        },
+        "History": {
+            "type": "object",
+            "properties": {
+                "version": integer,
+                "history": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "version": integer,
+                            "seat": nullable_int,
+                            "move": _ref("Move"),
+                            "label": string,
+                            "forced": {"type": "boolean"},
+                        },
+                        "required": ["version", "seat", "move", "label", "forced"],
+                    },
+                },
+            },
+            "required": ["version", "history"],
+        },
+    }
+
+
+def sdl() -> str:
+    return build_schema().as_str() + "\n"
+
+
+def _json(value: Any) -> str:
+    return msgspec.json.format(msgspec.json.encode(value), indent=2).decode() + "\n"
+
+
+def contracts() -> dict[str, str]:
+    """Every committed contract file, by its path under schema/."""
+    files = {"schema.graphql": sdl(), "openapi.json": _json(openapi())}
+    for kind, game in games().items():
+        files[f"games/{kind.lower()}.json"] = _json(game_schema(game))
+    return files
+
+
+def write(directory: Path = SCHEMA_DIR) -> None:
+    for name, text in contracts().items():
+        path = directory / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+if __name__ == "__main__":
+    write(Path(sys.argv[1]) if len(sys.argv) > 1 else SCHEMA_DIR)
