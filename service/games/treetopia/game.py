@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from service.engine import Rng, Scores
+from service.engine import Options, Rng, Scores
 from service.games.treetopia import rules
 from service.games.treetopia import view as views
 from service.games.treetopia.state import Phase, State, TreetopiaMove, TreetopiaOptions
@@ -17,7 +17,7 @@ class Treetopia:
     max_players: ClassVar[int] = 4
     state_type: ClassVar[type[Any]] = State
     move_type: ClassVar[Any] = TreetopiaMove
-    options_type: ClassVar[type[TreetopiaOptions]] = TreetopiaOptions
+    options_type: ClassVar[type[Options]] = TreetopiaOptions
     view_type: ClassVar[type[Any]] = views.TreetopiaView
 
     def setup(self, players: int, options: TreetopiaOptions, rng: Rng) -> State:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-from service.games.treetopia.cards import Card, Profile
+from service.games.treetopia.cards import Card, Profile, Test
 
 HANDS = 47 * 46 * 45 // 6
 
@@ -32,24 +32,35 @@ def _unpack(key: int) -> Profile:
     )
 
 
+class Odds:
+    """Chances on hands drawn from `cards`; the counts of 3-card profiles are built once."""
+
+    def __init__(self, cards: list[Card]) -> None:
+        self.cards = cards
+        self.packed = [_pack(c) for c in cards]
+        self.triples = Counter(a + b + c for a, b, c in combinations(self.packed, 3))
+        self.profiles: dict[int, Profile] = {}
+
+    def chance(self, index: int, test: Test | None = None) -> float:
+        """The share of hands holding card `index` that pass `test` (default: its need)."""
+        test = test or self.cards[index].test
+        mine = self.packed[index]
+        others = self.packed[:index] + self.packed[index + 1 :]
+        counts = self.triples.copy()
+        counts.subtract(mine + a + b for a, b in combinations(others, 2))
+        met = 0
+        for key, n in counts.items():
+            if n:
+                full = key + mine
+                seen = self.profiles.get(full)
+                if seen is None:
+                    seen = self.profiles[full] = _unpack(full)
+                if test(seen):
+                    met += n
+        return met / HANDS
+
+
 def chances(cards: list[Card]) -> list[float]:
     """For each card, the share of hands holding it that meet its need."""
-    packed = [_pack(c) for c in cards]
-    triples = Counter(a + b + c for a, b, c in combinations(packed, 3))
-    profiles: dict[int, Profile] = {}
-    result = []
-    for i, card in enumerate(cards):
-        others = packed[:i] + packed[i + 1 :]
-        mine = triples.copy()
-        mine.subtract(packed[i] + a + b for a, b in combinations(others, 2))
-        met = 0
-        for key, n in mine.items():
-            if n:
-                full = key + packed[i]
-                p = profiles.get(full)
-                if p is None:
-                    p = profiles[full] = _unpack(full)
-                if card.test(p):
-                    met += n
-        result.append(met / HANDS)
-    return result
+    odds = Odds(cards)
+    return [odds.chance(i) for i in range(len(cards))]
