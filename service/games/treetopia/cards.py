@@ -166,11 +166,11 @@ def describe(need: Need) -> str:
     """The need in plain words, e.g. "exactly 2 Icy Landscape and exactly 2 Swamp"."""
     if isinstance(need, Count):
         name = _NAMES.get(need.of, need.of)
-        return (
-            f"exactly {need.exactly} {name}"
-            if need.exactly is not None
-            else (f"at least {need.at_least} {name}")
-        )
+        if need.exactly == 0:
+            return f"no {name}"
+        if need.exactly is not None:
+            return f"exactly {need.exactly} {name}"
+        return f"at least {need.at_least} {name}"
     if isinstance(need, Sum):
         op, n = _bounds(need)[0]
         return f"{need.of} total {op.replace('_', ' ')} {n}"
@@ -248,15 +248,10 @@ DATA, CARDS = _load(_PATH)
 TYPES = DATA.types
 ENVIRONMENTS = DATA.environments
 _NAMES.update({k.id: k.name for k in (*TYPES, *ENVIRONMENTS)})
-SYMBIOSES = tuple(
-    tuple(
-        sorted(
-            (
-                TYPES.index(next(t for t in TYPES if t.id == a)),
-                TYPES.index(next(t for t in TYPES if t.id == b)),
-            )
-        )
-    )
+_TYPE_IDS = [k.id for k in TYPES]
+# The type indexes of each symbiosis card's pair, lower first (TT-2).
+SYMBIOSES: tuple[tuple[int, int], ...] = tuple(
+    (min(_TYPE_IDS.index(a), _TYPE_IDS.index(b)), max(_TYPE_IDS.index(a), _TYPE_IDS.index(b)))
     for a, b in (s.types for s in DATA.symbioses)
 )
 

@@ -138,3 +138,10 @@ def test_catalog_lists_every_card_with_its_need_in_words() -> None:
     assert catalog["cards"][33]["need"]["need"] == "and"
     assert len(catalog["symbioses"]) == 6
     msgspec.json.encode(catalog)
+
+
+def test_rules_page_lists_every_need_with_its_points() -> None:
+    page = (Path(__file__).parents[3] / "docs" / "rules" / "treetopia.md").read_text()
+    for c in CARDS:
+        row = f"| {c.id} | {c.name} | {c.sun} | {c.water} | {c.hope} | {describe(c.need)} | "
+        assert row + f"{100 * chances()[c.id]:.1f}% |" in page, c.id
