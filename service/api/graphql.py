@@ -335,24 +335,49 @@ class Mutation:
 
 @strawberry.type
 class Subscription:
-    @strawberry.subscription(name="gameEvents")
+    @strawberry.subscription(
+        name="gameEvents",
+        description="The game's current version, then every new one, in order. Versions are "
+        "consecutive: on a gap, catch up with `history(after:)`. Authenticate with "
+        '`{"authorization": "Bearer <token>"}` in the connection_init payload.',
+    )
     async def game_events(
         self, info: Info[Any, Any], game_id: strawberry.ID
     ) -> AsyncGenerator[GameEvent, None]:
         tables = _tables(info)
         try:
             async with tables.store.events(str(game_id)) as pubsub:
+                table = await tables.read(str(game_id), _socket_token(info))
+                if table is None:
+                    raise ApiError("NOT_FOUND", f"no game {str(game_id)!r}")
+                last = table.record.version
+                yield GameEvent(game_id=game_id, version=last, status=GameStatus(table.status()))
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
                     event = json.loads(message["data"])
+                    if event["version"] <= last:
+                        continue
+                    last = event["version"]
                     yield GameEvent(
-                        game_id=strawberry.ID(event["gameId"]),
-                        version=int(event["version"]),
-                        status=GameStatus(event["status"]),
+                        game_id=game_id, version=last, status=GameStatus(event["status"])
                     )
         except StoreUnavailable:
             raise unavailable() from None
+        except Unauthorized:
+            raise ApiError("UNAUTHORIZED", "that token is not a seat of this game") from None
+
+
+def _socket_token(info: Info[Any, Any]) -> str | None:
+    """The token from the connection_init payload, else from the upgrade request's header."""
+    params = info.context.get("connection_params")
+    if isinstance(params, dict):
+        header = params.get("authorization") or params.get("Authorization")
+        if isinstance(header, str):
+            scheme, _, token = header.partition(" ")
+            if scheme.lower() == "bearer" and token.strip():
+                return token.strip()
+    return _token(info)
 
 
 class OperationName(SchemaExtension):

@@ -1,0 +1,50 @@
+"""Real service processes (uvicorn, as the container starts them) for multi-replica tests."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+
+from service.store.embedded import free_port
+
+
+@contextmanager
+def service_processes(redis_url: str, count: int) -> Iterator[list[str]]:
+    """`count` replicas on free loopback ports sharing one Redis; yields their base URLs."""
+    processes, urls = [], []
+    try:
+        for _ in range(count):
+            port = free_port()
+            processes.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "uvicorn", "--factory", "service.app:from_env",
+                     "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+                    env={**os.environ, "REDIS_URL": redis_url},
+                )
+            )  # fmt: skip
+            urls.append(f"http://127.0.0.1:{port}")
+        deadline = time.monotonic() + 30
+        for url, process in zip(urls, processes, strict=True):
+            while not _ready(url):
+                assert process.poll() is None, "a service process exited"
+                assert time.monotonic() < deadline, "a service process did not start"
+                time.sleep(0.05)
+        yield urls
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.wait(10)
+
+
+def _ready(url: str) -> bool:
+    try:
+        return httpx.get(f"{url}/readyz", timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False
