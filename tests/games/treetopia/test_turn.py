@@ -135,3 +135,12 @@ def test_draw_options_disappear_when_no_card_can_be_drawn_tt8() -> None:
     state = table(hands=HANDS, pool=list(range(6, 48)), tokens=[[False, True, False]] * 2)
     assert state.pile == []
     assert kinds(state) == {"takeFromPool", "skipTurn"}
+
+
+def test_token_turned_active_on_a_b_turn_is_usable_on_the_next_turn_tt4() -> None:
+    state = table(hands=HANDS, pool=[6, 7], tokens=[[False, False, False]] * 2)
+    assert "useEye" not in kinds(state)
+    state = step(state, 0, {"type": "skipTurn", "token": "eye"})
+    assert GAME.to_act(state) == [1]
+    state = step(state, 1, {"type": "skipTurn", "token": "whirlwind"})
+    assert "useEye" in kinds(state, 0) and "useWhirlwind" not in kinds(state, 0)
