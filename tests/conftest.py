@@ -15,7 +15,7 @@ import pytest
 
 from service.app import create_app
 from service.settings import Settings
-from service.store.embedded import EmbeddedRedis
+from service.store.embedded import EmbeddedRedis, EmbeddedRedisCluster
 
 
 @pytest.fixture(scope="session")
@@ -24,7 +24,8 @@ def redis_url() -> Iterator[str]:
     if url:
         yield url
         return
-    server = EmbeddedRedis().start()
+    server = EmbeddedRedisCluster() if os.environ.get("TEST_REDIS_CLUSTER") else EmbeddedRedis()
+    server.start()
     try:
         yield server.url
     finally:

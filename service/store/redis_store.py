@@ -1,8 +1,13 @@
 """The Redis store. Keys of one game share the hash tag {id}, so it runs on Redis Cluster.
 
-    g:{id}    hash: v = version, r = msgpack Record
-    g:{id}:h  list: msgpack HistoryRecord, one per version, oldest first
-    g:{id}:i  hash: "<seat>:<idempotency key>" -> version after that move
+    g:{id}         hash: v = version, r = msgpack Record
+    g:{id}:h       list: msgpack HistoryRecord, one per version, oldest first
+    g:{id}:i       hash: "<seat>:<idempotency key>" -> version after that move
+    g:{id}:events  channel: one JSON event per new version
+
+On a cluster (`redis+cluster://` URL or `?cluster=true`) the events are sharded pub/sub
+(SPUBLISH/SSUBSCRIBE, Redis 7+): they stay on the shard that owns the game's slot instead of
+being broadcast over the cluster bus to every node, and subscribers follow the slot.
 
 A move costs two round trips: `load` (record and idempotency entry in one pipeline) and
 `commit` (one Lua script: version check, record write, history append, idempotency entry,
@@ -18,9 +23,12 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.client import PubSub
+from redis.asyncio.cluster import ClusterNode, ClusterPubSub, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
@@ -30,6 +38,8 @@ from service.settings import Settings
 from service.store.records import HistoryRecord, Record, history_decoder, record_decoder
 
 T = TypeVar("T")
+
+Client = Redis | RedisCluster
 
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -42,7 +52,7 @@ return 1
 
 # KEYS: record, history, idempotency. ARGV: expected version, new version, record, idempotency
 # field ('' for none), ttl, game id, final status, history entries...
-_COMMIT = """
+_COMMIT_TEMPLATE = """
 if ARGV[4] ~= '' then
   local done = redis.call('HGET', KEYS[3], ARGV[4])
   if done then return {'dup', tonumber(done)} end
@@ -58,7 +68,7 @@ local channel = 'g:{' .. ARGV[6] .. '}:events'
 for v = tonumber(ARGV[1]) + 1, tonumber(ARGV[2]) do
   local status = 'ACTIVE'
   if v == tonumber(ARGV[2]) then status = ARGV[7] end
-  redis.call('PUBLISH', channel, cjson.encode({gameId = ARGV[6], version = v, status = status}))
+  redis.call('$PUBLISH', channel, cjson.encode({gameId = ARGV[6], version = v, status = status}))
 end
 return {'ok', tonumber(ARGV[2])}
 """
@@ -82,8 +92,52 @@ def events_channel(game_id: str) -> str:
     return f"g:{{{game_id}}}:events"
 
 
-def connect(settings: Settings, url: str) -> Redis:
-    """The one place that builds the Redis client."""
+CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
+_TRUE = {"1", "true", "yes", "on"}
+
+
+def cluster_url(url: str) -> str | None:
+    """The plain redis:// URL of a cluster seed list, or None if `url` names one server.
+
+    A cluster is asked for with the scheme `redis+cluster://` (`rediss+cluster://` for TLS) or
+    the query `?cluster=true`; the host part may list several seeds, `host1:port1,host2:port2`.
+    """
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    flag = [value for name, value in query if name == "cluster"]
+    if parts.scheme not in CLUSTER_SCHEMES and not any(v.lower() in _TRUE for v in flag):
+        return None
+    scheme = CLUSTER_SCHEMES.get(parts.scheme, parts.scheme)
+    rest = urlencode([(name, value) for name, value in query if name != "cluster"])
+    return urlunsplit((scheme, parts.netloc, parts.path, rest, parts.fragment))
+
+
+def _seeds(url: str) -> tuple[str, list[ClusterNode]]:
+    """The URL of the first seed and every seed as a node (ports default to 6379)."""
+    parts = urlsplit(url)
+    credentials, _, hosts = parts.netloc.rpartition("@")
+    nodes: list[ClusterNode] = []
+    for seed in hosts.split(","):
+        host, _, port = seed.strip().rpartition(":") if ":" in seed else (seed, "", "6379")
+        nodes.append(ClusterNode(host.strip("[]"), int(port or 6379)))
+    first = f"{credentials}@{hosts.split(',')[0]}" if credentials else hosts.split(",")[0]
+    return urlunsplit((parts.scheme, first, parts.path, parts.query, parts.fragment)), nodes
+
+
+def connect(settings: Settings, url: str) -> Client:
+    """The one place that builds the Redis client: one server, or a cluster when `url` asks."""
+    seeds = cluster_url(url)
+    if seeds is not None:
+        first, nodes = _seeds(seeds)
+        return RedisCluster.from_url(
+            first,
+            startup_nodes=nodes,
+            max_connections=settings.redis_pool_size,
+            socket_timeout=settings.redis_timeout,
+            socket_connect_timeout=settings.redis_timeout,
+            # MOVED/ASK redirects are still followed (nothing ran); failures are not retried.
+            retry=Retry(NoBackoff(), 0),
+        )
     pool = BlockingConnectionPool.from_url(
         url,
         max_connections=settings.redis_pool_size,
@@ -95,12 +149,60 @@ def connect(settings: Settings, url: str) -> Redis:
     return Redis(connection_pool=pool)
 
 
+class Events:
+    """A subscription to one game's events; `listen()` yields pub/sub message dicts of type
+    "message" whose `data` is the JSON event, whether the server is one node or a cluster."""
+
+    def __init__(self, pubsub: PubSub, channel: str) -> None:
+        self.pubsub = pubsub
+        self.channel = channel
+
+    async def subscribe(self) -> None:
+        try:
+            if isinstance(self.pubsub, ClusterPubSub):
+                await self.pubsub.ssubscribe(self.channel)
+            else:
+                await self.pubsub.subscribe(self.channel)
+        except RedisError as exc:
+            metrics.STORE_ERRORS.labels("subscribe").inc()
+            raise StoreUnavailable(f"the game store is unavailable ({type(exc).__name__})") from exc
+
+    async def _next(self) -> dict[str, Any] | None:
+        if isinstance(self.pubsub, ClusterPubSub):
+            message = await self.pubsub.get_sharded_message(
+                ignore_subscribe_messages=True,
+                timeout=None,  # type: ignore[arg-type]  # None waits, as in get_message
+            )
+        else:
+            message = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
+        if message is None or message.get("type") not in ("message", "smessage"):
+            return None
+        return {**message, "type": "message"}
+
+    async def listen(self) -> AsyncIterator[dict[str, Any]]:
+        while True:
+            try:
+                message = await self._next()
+            except RedisError as exc:
+                metrics.STORE_ERRORS.labels("listen").inc()
+                raise StoreUnavailable(
+                    f"the game store is unavailable ({type(exc).__name__})"
+                ) from exc
+            if message is not None:
+                yield message
+
+    async def aclose(self) -> None:
+        await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
 class RedisStore:
-    def __init__(self, redis: Redis, settings: Settings) -> None:
+    def __init__(self, redis: Client, settings: Settings) -> None:
         self.redis = redis
         self.settings = settings
+        self.cluster = isinstance(redis, RedisCluster)
+        publish = "SPUBLISH" if self.cluster else "PUBLISH"
         self._create = redis.register_script(_CREATE)
-        self._commit = redis.register_script(_COMMIT)
+        self._commit = redis.register_script(_COMMIT_TEMPLATE.replace("$PUBLISH", publish))
 
     async def _timed(self, command: str, call: Callable[[], Awaitable[T]]) -> T:
         started = time.perf_counter()
@@ -182,13 +284,15 @@ class RedisStore:
         return [history_decoder.decode(item) for item in raw]
 
     @asynccontextmanager
-    async def events(self, game_id: str) -> AsyncIterator[Any]:
-        pubsub = self.redis.pubsub()
-        await self._timed("subscribe", lambda: pubsub.subscribe(events_channel(game_id)))
+    async def events(self, game_id: str) -> AsyncIterator[Events]:
+        if isinstance(self.redis, RedisCluster):
+            await self._timed("subscribe", self.redis.initialize)
+        subscription = Events(self.redis.pubsub(), events_channel(game_id))
         try:
-            yield pubsub
+            await subscription.subscribe()
+            yield subscription
         finally:
-            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            await subscription.aclose()
 
     async def close(self) -> None:
         await self.redis.aclose()
