@@ -25,7 +25,7 @@ def service_processes(redis_url: str, count: int) -> Iterator[list[str]]:
                 subprocess.Popen(
                     [sys.executable, "-m", "uvicorn", "--factory", "service.app:from_env",
                      "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-                    env={**os.environ, "REDIS_URL": redis_url},
+                    env={**os.environ, "REDIS_URL": redis_url, "LOG_LEVEL": "warning"},
                 )
             )  # fmt: skip
             urls.append(f"http://127.0.0.1:{port}")
