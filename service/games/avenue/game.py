@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from service.engine import Options, Rng, Scores
-from service.games.avenue import rules, scoring
+from service.games.avenue import hidden, rules, scoring
 from service.games.avenue.cards import ANIMALS, TILE_ANIMAL, card_name, catalog, cell_name
 from service.games.avenue.state import (
     AvenueMove,
@@ -66,6 +66,10 @@ class TreeLinedAvenue:
 
     def is_over(self, state: State) -> bool:
         return state.phase == Phase.OVER
+
+    def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
+        """A copy with everything `seat` cannot see re-drawn by `rng` (service.bots)."""
+        return hidden.determinize(state, seat, rng)
 
     def catalog(self) -> dict[str, Any]:
         return {**catalog(), "tileAnimals": [ANIMALS[a] for a in TILE_ANIMAL]}

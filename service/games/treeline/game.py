@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from service.engine import Options, Rng, Scores
-from service.games.treeline import rules
+from service.games.treeline import hidden, rules
 from service.games.treeline.cards import CASTLES, DATA, GLADES, TOKENS_PER_SEAT
 from service.games.treeline.moves import (
     DeployCard,
@@ -83,6 +83,10 @@ class Treeline:
 
     def is_over(self, state: State) -> bool:
         return state.phase == Phase.OVER
+
+    def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
+        """A copy with everything `seat` cannot see re-drawn by `rng` (service.bots)."""
+        return hidden.determinize(state, seat, rng)
 
     def catalog(self) -> dict[str, Any]:
         return {

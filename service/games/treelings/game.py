@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from service.engine import Options, Rng, Scores
-from service.games.treelings import rules, scoring
+from service.games.treelings import hidden, rules, scoring
 from service.games.treelings.cards import CARDS
 from service.games.treelings.state import State, TreelingsMove, TreelingsOptions
 from service.games.treelings.view import TreelingsView, view
@@ -46,6 +46,10 @@ class Treelings:
 
     def is_over(self, state: State) -> bool:
         return state.over
+
+    def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
+        """A copy with everything `seat` cannot see re-drawn by `rng` (service.bots)."""
+        return hidden.determinize(state, seat, rng)
 
     def catalog(self) -> dict[str, Any]:
         return {

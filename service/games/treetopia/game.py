@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from service.engine import Options, Rng, Scores
-from service.games.treetopia import rules
+from service.games.treetopia import hidden, rules
 from service.games.treetopia import view as views
 from service.games.treetopia.state import Phase, State, TreetopiaMove, TreetopiaOptions
 
@@ -43,6 +43,10 @@ class Treetopia:
 
     def is_over(self, state: State) -> bool:
         return state.phase == Phase.OVER
+
+    def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
+        """A copy with everything `seat` cannot see re-drawn by `rng` (service.bots)."""
+        return hidden.determinize(state, seat, rng)
 
     def catalog(self) -> dict[str, Any]:
         return views.catalog()

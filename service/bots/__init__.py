@@ -1,0 +1,30 @@
+"""Bots: move suggestions and bot-played seats for every game (issue 11, docs/bots.md).
+
+Pure like service.engine: no I/O, no asyncio, no clock (a wall-clock budget comes in as a
+callable). The interface the API builds on:
+
+- ``suggest(game, state, seat, strategy, *, seed, iterations=None, deadline=None) -> Move``:
+  a legal move (the game's Move Struct; ``msgspec.to_builtins`` gives its JSON) for ``seat``,
+  which must be in ``game.to_act(state)``. ``strategy`` is one of ``STRATEGIES``:
+  ``"RANDOM"`` (uniform), ``"GREEDY"`` (best score margin at the end of the current turn,
+  ties by seed), ``"SEARCH"`` (information-set MCTS). SEARCH runs ``iterations`` iterations
+  and/or until ``deadline()`` returns True (check it with a monotonic clock, e.g.
+  ``lambda: time.monotonic() > t0 + budget_ms / 1000``); with neither it uses
+  ``DEFAULT_ITERATIONS[game.kind]`` (about 100 ms). With ``deadline=None`` the result is a
+  function of the seat's view, the seed and ``iterations`` only: reproducible, and blind to
+  hidden information. Raises ValueError for an unknown strategy or a seat that does not act.
+- ``play_bots(game, state, bots, *, seed, iterations=None, deadline=None,
+  max_decisions=10_000) -> Played``: ``bots`` maps seats to strategies. While a bot seat is to
+  act and the game is not over, it suggests and applies the move with ``service.engine.play``;
+  returns ``Played(state, steps)`` with every step (forced ones included) in order, ready to be
+  committed in one write. ``deadline`` here is a factory: called once per decision, it returns
+  that decision's deadline callable. Decision k of the call uses seed ``seed + k``; pass a seed
+  derived from the game id and version so replays agree.
+
+Every strategy works on a sample of the hidden parts made by the game's
+``determinize(state, seat, rng)`` (service/games/<game>/hidden.py), never on the true ones.
+"""
+
+from service.bots.play import DEFAULT_ITERATIONS, STRATEGIES, Strategy, play_bots, suggest
+
+__all__ = ["DEFAULT_ITERATIONS", "STRATEGIES", "Strategy", "play_bots", "suggest"]

@@ -1,0 +1,59 @@
+"""GREEDY: the move with the best immediate change of the score margin (docs/bots.md).
+
+Most decisions are part of a turn and change no score by themselves (take a card, then plant
+it), so each candidate is judged at the end of the turn it belongs to: after it, the turn is
+completed one decision at a time by whoever owes them, each choosing the move that is best for
+itself one step ahead. Equal candidates are broken by the seed. It runs on one sample of the
+hidden parts, never on the true ones.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.bots import evaluate
+from service.bots.sampling import copy, determinize, forward
+from service.engine import Game, Rng
+
+LOOKAHEAD_DECISIONS = 40  # a safety cap on the completion of one turn
+
+
+def choose(game: Game[Any, Any], state: Any, seat: int, rng: Rng) -> Any:
+    sample = determinize(game, state, seat, rng)
+    moves = game.legal_moves(sample, seat)
+    if len(moves) == 1:
+        return moves[0]
+    turn = evaluate.turn_key(game, sample)
+    scored = []
+    for move in moves:
+        after = copy(game, sample)
+        forward(game, after, seat, move)
+        _finish_turn(game, after, turn, rng)
+        scored.append(evaluate.value(game, after, seat))
+    return _best(moves, scored, rng)
+
+
+def one_step(game: Game[Any, Any], state: Any, seat: int, rng: Rng) -> Any:
+    """The move best for `seat` right after it (no completion): the completion policy."""
+    moves = game.legal_moves(state, seat)
+    if len(moves) == 1:
+        return moves[0]
+    scored = []
+    for move in moves:
+        after = copy(game, state)
+        forward(game, after, seat, move)
+        scored.append(evaluate.value(game, after, seat))
+    return _best(moves, scored, rng)
+
+
+def _finish_turn(game: Game[Any, Any], state: Any, turn: tuple[int, ...], rng: Rng) -> None:
+    for _ in range(LOOKAHEAD_DECISIONS):
+        if game.is_over(state) or evaluate.turn_key(game, state) != turn:
+            return
+        actor = game.to_act(state)[0]
+        forward(game, state, actor, one_step(game, state, actor, rng))
+
+
+def _best(moves: list[Any], scored: list[float], rng: Rng) -> Any:
+    top = max(scored)
+    return rng.choice([m for m, v in zip(moves, scored, strict=True) if v == top])
