@@ -1,0 +1,265 @@
+"""The benchmark of issue 9: the floor, GraphQL and REST moves and reads, in one run.
+
+    python -m loadtests.bench [--clients 32] [--seconds 8] [--warmup 1.5] [--out loadtests/results]
+
+It starts a private redis-server, the service and the floor (loadtests/floor.py) as uvicorn
+processes (uvloop, httptools), creates real games of every kind, then drives each target with
+the same generator (loadtests/runner.py) and the same number of clients: first as fast as the
+server answers (peak), then at half the peak rate. It prints requests/s, p50 and p99 and the
+ratio to the floor, CPU per request of the server and of Redis, and the engine table; it writes
+results.json and latency.png into --out (git-ignored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import uvloop
+
+from loadtests import engine
+from loadtests.runner import run_phase
+from loadtests.servers import Stack, stack
+from loadtests.targets import (
+    Floor,
+    GraphQLApply,
+    GraphQLApplyLean,
+    GraphQLRead,
+    Pool,
+    RestApply,
+    RestRead,
+    Target,
+)
+
+TARGETS = {
+    "floor": "floor",
+    "graphql-apply": "GraphQL applyMove",
+    "graphql-apply-lean": "GraphQL applyMove (lean)",
+    "rest-apply": "REST apply",
+    "graphql-read": "GraphQL game read",
+    "rest-read": "REST game read",
+}
+GOALS = {"graphql-apply": 0.5, "rest-apply": 0.8}
+
+
+def machine() -> dict[str, Any]:
+    model = "unknown"
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    load = os.getloadavg()
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": model,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "loadavg_at_start": [round(x, 2) for x in load],
+    }
+
+
+async def _run(args: argparse.Namespace, servers: Stack) -> dict[str, Any]:
+    service, floor = servers.service, servers.floor
+    assert floor is not None
+    host = "127.0.0.1"
+    pool = Pool(host, service.port)
+    started = time.perf_counter()
+    floor_games = await Floor.seed(servers.redis.url, max(args.clients * 2, 16))
+    await pool.fill(args.initial_moves)
+    print(
+        f"set-up: {pool.created} games ({pool.moves_left} scripted moves), "
+        f"{len(floor_games)} floor records, {time.perf_counter() - started:.1f}s",
+        flush=True,
+    )
+    results: dict[str, Any] = {}
+    apply_rps = 0.0
+    for key in args.targets:
+        target: Target
+        if key == "floor":
+            target, port, pid = Floor(floor_games, args.clients), floor.port, floor.pid
+        else:
+            port, pid = service.port, service.pid
+            classes: dict[str, Any] = {
+                "graphql-apply": GraphQLApply,
+                "graphql-apply-lean": GraphQLApplyLean,
+                "rest-apply": RestApply,
+                "graphql-read": GraphQLRead,
+                "rest-read": RestRead,
+            }
+            target = classes[key](pool, args.clients)
+        pids = {"server": pid, "redis": servers.redis_pid}
+        passes: dict[str, Any] = {}
+        for label in ("peak", "half"):
+            rate = None if label == "peak" else passes["peak"]["rps"] / 2
+            if target.kind_of_work == "apply" and key != "floor":
+                expected = max(apply_rps, 200.0) * (args.seconds + args.warmup)
+                await pool.fill(int(expected * (1.5 if rate is None else 0.8)))
+            phase = await run_phase(
+                target, host, port, args.clients, args.seconds, args.warmup, rate, pids
+            )
+            passes[label] = phase.summary()
+            summary = passes[label]
+            print(
+                f"{TARGETS[key]:<26} {label:<4} {summary['rps']:8.1f} req/s  "
+                f"p50 {summary['p50_ms']:7.2f} ms  p99 {summary['p99_ms']:7.2f} ms  "
+                f"server {summary.get('server_cpu_ms', 0):.2f} ms CPU/req  "
+                f"errors {summary['errors']}",
+                flush=True,
+            )
+            if summary["errors"]:
+                print(f"  first error: {summary['first_error']}", flush=True)
+            if target.kind_of_work == "apply" and key != "floor" and rate is None:
+                apply_rps = max(apply_rps, summary["rps"])
+        results[key] = {"name": TARGETS[key], **passes}
+    print(f"games created in all: {pool.created}", flush=True)
+    return results
+
+
+def _ratios(results: dict[str, Any]) -> None:
+    floor = results.get("floor")
+    for row in results.values():
+        if floor is None:
+            row["ratio_to_floor"] = None
+            row["cpu_ratio_to_floor"] = None
+            continue
+        row["ratio_to_floor"] = row["peak"]["rps"] / floor["peak"]["rps"]
+        floor_cpu = floor["peak"].get("server_cpu_ms") or 0
+        server_cpu = row["peak"].get("server_cpu_ms") or 0
+        row["cpu_ratio_to_floor"] = floor_cpu / server_cpu if server_cpu else None
+
+
+def report(results: dict[str, Any]) -> str:
+    lines = [
+        f"{'target':<26} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'x floor':>8} "
+        f"{'CPU x floor':>11} {'srv ms':>7} {'redis ms':>8} {'half: req/s':>11} "
+        f"{'p50':>7} {'p99':>7} {'p99/p50':>7}"
+    ]
+    for key, row in results.items():
+        peak, half = row["peak"], row["half"]
+        ratio = row.get("ratio_to_floor")
+        cpu_ratio = row.get("cpu_ratio_to_floor")
+        lines.append(
+            f"{row['name']:<26} {peak['rps']:>8.1f} {peak['p50_ms']:>8.2f} "
+            f"{peak['p99_ms']:>8.2f} {_fmt(ratio):>8} {_fmt(cpu_ratio):>11} "
+            f"{peak.get('server_cpu_ms', 0):>7.2f} {peak.get('redis_cpu_ms', 0):>8.3f} "
+            f"{half['rps']:>11.1f} {half['p50_ms']:>7.2f} {half['p99_ms']:>7.2f} "
+            f"{half['p99_ms'] / half['p50_ms']:>7.2f}"
+            + (f"   goal >= {GOALS[key]}x floor" if key in GOALS else "")
+        )
+    return "\n".join(lines)
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def plot(results: dict[str, Any], path: Path, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from loadtests.runner import CURVE
+
+    figure, (left, right) = plt.subplots(1, 2, figsize=(13, 5))
+    for row in results.values():
+        left.plot(CURVE, row["peak"]["curve_ms"], label=f"{row['name']} (peak)")
+    left.set_yscale("log")
+    left.set_xlabel("percentile")
+    left.set_ylabel("latency (ms, log)")
+    left.set_title("Latency at peak load, by percentile")
+    left.grid(True, which="both", alpha=0.3)
+    left.legend(fontsize=8)
+    names = [row["name"].replace(" ", "\n", 1) for row in results.values()]
+    x = range(len(names))
+    width = 0.2
+    for offset, (label, key, pass_) in enumerate(
+        [("p50 peak", "p50_ms", "peak"), ("p99 peak", "p99_ms", "peak"),
+         ("p50 half", "p50_ms", "half"), ("p99 half", "p99_ms", "half")]
+    ):  # fmt: skip
+        values = [row[pass_][key] for row in results.values()]
+        right.bar([i + (offset - 1.5) * width for i in x], values, width, label=label)
+    for i, row in enumerate(results.values()):
+        right.annotate(
+            f"{row['peak']['rps']:.0f}/s", (i, 0), xytext=(0, -28),
+            textcoords="offset points", ha="center", fontsize=7,
+        )  # fmt: skip
+    right.set_xticks(list(x))
+    right.set_xticklabels(names, fontsize=7)
+    right.set_ylabel("latency (ms)")
+    right.set_title("p50 and p99 at peak and at half of peak (req/s below)")
+    right.legend(fontsize=8)
+    right.grid(True, axis="y", alpha=0.3)
+    figure.suptitle(title, fontsize=10)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=32, help="concurrent clients")
+    parser.add_argument("--seconds", type=float, default=8.0, help="measured seconds per pass")
+    parser.add_argument("--warmup", type=float, default=1.5, help="unmeasured seconds first")
+    parser.add_argument("--initial-moves", type=int, default=2000)
+    parser.add_argument("--targets", nargs="+", choices=list(TARGETS), default=list(TARGETS))
+    parser.add_argument("--engine-seconds", type=float, default=1.0, help="0 skips it")
+    parser.add_argument("--out", default="loadtests/results", help="where to write results")
+    parser.add_argument("--no-plot", action="store_true")
+    args = parser.parse_args()
+    if "floor" in args.targets:
+        args.targets = ["floor", *[t for t in args.targets if t != "floor"]]
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    began = time.time()
+    info = machine()
+    print(f"machine: {info['nproc']} cores, {info['cpu']}, Python {info['python']}", flush=True)
+    with stack() as servers:
+        results = uvloop.run(_run(args, servers))
+    _ratios(results)
+    engine_results = engine.measure(args.engine_seconds) if args.engine_seconds > 0 else {}
+    print()
+    print(report(results))
+    server_ms = results.get("graphql-apply", {}).get("peak", {}).get("server_cpu_ms")
+    if engine_results:
+        print()
+        print("engine (4 players; % of the server CPU of one GraphQL applyMove):")
+        print(engine.table(engine_results, server_ms))
+    document = {
+        "machine": info,
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(began)),
+        "seconds_total": round(time.time() - began, 1),
+        "config": {
+            "clients": args.clients,
+            "seconds": args.seconds,
+            "warmup": args.warmup,
+            "python": sys.version.split()[0],
+        },
+        "targets": results,
+        "engine": engine_results,
+        "graphql_apply_server_cpu_ms": server_ms,
+    }
+    (out / "results.json").write_bytes(msgspec.json.format(msgspec.json.encode(document)))
+    if not args.no_plot:
+        title = (
+            f"{info['nproc']} cores, {info['cpu']}, Python {info['python']}, "
+            f"{args.clients} clients, {document['started']}"
+        )
+        plot(results, out / "latency.png", title)
+    print(f"\nwrote {out / 'results.json'}" + ("" if args.no_plot else f", {out / 'latency.png'}"))
+    print(f"total {document['seconds_total']}s")
+
+
+if __name__ == "__main__":
+    main()

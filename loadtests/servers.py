@@ -1,0 +1,99 @@
+"""Real processes to measure: a private redis-server, the service and the floor under uvicorn
+(as the container starts them), and the CPU time each one spends."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+
+import httpx
+
+from service.store.embedded import EmbeddedRedis, free_port
+
+SERVICE_APP = "service.app:from_env"
+FLOOR_APP = "loadtests.floor:from_env"
+TICKS = os.sysconf("SC_CLK_TCK")
+# Limits stay on (their cost is part of every request) but high enough never to refuse one.
+UNLIMITED = {
+    "RULES_RATE_LIMIT_PER_TOKEN": "1000000000",
+    "RULES_RATE_LIMIT_PER_ADDRESS": "1000000000",
+}
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time the process has used so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+@dataclass
+class Server:
+    name: str
+    url: str
+    port: int
+    pid: int
+
+
+def _ready(url: str) -> bool:
+    try:
+        return httpx.get(f"{url}/readyz", timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+@contextmanager
+def uvicorn(name: str, app: str, redis_url: str) -> Iterator[Server]:
+    port = free_port()
+    command = [
+        sys.executable, "-m", "uvicorn", "--factory", app,
+        "--loop", "uvloop", "--http", "httptools", "--no-access-log",
+        "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+    ]  # fmt: skip
+    env = {**os.environ, **UNLIMITED, "REDIS_URL": redis_url, "LOG_LEVEL": "warning"}
+    process = subprocess.Popen(command, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while not _ready(url):
+            if process.poll() is not None:
+                raise RuntimeError(f"{name} exited with {process.returncode}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{name} did not start in time")
+            time.sleep(0.05)
+        yield Server(name, url, port, process.pid)
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@dataclass
+class Stack:
+    redis: EmbeddedRedis
+    service: Server
+    floor: Server | None
+
+    @property
+    def redis_pid(self) -> int:
+        assert self.redis.process is not None
+        return self.redis.process.pid
+
+
+@contextmanager
+def stack(with_floor: bool = True) -> Iterator[Stack]:
+    """A private Redis (never the machine's own), the service and, if asked, the floor."""
+    with ExitStack() as stop:
+        redis = EmbeddedRedis().start()
+        stop.callback(redis.cleanup)
+        service = stop.enter_context(uvicorn("service", SERVICE_APP, redis.url))
+        floor = stop.enter_context(uvicorn("floor", FLOOR_APP, redis.url)) if with_floor else None
+        yield Stack(redis, service, floor)
