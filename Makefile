@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint schema clean
+.PHONY: run test lint schema clean bench profile load
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11+ is needed")'
@@ -30,6 +30,25 @@ test: lint
 
 schema: $(STAMP)
 	$(BIN)/python -m service.api.contracts
+
+# Performance (docs/performance.md): the `load` extra (locust, matplotlib, py-spy) on demand.
+LOAD_STAMP := $(VENV)/.load-installed
+$(LOAD_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install -q -e '.[dev,load]'
+	touch $(LOAD_STAMP)
+
+bench: $(LOAD_STAMP)
+	$(BIN)/python -m loadtests.bench
+
+profile: $(LOAD_STAMP)
+	$(BIN)/python -m loadtests.profiling
+
+load: $(LOAD_STAMP)  # make load HOST=https://rules.example.com [USERS=50 RATE=5 TIME=5m]
+	@test -n "$(HOST)" || (echo "usage: make load HOST=https://... [USERS=50 RATE=5 TIME=5m]"; exit 2)
+	mkdir -p loadtests/results
+	$(BIN)/locust -f loadtests/locustfile.py --host "$(HOST)" --headless \
+	  -u $(or $(USERS),50) -r $(or $(RATE),5) -t $(or $(TIME),5m) \
+	  --csv loadtests/results/locust --html loadtests/results/locust.html
 
 clean:
 	rm -rf $(VENV) build *.egg-info
