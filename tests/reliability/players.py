@@ -91,6 +91,7 @@ class Players:
         self.tables = tables
         self.seed = seed
         self.record = Record_()
+        self.stopped = False
         self.http = [
             httpx.AsyncClient(base_url=url, timeout=10, limits=httpx.Limits(max_connections=64))
             for url in servers
@@ -159,7 +160,9 @@ class Players:
     async def _player(self, index: int, deadline: float, budget: int) -> None:
         rng = random.Random(f"{self.seed}-{index}")
         count = 0
-        while time.monotonic() < deadline and len(self.record.intents) < budget:
+        while (
+            not self.stopped and time.monotonic() < deadline and len(self.record.intents) < budget
+        ):
             live = [t for t in self.tables if not t.finished]
             if not live:
                 return
