@@ -292,6 +292,18 @@ def test_prod_takes_the_redis_url_from_a_secret_kept_out_of_git() -> None:
     assert not of_kind(docs, "StatefulSet")
 
 
+@pytest.mark.parametrize("name", OVERLAYS)
+def test_api_keys_come_from_an_optional_secret_never_the_config_map(name: str) -> None:
+    docs = overlay(name)
+    (env,) = [e for e in app_container(docs)["env"] if e["name"] == "RULES_API_KEYS"]
+    assert env["valueFrom"]["secretKeyRef"] == {
+        "name": "rules-api-keys",
+        "key": "keys",
+        "optional": True,
+    }
+    assert not [cm for cm in of_kind(docs, "ConfigMap") if "RULES_API_KEYS" in cm["data"]]
+
+
 def settings_names() -> set[str]:
     source = (ROOT / "service" / "settings.py").read_text()
     return set(re.findall(r'(?:environ\.get|_int|_float)\(\s*"([A-Z_]+)"', source))
