@@ -1,0 +1,177 @@
+"""Lifecycle: games expire after inactivity, finished games are kept for their own time, and a
+replica that gets SIGTERM finishes what it accepted before it exits."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import signal
+import time
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import httpx
+import pytest
+from redis.asyncio import Redis
+
+from service.app import create_app
+from service.settings import Settings
+from service.store.embedded import EmbeddedRedis
+from tests.conftest import Api, client_for
+from tests.reliability.harness import CONTAINER, services, until
+from tests.reliability.players import APPLY, CREATE, GAME
+
+
+@pytest.fixture(scope="module")
+def redis() -> Iterator[EmbeddedRedis]:
+    server = EmbeddedRedis().start()
+    try:
+        yield server
+    finally:
+        server.cleanup()
+
+
+@pytest.fixture
+async def client(redis: EmbeddedRedis) -> AsyncIterator[Redis]:
+    client = Redis.from_url(redis.url)
+    yield client
+    await client.aclose()
+
+
+def _keys(game_id: str) -> list[str]:
+    return [f"g:{{{game_id}}}", f"g:{{{game_id}}}:h", f"g:{{{game_id}}}:i"]
+
+
+async def _create(api: Api) -> tuple[str, list[str]]:
+    created = (await api.gql(CREATE, {"input": {"kind": "TREELINGS", "players": 2}}))["createGame"]
+    return created["game"]["id"], [s["token"] for s in created["seats"]]
+
+
+async def _move(api: Api, game_id: str, tokens: list[str], rng: random.Random) -> dict[str, Any]:
+    seat = (await api.gql(GAME, {"id": game_id}))["game"]["toAct"][0]
+    seen = (await api.gql(GAME, {"id": game_id}, tokens[seat]))["game"]
+    move = rng.choice(seen["legalMoves"])["move"]
+    variables = {"input": {"gameId": game_id, "move": move, "expectedVersion": seen["version"],
+                           "idempotencyKey": f"v{seen['version']}"}}  # fmt: skip
+    result: dict[str, Any] = (await api.gql(APPLY, variables, tokens[seat]))["applyMove"]
+    assert result["__typename"] == "MoveApplied", result
+    return result
+
+
+async def test_an_untouched_active_game_expires_and_each_move_restarts_its_clock(
+    redis: EmbeddedRedis, client: Redis
+) -> None:
+    app = create_app(Settings(active_ttl=1, finished_ttl=1000), redis.url)
+    async with client_for(app) as http:
+        api = Api(http)
+        game_id, tokens = await _create(api)
+        record = _keys(game_id)[0]
+
+        async def aged() -> bool:
+            return 0 < int(await client.pttl(record)) < 700
+
+        await until(aged, "the new game's clock to run")
+        await _move(api, game_id, tokens, random.Random(1))
+        moved = time.monotonic()
+        assert all([900 < int(await client.pttl(key)) <= 1000 for key in _keys(game_id)])
+
+        async def gone() -> bool:
+            # reads do not count as activity: polling the game does not keep it alive
+            return (await api.gql(GAME, {"id": game_id}))["game"] is None
+
+        await until(gone, "the idle game to expire", timeout=5)
+        assert time.monotonic() - moved > 0.9, "expired before its time"
+        assert await client.exists(*_keys(game_id)) == 0
+
+
+async def test_a_finished_game_is_kept_for_its_own_time_then_removed(
+    redis: EmbeddedRedis, client: Redis
+) -> None:
+    app = create_app(Settings(active_ttl=1000, finished_ttl=1), redis.url)
+    rng = random.Random(2)
+    async with client_for(app) as http:
+        api = Api(http)
+        other, _ = await _create(api)
+        game_id, tokens = await _create(api)
+        status = "ACTIVE"
+        for _ in range(500):
+            result = await _move(api, game_id, tokens, rng)
+            status = result["game"]["status"]
+            if status == "FINISHED":
+                break
+        assert status == "FINISHED"
+        finished = time.monotonic()
+        assert (await api.gql(GAME, {"id": game_id}))["game"]["status"] == "FINISHED"
+        assert all([0 < int(await client.pttl(key)) <= 1000 for key in _keys(game_id)])
+
+        async def gone() -> bool:
+            return (await api.gql(GAME, {"id": game_id}))["game"] is None
+
+        await until(gone, "the finished game to be removed", timeout=5)
+        assert time.monotonic() - finished > 0.5
+        assert await client.exists(*_keys(game_id)) == 0
+        assert int(await client.ttl(_keys(other)[0])) > 900, "active games keep their own TTL"
+
+
+def _in_flight(metrics: str) -> float:
+    found = re.search(r"^rules_requests_in_flight (\S+)$", metrics, re.MULTILINE)
+    assert found is not None, "no in-flight gauge in /metrics"
+    return float(found.group(1))
+
+
+async def test_sigterm_stops_accepting_finishes_in_flight_moves_and_exits_cleanly(
+    redis: EmbeddedRedis, client: Redis
+) -> None:
+    moves = 4
+    with services([redis.url], command=CONTAINER, REDIS_TIMEOUT="5", LOG_LEVEL="info") as (
+        replica,
+    ):
+        async with httpx.AsyncClient(base_url=replica.url, timeout=10) as http:
+            api = Api(http)
+            pending = []
+            for _ in range(moves):
+                game_id, tokens = await _create(api)
+                seat = (await api.gql(GAME, {"id": game_id}))["game"]["toAct"][0]
+                seen = (await api.gql(GAME, {"id": game_id}, tokens[seat]))["game"]
+                variables = {"input": {"gameId": game_id, "move": seen["legalMoves"][0]["move"],
+                                       "expectedVersion": seen["version"]}}  # fmt: skip
+                pending.append((game_id, variables, tokens[seat]))
+
+            # Redis holds every write for 1.5 s, so the moves are in flight when SIGTERM comes.
+            await client.execute_command("CLIENT", "PAUSE", 1500, "WRITE")
+            in_flight = [
+                asyncio.create_task(api.post(APPLY, variables, token))
+                for _, variables, token in pending
+            ]
+
+            async def all_in_flight() -> bool:
+                metrics = (await http.get("/metrics")).text
+                return _in_flight(metrics) >= moves + 1  # + the /metrics request itself
+
+            await until(all_in_flight, "the moves to be in flight")
+            replica.process.send_signal(signal.SIGTERM)
+
+            async def refusing() -> bool:
+                try:
+                    async with httpx.AsyncClient(timeout=1) as fresh:
+                        await fresh.get(replica.url + "/healthz")
+                except httpx.ConnectError:
+                    return True
+                return False
+
+            await until(refusing, "new connections to be refused")
+            assert not any(task.done() for task in in_flight), "the moves finished too early"
+            answers = await asyncio.gather(*in_flight)
+        exit_code = await asyncio.to_thread(replica.process.wait, 10)
+        log = replica.output()
+
+    for answer in answers:
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["data"]["applyMove"]["__typename"] == "MoveApplied", answer.text
+    for game_id, variables, _ in pending:
+        assert await client.llen(_keys(game_id)[1]) > variables["input"]["expectedVersion"]
+    # uvicorn re-raises the signal once it has shut down, so the exit is "by SIGTERM"
+    assert exit_code in (0, -signal.SIGTERM), log
+    assert "Application shutdown complete" in log, log
+    assert "Exception in ASGI application" not in log, log
