@@ -1,0 +1,134 @@
+"""The store unchanged on a Redis Cluster of three masters: a game's keys share one slot, its
+events are sharded pub/sub on that slot's node and reach subscribers of any replica, and racing
+clients through two replicas still get every move applied exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+from redis.asyncio.cluster import RedisCluster
+
+from service.engine import games
+from service.settings import Settings
+from service.store import FORMAT, HistoryRecord, Record, RedisStore, connect
+from service.store.embedded import EmbeddedRedisCluster
+from tests.reliability.harness import services
+from tests.reliability.players import Players, audit, summary
+
+SETTINGS = Settings(active_ttl=600, finished_ttl=600)
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[EmbeddedRedisCluster]:
+    cluster = EmbeddedRedisCluster().start()
+    try:
+        yield cluster
+    finally:
+        cluster.cleanup()
+
+
+@pytest.fixture
+async def store(cluster: EmbeddedRedisCluster) -> AsyncIterator[RedisStore]:
+    store = RedisStore(connect(SETTINGS, cluster.url), SETTINGS)
+    assert isinstance(store.redis, RedisCluster)
+    yield store
+    await store.close()
+
+
+def _record(version: int) -> Record:
+    return Record(FORMAT, "TREELINGS", 2, version, False, "seed", [b"a", b"b"], b"s", 1.0, 1.0)
+
+
+def _entry(version: int) -> HistoryRecord:
+    return HistoryRecord(version, 0, {"type": "x"}, f"move {version}")
+
+
+async def _games_on_every_node(store: RedisStore, nodes: int) -> dict[str, str]:
+    """Game ids (each created with one committed move) by the node that owns their slot."""
+    assert isinstance(store.redis, RedisCluster)
+    await store.redis.initialize()
+    owners: dict[str, str] = {}
+    for _ in range(200):
+        game_id = secrets.token_hex(6)
+        node = store.redis.get_node_from_key(f"g:{{{game_id}}}").name
+        if node in owners:
+            continue
+        assert await store.create(game_id, _record(1), [_entry(1)])
+        assert (await store.commit(game_id, 1, _record(2), [_entry(2)], "0:k")).outcome == "ok"
+        owners[node] = game_id
+        if len(owners) == nodes:
+            return owners
+    raise AssertionError("no game id landed on some node")
+
+
+async def test_every_key_of_a_game_is_in_one_slot_on_the_node_that_owns_it(
+    cluster: EmbeddedRedisCluster, store: RedisStore
+) -> None:
+    assert isinstance(store.redis, RedisCluster)
+    owners = await _games_on_every_node(store, len(cluster.nodes))
+    for node_name, game_id in owners.items():
+        keys = [f"g:{{{game_id}}}", f"g:{{{game_id}}}:h", f"g:{{{game_id}}}:i"]
+        slots = {await store.redis.cluster_keyslot(key) for key in keys}
+        assert len(slots) == 1
+        node = store.redis.get_node(node_name=node_name)
+        assert node is not None
+        stored = await store.redis.execute_command(
+            "CLUSTER", "COUNTKEYSINSLOT", slots.pop(), target_nodes=node
+        )
+        assert stored == 3, f"the keys of {game_id} are not all on {node_name}"
+
+
+async def test_events_are_sharded_on_the_games_slot_and_reach_every_subscriber(
+    cluster: EmbeddedRedisCluster, store: RedisStore
+) -> None:
+    owners = await _games_on_every_node(store, len(cluster.nodes))
+    listener = RedisStore(connect(SETTINGS, cluster.url), SETTINGS)
+    try:
+        for node_name, game_id in owners.items():
+            async with listener.events(game_id) as events:
+                owner = store.redis.get_node(node_name=node_name)  # type: ignore[union-attr]
+                assert owner is not None
+                channel = f"g:{{{game_id}}}:events"
+                counts = await store.redis.execute_command(
+                    "PUBSUB", "SHARDNUMSUB", channel, target_nodes=owner
+                )
+                assert counts[1] == 1, "the subscription is sharded, on the slot's own node"
+                await store.commit(game_id, 2, _record(4), [_entry(3), _entry(4)], None)
+                received = []
+                async with asyncio.timeout(5):
+                    async for message in events.listen():
+                        received.append(json.loads(message["data"]))
+                        if len(received) == 2:
+                            break
+                assert [e["version"] for e in received] == [3, 4]
+                assert {e["gameId"] for e in received} == {game_id}
+    finally:
+        await listener.close()
+
+
+async def test_concurrent_moves_on_a_cluster_are_applied_exactly_once(
+    cluster: EmbeddedRedisCluster, store: RedisStore
+) -> None:
+    with services([cluster.url, cluster.url], REDIS_TIMEOUT="2") as replicas:
+        players = Players([s.url for s in replicas], [], seed=21)
+        try:
+            for kind, game in sorted(games().items()):
+                for n in range(2):
+                    table = await players.create(kind, game.min_players, f"cluster-{kind}-{n}")
+                    players.tables.append(table)
+            await players.run(clients=8, seconds=5, budget=300)
+        finally:
+            await players.aclose()
+        assert all(s.alive() for s in replicas)
+    checked = await audit(store.redis, players.tables, players.record.intents)
+    counts = summary(players.record, checked, 0)
+    print("cluster run:", json.dumps(counts))
+    assert not checked.problems, "\n".join(checked.problems[:20])
+    assert counts["acknowledged"] >= 30 and counts["conflicts"] >= 3, counts
+    assert isinstance(store.redis, RedisCluster)
+    owners = {store.redis.get_node_from_key(f"g:{{{t.id}}}").name for t in players.tables}
+    assert len(owners) > 1, "the games are spread over the cluster's nodes"
