@@ -153,6 +153,10 @@ def test_every_container_has_probes_resources_and_runs_non_root_read_only(name: 
             assert security.get("readOnlyRootFilesystem") is True, where
             assert security.get("allowPrivilegeEscalation") is False, where
             assert "ALL" in security.get("capabilities", {}).get("drop", []), where
+            # With the above, what the namespace's Pod Security level `restricted` demands.
+            assert security.get("seccompProfile", {}).get("type") == "RuntimeDefault", where
+    (namespace,) = of_kind(overlay(name), "Namespace")
+    assert namespace["metadata"]["labels"]["pod-security.kubernetes.io/enforce"] == "restricted"
 
 
 @pytest.mark.parametrize("name", OVERLAYS)
