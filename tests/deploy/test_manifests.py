@@ -26,6 +26,7 @@ import pytest
 import yaml
 
 from service import metrics
+from service.settings import Settings
 from tests.deploy.crds import SCHEMAS
 from tests.deploy.dockerfile import parse
 
@@ -322,6 +323,23 @@ def test_settings_config_map_holds_known_settings_and_the_profile(name: str, pro
     assert {"RULES_ENV", "REDIS_URL", "PORT"} <= known
     assert set(data) <= known - {"HOST", "PORT", "REDIS_URL"}, set(data) - known
     assert data["RULES_ENV"] == profile
+
+
+@pytest.mark.parametrize("name", OVERLAYS)
+def test_settings_config_map_parses_into_settings(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    docs = overlay(name)
+    (source,) = app_container(docs)["envFrom"]
+    data = one(docs, "ConfigMap", source["configMapRef"]["name"])["data"]
+    for key in settings_names():
+        monkeypatch.delenv(key, raising=False)
+    for key, value in data.items():
+        monkeypatch.setenv(key, value)
+    settings = Settings.from_env()
+    assert settings.production is (name == "prod")
+    assert settings.active_ttl > settings.finished_ttl > 0
+    assert settings.redis_pool_size > 0 and settings.redis_timeout > 0
 
 
 # Metrics: the adapter rule, the dashboard, the alerts.
