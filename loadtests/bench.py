@@ -31,6 +31,7 @@ from loadtests.targets import (
     GraphQLApply,
     GraphQLApplyLean,
     GraphQLRead,
+    Noop,
     Pool,
     RestApply,
     RestRead,
@@ -38,6 +39,7 @@ from loadtests.targets import (
 )
 
 TARGETS = {
+    "noop": "HTTP no-op",
     "floor": "floor",
     "graphql-apply": "GraphQL applyMove",
     "graphql-apply-lean": "GraphQL applyMove (lean)",
@@ -87,6 +89,8 @@ async def _run(args: argparse.Namespace, servers: Stack) -> dict[str, Any]:
         target: Target
         if key == "floor":
             target, port, pid = Floor(floor_games, args.clients), floor.port, floor.pid
+        elif key == "noop":
+            target, port, pid = Noop(), floor.port, floor.pid
         else:
             port, pid = service.port, service.pid
             classes: dict[str, Any] = {
@@ -180,7 +184,10 @@ def plot(results: dict[str, Any], path: Path, title: str) -> None:
     left.set_title("Latency at peak load, by percentile")
     left.grid(True, which="both", alpha=0.3)
     left.legend(fontsize=8)
-    names = [row["name"].replace(" ", "\n", 1) for row in results.values()]
+    names = [
+        f"{row['name'].replace(' ', chr(10), 1)}\n{row['peak']['rps']:.0f}/s"
+        for row in results.values()
+    ]
     x = range(len(names))
     width = 0.2
     for offset, (label, key, pass_) in enumerate(
@@ -189,15 +196,11 @@ def plot(results: dict[str, Any], path: Path, title: str) -> None:
     ):  # fmt: skip
         values = [row[pass_][key] for row in results.values()]
         right.bar([i + (offset - 1.5) * width for i in x], values, width, label=label)
-    for i, row in enumerate(results.values()):
-        right.annotate(
-            f"{row['peak']['rps']:.0f}/s", (i, 0), xytext=(0, -28),
-            textcoords="offset points", ha="center", fontsize=7,
-        )  # fmt: skip
     right.set_xticks(list(x))
     right.set_xticklabels(names, fontsize=7)
-    right.set_ylabel("latency (ms)")
-    right.set_title("p50 and p99 at peak and at half of peak (req/s below)")
+    right.set_yscale("log")
+    right.set_ylabel("latency (ms, log)")
+    right.set_title("p50 and p99 at peak and at half of peak (peak req/s below)")
     right.legend(fontsize=8)
     right.grid(True, axis="y", alpha=0.3)
     figure.suptitle(title, fontsize=10)
@@ -217,8 +220,8 @@ def main() -> None:
     parser.add_argument("--out", default="loadtests/results", help="where to write results")
     parser.add_argument("--no-plot", action="store_true")
     args = parser.parse_args()
-    if "floor" in args.targets:
-        args.targets = ["floor", *[t for t in args.targets if t != "floor"]]
+    first = [t for t in ("noop", "floor") if t in args.targets]
+    args.targets = [*first, *[t for t in args.targets if t not in first]]
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

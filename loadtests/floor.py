@@ -8,6 +8,7 @@ Lua script and real Records of real games; it does no rules, no GraphQL, no auth
 
     uvicorn --factory loadtests.floor:from_env   (REDIS_URL names the Redis)
     POST /floor/games/{id}/moves  {"move": {...}}  Idempotency-Key: <key>  ->  {"version": n}
+    GET  /floor/noop  ->  {}   (no work at all: what HTTP, uvicorn and the machine cost alone)
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ def create_floor(settings: Settings, redis_url: str) -> Starlette:
             _reply.encode({"version": committed.version}), status, media_type="application/json"
         )
 
+    async def noop(request: Request) -> Response:
+        return Response(b"{}", media_type="application/json")
+
     async def readyz(request: Request) -> Response:
         if await store.ping():
             return PlainTextResponse("ready")
@@ -73,6 +77,7 @@ def create_floor(settings: Settings, redis_url: str) -> Starlette:
     return Starlette(
         routes=[
             Route("/floor/games/{game_id}/moves", move, methods=["POST"]),
+            Route("/floor/noop", noop),
             Route("/readyz", readyz),
         ],
         lifespan=lifespan,

@@ -69,6 +69,41 @@ AREAS = [
     ("python3.", "stdlib, other"),
     ("<frozen", "stdlib, other"),
 ]
+# Named costs, each the share of busy samples with any matching frame on the stack.
+KEY_COSTS = [
+    ("GraphQL request in strawberry's view, all of it", r"^GraphQL\.__call__ \(strawberry/asgi"),
+    ("GraphQL operation: parse, validate, execute", r"^Schema\.execute \(strawberry/schema"),
+    ("GraphQL parse (graphql-core)", r"^parse \(graphql/language/parser"),
+    ("GraphQL validation (graphql-core validate)", r"^validate \(graphql/validation/validate"),
+    ("GraphQL execution, resolvers included", r"^Schema\._execute_operation "),
+    (
+        "GraphQL argument coercion (JSON move input)",
+        r"^(coerce_argument|convert_argument|input_is_nested_too_deeply|coerce_input_value) ",
+    ),
+    (
+        "strawberry extension hooks (contextlib stacks)",
+        r"^(ExtensionContextManagerBase|AsyncExitStack|_AsyncGeneratorContextManager|contextmanager)",
+    ),
+    ("game service Tables.apply (store + engine)", r"^Tables\.apply "),
+    ("game service Tables.read", r"^Tables\.read "),
+    ("engine play (checks, copy, label, apply, forced)", r"^play \(service/engine/play"),
+    ("state decode (msgpack -> State)", r"^decode_state "),
+    ("state encode (State -> msgpack)", r"^encode_state "),
+    ("token check (seat_of, sha256)", r"^seat_of "),
+    ("view for the caller (Table.view)", r"^Table\.view "),
+    ("legal moves with labels (Table.legal_moves)", r"^Table\.legal_moves "),
+    ("scores (Table.scores)", r"^Table\.scores "),
+    ("Redis load round trip (RedisStore.load)", r"^RedisStore\.load "),
+    ("Redis commit round trip (RedisStore.commit)", r"^RedisStore\.commit "),
+    ("response JSON encoding", r"^(GraphQLApp\.encode_json|json_response|Table\.as_json) "),
+    (
+        "request body read and JSON decode",
+        r"^(GraphQLApp\.decode_json|_body|Request\.body|Request\.json) ",
+    ),
+    ("rate limiter", r"^RateLimiter\."),
+    ("prometheus metrics", r"prometheus_client/"),
+    ("uvicorn response send", r"^RequestResponseCycle\.send "),
+]
 FRAME = re.compile(r"^(?P<function>.*) \((?P<file>[^()]*?)(?::(?P<line>\d+))?\)$")
 
 
@@ -109,6 +144,8 @@ def analyse(collapsed: str, top: int = 25) -> dict[str, Any]:
     areas: Counter[str] = Counter()
     inclusive: Counter[str] = Counter()
     innermost: Counter[str] = Counter()
+    keyed: Counter[str] = Counter()
+    patterns = [(label, re.compile(pattern)) for label, pattern in KEY_COSTS]
     for frames, count in stacks:
         if not frames:
             continue
@@ -121,6 +158,9 @@ def analyse(collapsed: str, top: int = 25) -> dict[str, Any]:
             if name not in seen:
                 seen.add(name)
                 inclusive[name] += count
+        for label, pattern in patterns:
+            if any(pattern.search(name) for name in seen):
+                keyed[label] += count
 
     def shares(counter: Counter[str], limit: int) -> list[tuple[str, float]]:
         return [(name, 100 * n / total) for name, n in counter.most_common(limit)]
@@ -128,6 +168,9 @@ def analyse(collapsed: str, top: int = 25) -> dict[str, Any]:
     return {
         "samples": total,
         "areas": shares(areas, len(areas)),
+        "key_costs": [
+            (label, 100 * keyed[label] / total) for label, _ in KEY_COSTS if keyed[label]
+        ],
         "inclusive": shares(inclusive, top * 3),
         "innermost": shares(innermost, top),
     }
@@ -137,6 +180,8 @@ def render(op: str, analysis: dict[str, Any], rps: float, top: int = 25) -> str:
     lines = [f"== {op}: {analysis['samples']} busy samples, {rps:.0f} req/s while sampled"]
     lines.append("-- share of busy time by area (innermost Python frame)")
     lines += [f"{share:6.1f}%  {name}" for name, share in analysis["areas"]]
+    lines.append("-- named costs (share of busy samples with the function on the stack)")
+    lines += [f"{share:6.1f}%  {name}" for name, share in analysis["key_costs"]]
     lines.append("-- heaviest functions, inclusive (framework entry points filtered out)")
     shown = 0
     for name, share in analysis["inclusive"]:

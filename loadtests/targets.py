@@ -298,3 +298,16 @@ class Floor(Target):
 
     def check(self, client: int, status: int, body: bytes) -> bool:
         return status == 200
+
+
+class Noop(Target):
+    """The floor app's empty route: HTTP, uvicorn and the machine's own noise, nothing else."""
+
+    name = "HTTP no-op"
+    kind_of_work = "read"
+
+    async def prepare(self, client: int, connection: Connection) -> Request:
+        return Request("GET", "/floor/noop", b"", "", "none")
+
+    def check(self, client: int, status: int, body: bytes) -> bool:
+        return status == 200
