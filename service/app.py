@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -13,15 +12,17 @@ import msgspec
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
 from strawberry.asgi import GraphQL
 
 from service import metrics
 from service.api import rest
 from service.api.contracts import openapi
 from service.api.graphql import build_schema
+from service.api.guard import Guard
+from service.api.ratelimit import RateLimiter
 from service.api.rest import bearer_token
 from service.api.tables import Tables
 from service.settings import Settings
@@ -33,7 +34,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
 
     def __init__(self, tables: Tables, settings: Settings) -> None:
         super().__init__(
-            build_schema(production=settings.production),
+            build_schema(settings),
             graphql_ide=None if settings.production else "graphiql",
             allow_queries_via_get=False,
             multipart_uploads_enabled=False,
@@ -58,59 +59,15 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
             raise json.JSONDecodeError(str(exc), "", 0) from None
 
 
-class Guard:
-    """Outermost middleware: request size limit, in-flight gauge, latency by operation."""
-
-    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
-        self.app = app
-        self.max_body_bytes = max_body_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        length = dict(scope["headers"]).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body_bytes):
-            await too_large(self.max_body_bytes)(scope, receive, send)
-            return
-        received = 0
-
-        async def limited() -> Message:
-            nonlocal received
-            message = await receive()
-            received += len(message.get("body", b""))
-            if received > self.max_body_bytes:
-                raise BodyTooLarge
-            return message
-
-        metrics.REQUESTS_IN_FLIGHT.inc()
-        started = time.perf_counter()
-        try:
-            await self.app(scope, limited, send)
-        except BodyTooLarge:
-            await too_large(self.max_body_bytes)(scope, receive, send)
-        finally:
-            metrics.REQUESTS_IN_FLIGHT.dec()
-            operation = scope.get("rules.operation", scope["path"])
-            metrics.REQUEST_SECONDS.labels(operation).observe(time.perf_counter() - started)
-
-
-class BodyTooLarge(Exception):
-    pass
-
-
-def too_large(limit: int) -> Response:
-    return JSONResponse(
-        {"errors": [{"message": f"request body over {limit} bytes",
-                     "extensions": {"code": "PAYLOAD_TOO_LARGE"}}]},
-        status_code=413,
-    )  # fmt: skip
-
-
 def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     store = RedisStore(connect(settings, redis_url), settings)
-    tables = Tables(store)
+    tables = Tables(store, settings.api_keys)
     graphql = GraphQLApp(tables, settings)
+    limiter = RateLimiter(
+        store.redis,
+        {"token": settings.rate_limit_per_token, "address": settings.rate_limit_per_address},
+        settings.rate_limit_sync_seconds,
+    )
 
     async def healthz(request: Request) -> Response:
         return PlainTextResponse("ok")
@@ -131,6 +88,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
+        await limiter.close()
         await store.close()
 
     app = Starlette(
@@ -146,7 +104,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         lifespan=lifespan,
     )
     app.state.tables = tables
-    return Guard(app, settings.max_body_bytes)
+    return Guard(app, settings.max_body_bytes, limiter)
 
 
 def from_env() -> ASGIApp:

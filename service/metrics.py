@@ -48,3 +48,8 @@ STORE_ERRORS = Counter(
     ["command"],
     registry=REGISTRY,
 )
+RATE_LIMITED = Counter(
+    "rules_rate_limited_total",
+    "Requests refused by a rate limit (per token or per client address).",
+    registry=REGISTRY,
+)

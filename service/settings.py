@@ -30,6 +30,13 @@ class Settings:
     redis_timeout: float = 2.0  # seconds for connecting and for each Redis command
     redis_pool_size: int = 64
     max_body_bytes: int = 64 * 1024
+    api_keys: tuple[str, ...] = ()  # when set, createGame needs one of them (X-API-Key)
+    rate_limit_per_token: int = 600  # requests per minute per seat token; 0 turns it off
+    rate_limit_per_address: int = 6000  # requests per minute per client address; 0: off
+    rate_limit_sync_seconds: float = 0.1  # how often replicas share their counts via Redis
+    max_query_depth: int = 10
+    max_query_tokens: int = 2000
+    max_query_aliases: int = 10
 
     @property
     def production(self) -> bool:
@@ -48,4 +55,15 @@ class Settings:
             redis_timeout=_float("REDIS_TIMEOUT", cls.redis_timeout),
             redis_pool_size=_int("REDIS_POOL_SIZE", cls.redis_pool_size),
             max_body_bytes=_int("RULES_MAX_BODY_BYTES", cls.max_body_bytes),
+            api_keys=tuple(
+                k.strip() for k in os.environ.get("RULES_API_KEYS", "").split(",") if k.strip()
+            ),
+            rate_limit_per_token=_int("RULES_RATE_LIMIT_PER_TOKEN", cls.rate_limit_per_token),
+            rate_limit_per_address=_int("RULES_RATE_LIMIT_PER_ADDRESS", cls.rate_limit_per_address),
+            rate_limit_sync_seconds=_float(
+                "RULES_RATE_LIMIT_SYNC_SECONDS", cls.rate_limit_sync_seconds
+            ),
+            max_query_depth=_int("RULES_MAX_QUERY_DEPTH", cls.max_query_depth),
+            max_query_tokens=_int("RULES_MAX_QUERY_TOKENS", cls.max_query_tokens),
+            max_query_aliases=_int("RULES_MAX_QUERY_ALIASES", cls.max_query_aliases),
         )

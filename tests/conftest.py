@@ -6,6 +6,8 @@ port (never the machine's own Redis on 6379). Game ids are random, so tests neve
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -57,12 +59,30 @@ class Api:
         return data
 
 
-def client_for(app: Any) -> httpx.AsyncClient:
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test")
+@contextlib.asynccontextmanager
+async def client_for(app: Any) -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client on the ASGI app, with the app's lifespan run around it (as uvicorn does),
+    so its Redis connections and background tasks are closed afterwards."""
+    messages: asyncio.Queue[dict[str, str]] = asyncio.Queue()
+    sent: asyncio.Queue[dict[str, str]] = asyncio.Queue()
+    await messages.put({"type": "lifespan.startup"})
+    lifespan = asyncio.create_task(
+        app({"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}, messages.get, sent.put)
+    )
+    assert (await sent.get())["type"] == "lifespan.startup.complete"
+    try:
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://test"
+        ) as http:
+            yield http
+    finally:
+        await messages.put({"type": "lifespan.shutdown"})
+        assert (await sent.get())["type"] == "lifespan.shutdown.complete"
+        await lifespan
 
 
 @pytest.fixture(scope="session")
 async def api(redis_url: str) -> AsyncIterator[Api]:
-    app = create_app(Settings(), redis_url)
+    app = create_app(Settings(rate_limit_per_token=0, rate_limit_per_address=0), redis_url)
     async with client_for(app) as http:
         yield Api(http)

@@ -18,16 +18,21 @@ from graphql import GraphQLError, OperationDefinitionNode
 from strawberry.extensions import (
     DisableIntrospection,
     MaskErrors,
+    MaxAliasesLimiter,
+    MaxTokensLimiter,
     ParserCache,
+    QueryDepthLimiter,
     SchemaExtension,
     ValidationCache,
 )
 from strawberry.scalars import JSON
+from strawberry.schema.config import StrawberryConfig
 from strawberry.types import Info
 
 from service.api.tables import Applied, Table, Tables, Unauthorized
 from service.engine import BadSetup, games
 from service.engine import RejectCode as EngineRejectCode
+from service.settings import Settings
 from service.store import StoreUnavailable
 
 
@@ -301,12 +306,16 @@ def _defaults(options_type: type[Any]) -> dict[str, Any]:
 class Mutation:
     @strawberry.mutation(name="createGame")
     async def create_game(self, info: Info[Any, Any], input: CreateGameInput) -> CreateGamePayload:
+        request = info.context.get("request")
+        api_key = request.headers.get("x-api-key") if request is not None else None
         try:
             table, tokens = await _tables(info).create(
-                input.kind.value, input.players, input.seed, input.options
+                input.kind.value, input.players, input.seed, input.options, api_key
             )
         except BadSetup as exc:
             raise ApiError("BAD_USER_INPUT", exc.message) from None
+        except Unauthorized:
+            raise ApiError("UNAUTHORIZED", "creating games needs an API key (X-API-Key)") from None
         except StoreUnavailable:
             raise unavailable() from None
         return CreateGamePayload(
@@ -393,7 +402,8 @@ class OperationName(SchemaExtension):
                 for selection in definition.selection_set.selections
                 if hasattr(selection, "name")
             )
-            request = self.execution_context.context.get("request")
+            context = self.execution_context.context
+            request = context.get("request") if isinstance(context, dict) else None
             if request is not None and names:
                 request.scope["rules.operation"] = ",".join(names)
         yield
@@ -404,15 +414,39 @@ def _should_mask(error: GraphQLError) -> bool:
     return original is not None and not isinstance(original, GraphQLError)
 
 
-def build_schema(production: bool = False) -> strawberry.Schema:
+class Schema(strawberry.Schema):
+    """Logs only unexpected errors: a client's bad query or refused request is its answer,
+    not an incident (and logging every one would make floods expensive)."""
+
+    def process_errors(
+        self, errors: list[GraphQLError], execution_context: Any | None = None
+    ) -> None:
+        super().process_errors([e for e in errors if _should_mask(e)], execution_context)
+
+
+def build_schema(settings: Settings | None = None) -> strawberry.Schema:
+    """The schema with its guards: parse and validation caches, limits on tokens, depth and
+    aliases (introspection fields do not count towards depth), masked unexpected errors, no
+    field suggestions, and no introspection in production."""
+    settings = settings or Settings()
     extensions: list[Any] = [
+        lambda: MaxTokensLimiter(max_token_count=settings.max_query_tokens),
         lambda: ParserCache(maxsize=1024),
+        lambda: QueryDepthLimiter(
+            max_depth=settings.max_query_depth,
+            should_ignore=lambda ignore: ignore.field_name.startswith("__"),
+        ),
+        lambda: MaxAliasesLimiter(max_alias_count=settings.max_query_aliases),
         lambda: ValidationCache(maxsize=1024),
         lambda: MaskErrors(should_mask_error=_should_mask),
         OperationName,
     ]
-    if production:
+    if settings.production:
         extensions.append(DisableIntrospection)
-    return strawberry.Schema(
-        query=Query, mutation=Mutation, subscription=Subscription, extensions=extensions
+    return Schema(
+        query=Query,
+        mutation=Mutation,
+        subscription=Subscription,
+        extensions=extensions,
+        config=StrawberryConfig(disable_field_suggestions=True),
     )

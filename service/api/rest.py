@@ -30,6 +30,8 @@ STATUS = {
     "BAD_USER_INPUT": 422,
     "BAD_REQUEST": 400,
     "UNAVAILABLE": 503,
+    "PAYLOAD_TOO_LARGE": 413,
+    "RATE_LIMITED": 429,
 }
 TITLES = {
     "NOT_FOUND": "No such game",
@@ -42,6 +44,8 @@ TITLES = {
     "BAD_USER_INPUT": "Invalid input",
     "BAD_REQUEST": "Bad request",
     "UNAVAILABLE": "Store unavailable",
+    "PAYLOAD_TOO_LARGE": "Request too large",
+    "RATE_LIMITED": "Too many requests",
 }
 
 
@@ -130,9 +134,13 @@ def routes(tables: Tables) -> list[Route]:
     async def create_game(request: Request) -> Response:
         body = await _body(request, CreateBody)
         try:
-            table, tokens = await tables.create(body.kind, body.players, body.seed, body.options)
+            table, tokens = await tables.create(
+                body.kind, body.players, body.seed, body.options, request.headers.get("x-api-key")
+            )
         except BadSetup as exc:
             raise Problem("BAD_USER_INPUT", exc.message) from None
+        except Unauthorized:
+            raise Problem("UNAUTHORIZED", "creating games needs an API key (X-API-Key)") from None
         seats = [{"seat": i, "token": t} for i, t in enumerate(tokens)]
         return json_response(
             {"game": table.as_json(), "seats": seats},
@@ -191,7 +199,10 @@ def routes(tables: Tables) -> list[Route]:
         return json_response(validation_json(rejected))
 
     def guarded(endpoint: Any) -> Any:
+        operation = f"rest.{endpoint.__name__}"
+
         async def run(request: Request) -> Response:
+            request.scope["rules.operation"] = operation
             try:
                 response: Response = await endpoint(request)
                 return response

@@ -132,12 +132,27 @@ def _history(first_version: int, steps: list[Step]) -> list[HistoryRecord]:
 
 
 class Tables:
-    def __init__(self, store: RedisStore) -> None:
+    def __init__(self, store: RedisStore, api_keys: tuple[str, ...] = ()) -> None:
         self.store = store
+        self.api_key_hashes = [_hash(key) for key in api_keys]
+
+    def may_create(self, api_key: str | None) -> bool:
+        """With RULES_API_KEYS set, creating a game needs one of those keys."""
+        if not self.api_key_hashes:
+            return True
+        offered = _hash(api_key or "")
+        return any([hmac.compare_digest(offered, known) for known in self.api_key_hashes])
 
     async def create(
-        self, kind: str, players: int, seed: str | None, options: object
+        self,
+        kind: str,
+        players: int,
+        seed: str | None,
+        options: object,
+        api_key: str | None = None,
     ) -> tuple[Table, list[str]]:
+        if not self.may_create(api_key):
+            raise Unauthorized
         game = games().get(kind)
         if game is None:
             raise BadSetup(f"{kind} is not available on this server")

@@ -1,0 +1,104 @@
+"""Rate limits per seat token and per client address, shared by every replica through Redis.
+
+A fixed one-minute window per key. Each replica decides locally, from the window's count as
+Redis last told it plus what it admitted since, so limiting adds no Redis round trip to a
+request (DESIGN.md: two per move is the floor). A background task pushes the local counts with
+INCRBY every `sync_seconds` and learns the shared totals back, so all replicas together admit
+about `limit` requests per window (give or take what arrives within one sync interval).
+Keys hold a hash of the token, never the token. If Redis is down, limiting goes on locally.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import time
+from collections.abc import Callable
+
+from redis.exceptions import RedisError
+
+from service.store.redis_store import Client
+
+WINDOW_SECONDS = 60
+
+
+class RateLimiter:
+    def __init__(
+        self,
+        redis: Client,
+        limits: dict[str, int],
+        sync_seconds: float,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.redis = redis
+        self.limits = {kind: n for kind, n in limits.items() if n > 0}
+        self.sync_seconds = sync_seconds
+        self.clock = clock
+        self.window = -1
+        self.shared: dict[str, int] = {}
+        self.pending: dict[str, int] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.limits)
+
+    def admit(self, subjects: dict[str, str | None]) -> float | None:
+        """Count one request of these subjects ({"token": ..., "address": ...}); None if it
+        may go on, else the seconds until the window resets."""
+        now = self.clock()
+        window = int(now // WINDOW_SECONDS)
+        if window != self.window:
+            self.window, self.shared, self.pending = window, {}, {}
+        keys = [
+            (_key(window, kind, subject), limit)
+            for kind, limit in self.limits.items()
+            if (subject := subjects.get(kind))
+        ]
+        for key, limit in keys:
+            if self.shared.get(key, 0) + self.pending.get(key, 0) >= limit:
+                return (window + 1) * WINDOW_SECONDS - now
+        for key, _ in keys:
+            self.pending[key] = self.pending.get(key, 0) + 1
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self._sync_forever())
+        return None
+
+    async def sync(self) -> None:
+        """Push what this replica admitted and learn every replica's totals for the keys it
+        has seen this window."""
+        pending, self.pending = self.pending, {}
+        pending.update({key: 0 for key in self.shared if key not in pending})
+        if not pending:
+            return
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for key, count in pending.items():
+                    pipe.incrby(key, count)
+                    pipe.expire(key, WINDOW_SECONDS * 2)
+                totals = await pipe.execute()
+        except RedisError:
+            for key, count in pending.items():
+                self.shared[key] = self.shared.get(key, 0) + count
+            return
+        for key, total in zip(pending, totals[::2], strict=True):
+            if key.startswith(f"rl:{self.window}:"):
+                self.shared[key] = max(self.shared.get(key, 0), int(total))
+
+    async def _sync_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.sync_seconds)
+            await self.sync()
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+
+
+def _key(window: int, kind: str, subject: str) -> str:
+    digest = hashlib.sha256(subject.encode()).hexdigest()[:24]
+    return f"rl:{window}:{kind}:{digest}"
