@@ -5,8 +5,13 @@ conform to the contract (status code, content type, headers, body schema).
 The service runs as a real process (uvicorn, as the container starts it). Before fuzzing, one
 game of each kind is created; most generated requests are sent with one of their seat tokens
 and, on REST, about half of them name one of those games, so the fuzzer gets past 401 and 404
-into the game service and the engines. Bounded and deterministic: hypothesis is derandomized
-and each operation gets a fixed number of examples.
+into the game service and the engines. Bounded: hypothesis is derandomized and every
+operation gets a fixed number of positive and of negative examples.
+
+Checks: schemathesis' defaults, except positive_data_acceptance (a schema-valid request may
+still get a documented refusal the schema cannot express, such as 0 players) and, for GraphQL,
+not_a_server_error, which counts every resolver error: graphql_errors_are_coded replaces it.
+Failures already reported are listed in KNOWN, each pinned by a strict xfail test.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import zlib
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any, get_args
 
@@ -36,7 +42,7 @@ from service.engine import games
 from tests.api.processes import service_processes
 
 REST_EXAMPLES = 60
-GRAPHQL_EXAMPLES = 80
+GRAPHQL_EXAMPLES = 60
 KINDS = {"TREELINGS": 3, "TREETOPIA": 2, "TREELINE": 2, "TREE_LINED_AVENUE": 4}
 
 
@@ -98,36 +104,35 @@ class Tables:
     tokens: list[str]  # per game, the token of the seat to act when fuzzing starts
 
     def pick(self, text: str) -> int:
-        """A stable index for a generated value, so each run sends the same requests."""
+        """A stable index for a generated value, so each run sends the same requests (the
+        games' ids are random, so they are replaced by their index before hashing)."""
+        for index, game_id in enumerate(self.games):
+            text = text.replace(game_id, f"game-{index}")
         return zlib.crc32(text.encode()) % (2 * len(self.games))
 
 
 @pytest.fixture(scope="module")
 def tables(redis_url: str) -> Iterator[Tables]:
-    with pytest.MonkeyPatch.context() as env:
-        # the fuzzer sends hundreds of requests a second from one address with few tokens
-        env.setenv("RULES_RATE_LIMIT_PER_TOKEN", "0")
-        env.setenv("RULES_RATE_LIMIT_PER_ADDRESS", "0")
-        processes = service_processes(redis_url, 1)
-        urls = processes.__enter__()
-    try:
-        games, tokens = [], []
+    with ExitStack() as stack:
+        with pytest.MonkeyPatch.context() as env:
+            # hundreds of requests a second from one address and a few tokens: no 429s
+            env.setenv("RULES_RATE_LIMIT_PER_TOKEN", "0")
+            env.setenv("RULES_RATE_LIMIT_PER_ADDRESS", "0")
+            url = stack.enter_context(service_processes(redis_url, 1))[0]
+        ids, tokens = [], []
         for kind, players in KINDS.items():
             response = httpx.post(
-                f"{urls[0]}/v1/games",
+                f"{url}/v1/games",
                 json={"kind": kind, "players": players, "seed": "fuzz"},
                 timeout=10,
             )
             assert response.status_code == 201, response.text
             game_id = response.json()["game"]["id"]
             seats = [seat["token"] for seat in response.json()["seats"]]
-            seat = play_a_few_moves(urls[0], game_id, seats)
-            games.append(game_id)
-            tokens.append(seats[seat])
-        GAME_IDS[:] = games
-        yield Tables(urls[0], games, tokens)
-    finally:
-        processes.__exit__(None, None, None)
+            ids.append(game_id)
+            tokens.append(seats[play_a_few_moves(url, game_id, seats)])
+        GAME_IDS[:] = ids
+        yield Tables(url, ids, tokens)
 
 
 def play_a_few_moves(url: str, game_id: str, tokens: list[str]) -> int:
