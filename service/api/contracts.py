@@ -165,7 +165,7 @@ def openapi() -> dict[str, Any]:
                     **read,
                     "operationId": "validateMove",
                     "summary": "A dry run of applyMove: nothing is written.",
-                    "requestBody": body(_ref("MoveBody")),
+                    "requestBody": body(_ref("CandidateBody")),
                     "responses": {
                         **ok(_ref("Validation"), "the verdict"),
                         **problems("NOT_FOUND", "UNAUTHORIZED"),
@@ -301,6 +301,12 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
         "MoveBody": {
             "type": "object",
             "properties": {"move": _ref("Move")},
+            "required": ["move"],
+            "additionalProperties": False,
+        },
+        "CandidateBody": {
+            "type": "object",
+            "properties": {"move": {"description": "Any JSON: validate judges any candidate."}},
             "required": ["move"],
             "additionalProperties": False,
         },

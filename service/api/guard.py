@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from service import metrics
 from service.api.ratelimit import RateLimiter
 from service.api.rest import Problem, problem_response
+from service.api.tables import natural
 
 OPEN_PATHS = {"/healthz", "/readyz", "/metrics", "/openapi.json"}
 
@@ -73,7 +74,8 @@ class Guard:
     def _refuse_early(self, scope: Scope, path: str) -> Response | None:
         headers = Headers(scope=scope)
         length = headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body_bytes):
+        size = natural(length) if length is not None else 0
+        if size is None or size > self.max_body_bytes:
             return self._too_large(path)
         if self.limiter.enabled and path not in OPEN_PATHS:
             scheme, _, token = headers.get("authorization", "").partition(" ")

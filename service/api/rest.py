@@ -15,9 +15,9 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from service.api.tables import Rejected, Table, Tables, Unauthorized
+from service.api.tables import Rejected, Table, Tables, Unauthorized, natural
 from service.engine import BadSetup
-from service.store import StoreUnavailable
+from service.store import HistoryRecord, StoreUnavailable
 
 STATUS = {
     "NOT_FOUND": 404,
@@ -114,10 +114,10 @@ def _if_match(request: Request) -> int | None:
     raw = request.headers.get("if-match")
     if raw is None:
         return None
-    text = raw.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
+    version = natural(raw.strip().removeprefix("W/").strip('"'))
+    if version is None:
         raise Problem("BAD_REQUEST", 'If-Match must be a game version, e.g. If-Match: "12"')
-    return int(text)
+    return version
 
 
 def routes(tables: Tables) -> list[Route]:
@@ -163,12 +163,12 @@ def routes(tables: Tables) -> list[Route]:
 
     async def history(request: Request) -> Response:
         table = await read(request)
-        after_text = request.query_params.get("after", "0")
-        if not after_text.isdigit():
+        after = natural(request.query_params.get("after", "0"))
+        if after is None:
             raise Problem("BAD_REQUEST", "after must be a version (a whole number)")
-        entries = await tables.history(table, int(after_text))
+        entries = await tables.history(table, after)
         return json_response(
-            {"version": table.record.version, "history": msgspec.to_builtins(entries)}
+            {"version": table.record.version, "history": [history_json(e) for e in entries]}
         )
 
     async def apply_move(request: Request) -> Response:
@@ -224,6 +224,16 @@ def routes(tables: Tables) -> list[Route]:
         Route("/v1/games/{game_id}/scores", guarded(scores), methods=["GET"]),
         Route("/v1/games/{game_id}/history", guarded(history), methods=["GET"]),
     ]
+
+
+def history_json(entry: HistoryRecord) -> dict[str, Any]:
+    return {
+        "version": entry.version,
+        "seat": entry.seat,
+        "move": entry.move,
+        "label": entry.label,
+        "forced": entry.forced,
+    }
 
 
 def validation_json(rejected: Rejected | None) -> dict[str, Any]:

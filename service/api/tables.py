@@ -100,6 +100,11 @@ class Rejected:
     current_version: int | None = None
 
 
+def natural(text: str) -> int | None:
+    """The whole number an ASCII digit string spells (str.isdigit() also admits '²')."""
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
 def _hash(secret: str) -> bytes:
     return hashlib.sha256(secret.encode()).digest()
 
@@ -114,10 +119,8 @@ def seat_of(record: Record, token: str | None) -> int | None:
     if token is None:
         return None
     seat_text, _, secret = token.partition(".")
-    if not seat_text.isdigit() or not secret:
-        raise Unauthorized
-    seat = int(seat_text)
-    if seat >= len(record.token_hashes):
+    seat = natural(seat_text)
+    if seat is None or not secret or seat >= len(record.token_hashes):
         raise Unauthorized
     if not hmac.compare_digest(record.token_hashes[seat], _hash(secret)):
         raise Unauthorized
@@ -275,8 +278,8 @@ class Tables:
         """Load the record and, if the token is valid, the idempotency entry of its seat."""
         seat_hint = token.partition(".")[0] if token else ""
         field_key = None
-        if idempotency_key is not None and seat_hint.isdigit():
-            field_key = f"{int(seat_hint)}:{idempotency_key}"
+        if idempotency_key is not None and (seat := natural(seat_hint)) is not None:
+            field_key = f"{seat}:{idempotency_key}"
         record, done = await self.store.load(game_id, field_key)
         if record is None:
             return None, Rejected(RejectCode.NOT_FOUND, f"no game {game_id!r}")
@@ -304,4 +307,7 @@ class Tables:
         return None
 
     async def history(self, table: Table, after: int | None) -> list[HistoryRecord]:
-        return await self.store.history(table.id, max(after or 0, 0))
+        after = min(max(after or 0, 0), table.record.version)
+        if after == table.record.version:
+            return []
+        return await self.store.history(table.id, after)
