@@ -95,7 +95,10 @@ KEY_COSTS = [
     ("scores (Table.scores)", r"^Table\.scores "),
     ("Redis load round trip (RedisStore.load)", r"^RedisStore\.load "),
     ("Redis commit round trip (RedisStore.commit)", r"^RedisStore\.commit "),
-    ("response JSON encoding", r"^(GraphQLApp\.encode_json|json_response|Table\.as_json) "),
+    (
+        "building and encoding the answer (REST as_json includes view, moves, scores)",
+        r"^(GraphQLApp\.encode_json|json_response|Table\.as_json) ",
+    ),
     (
         "request body read and JSON decode",
         r"^(GraphQLApp\.decode_json|_body|Request\.body|Request\.json) ",
