@@ -35,7 +35,7 @@ class Settings:
     rate_limit_per_address: int = 6000  # requests per minute per client address; 0: off
     rate_limit_sync_seconds: float = 0.1  # how often replicas share their counts via Redis
     max_query_depth: int = 10
-    max_query_tokens: int = 2000
+    max_query_tokens: int = 500  # the introspection query has 163
     max_query_aliases: int = 10
 
     @property

@@ -14,21 +14,13 @@ from typing import Annotated, Any, cast
 
 import msgspec
 import strawberry
-from graphql import GraphQLError, OperationDefinitionNode
-from strawberry.extensions import (
-    DisableIntrospection,
-    MaskErrors,
-    MaxAliasesLimiter,
-    MaxTokensLimiter,
-    ParserCache,
-    QueryDepthLimiter,
-    SchemaExtension,
-    ValidationCache,
-)
+from graphql import GraphQLError
+from strawberry.extensions import DisableIntrospection, MaskErrors
 from strawberry.scalars import JSON
 from strawberry.schema.config import StrawberryConfig
 from strawberry.types import Info
 
+from service.api.documents import Documents
 from service.api.tables import Applied, Table, Tables, Unauthorized
 from service.engine import BadSetup, games
 from service.engine import RejectCode as EngineRejectCode
@@ -389,26 +381,6 @@ def _socket_token(info: Info[Any, Any]) -> str | None:
     return _token(info)
 
 
-class OperationName(SchemaExtension):
-    """Names the request for the latency metric by its root fields (a bounded set)."""
-
-    def on_execute(self) -> Any:
-        document = self.execution_context.graphql_document
-        if document is not None:
-            names = sorted(
-                selection.name.value
-                for definition in document.definitions
-                if isinstance(definition, OperationDefinitionNode)
-                for selection in definition.selection_set.selections
-                if hasattr(selection, "name")
-            )
-            context = self.execution_context.context
-            request = context.get("request") if isinstance(context, dict) else None
-            if request is not None and names:
-                request.scope["rules.operation"] = ",".join(names)
-        yield
-
-
 def _should_mask(error: GraphQLError) -> bool:
     original = error.original_error
     return original is not None and not isinstance(original, GraphQLError)
@@ -429,17 +401,10 @@ def build_schema(settings: Settings | None = None) -> strawberry.Schema:
     aliases (introspection fields do not count towards depth), masked unexpected errors, no
     field suggestions, and no introspection in production."""
     settings = settings or Settings()
+    documents = Documents(settings)
     extensions: list[Any] = [
-        lambda: MaxTokensLimiter(max_token_count=settings.max_query_tokens),
-        lambda: ParserCache(maxsize=1024),
-        lambda: QueryDepthLimiter(
-            max_depth=settings.max_query_depth,
-            should_ignore=lambda ignore: ignore.field_name.startswith("__"),
-        ),
-        lambda: MaxAliasesLimiter(max_alias_count=settings.max_query_aliases),
-        lambda: ValidationCache(maxsize=1024),
+        documents.extension,
         lambda: MaskErrors(should_mask_error=_should_mask),
-        OperationName,
     ]
     if settings.production:
         extensions.append(DisableIntrospection)

@@ -38,6 +38,8 @@ class RateLimiter:
         self.window = -1
         self.shared: dict[str, int] = {}
         self.pending: dict[str, int] = {}
+        self.keys: dict[tuple[str, str], str] = {}
+        self.expiring: set[str] = set()  # keys whose EXPIRE Redis has confirmed
         self.task: asyncio.Task[None] | None = None
 
     @property
@@ -50,9 +52,10 @@ class RateLimiter:
         now = self.clock()
         window = int(now // WINDOW_SECONDS)
         if window != self.window:
-            self.window, self.shared, self.pending = window, {}, {}
+            self.window, self.shared, self.pending, self.keys = window, {}, {}, {}
+            self.expiring = set()
         keys = [
-            (_key(window, kind, subject), limit)
+            (self._key(kind, subject), limit)
             for kind, limit in self.limits.items()
             if (subject := subjects.get(kind))
         ]
@@ -65,24 +68,34 @@ class RateLimiter:
             self.task = asyncio.get_running_loop().create_task(self._sync_forever())
         return None
 
+    def _key(self, kind: str, subject: str) -> str:
+        key = self.keys.get((kind, subject))
+        if key is None:
+            digest = hashlib.sha256(subject.encode()).hexdigest()[:24]
+            key = self.keys[(kind, subject)] = f"rl:{self.window}:{kind}:{digest}"
+        return key
+
     async def sync(self) -> None:
-        """Push what this replica admitted and learn every replica's totals for the keys it
-        has seen this window."""
+        """Push what this replica admitted and learn every replica's totals for those keys.
+        A key this replica has not used since the last sync is left alone: it learns the
+        total at the next sync after its next use (so at most one interval late)."""
         pending, self.pending = self.pending, {}
-        pending.update({key: 0 for key in self.shared if key not in pending})
         if not pending:
             return
+        new = [key for key in pending if key not in self.expiring]
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for key, count in pending.items():
                     pipe.incrby(key, count)
+                for key in new:
                     pipe.expire(key, WINDOW_SECONDS * 2)
-                totals = await pipe.execute()
+                replies = await pipe.execute()
         except RedisError:
             for key, count in pending.items():
                 self.shared[key] = self.shared.get(key, 0) + count
             return
-        for key, total in zip(pending, totals[::2], strict=True):
+        self.expiring.update(new)
+        for key, total in zip(pending, replies, strict=False):
             if key.startswith(f"rl:{self.window}:"):
                 self.shared[key] = max(self.shared.get(key, 0), int(total))
 
@@ -97,8 +110,3 @@ class RateLimiter:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
             self.task = None
-
-
-def _key(window: int, kind: str, subject: str) -> str:
-    digest = hashlib.sha256(subject.encode()).hexdigest()[:24]
-    return f"rl:{window}:{kind}:{digest}"

@@ -1,0 +1,128 @@
+"""One schema extension that parses and validates each distinct GraphQL document once.
+
+strawberry's ParserCache and ValidationCache key their caches on the parsed document and on
+the tuple of validation rules; a limit extension built per request makes new rule classes each
+time, so the validation cache never hit (docs/performance.md). Here both caches are keyed on the
+query text, the rules are built once per schema, and the root field names that label the
+latency metric are computed once per document too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from collections.abc import Iterator
+from typing import Any
+
+from graphql import (
+    ASTValidationRule,
+    DocumentNode,
+    GraphQLError,
+    OperationDefinitionNode,
+    parse,
+    validate,
+)
+from strawberry.extensions import MaxAliasesLimiter, QueryDepthLimiter, SchemaExtension
+
+from service.settings import Settings
+
+_TOKEN = re.compile(
+    r'"""(?:\\"""|[^"]|"(?!""))*"""|"(?:\\.|[^"\\\n])*"|#[^\n]*|\.\.\.'
+    r"|[A-Za-z_][A-Za-z0-9_]*|-?[0-9][0-9.eE+-]*|[!$&()\[\]{}:=@|]"
+)
+
+
+class _Lru(OrderedDict[str, Any]):
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def put(self, key: str, value: Any) -> Any:
+        self[key] = value
+        if len(self) > self.size:
+            self.popitem(last=False)
+        return value
+
+
+class Documents:
+    """The caches of one schema: parsed documents and validation errors, by query text."""
+
+    def __init__(self, settings: Settings, size: int = 1024) -> None:
+        self.max_tokens = settings.max_query_tokens
+        self.limits: list[type[ASTValidationRule]] = [
+            *QueryDepthLimiter(
+                max_depth=settings.max_query_depth,
+                should_ignore=lambda ignore: ignore.field_name.startswith("__"),
+            ).validation_rules,
+            *MaxAliasesLimiter(max_alias_count=settings.max_query_aliases).validation_rules,
+        ]
+        self.parsed: _Lru = _Lru(size)
+        self.errors: _Lru = _Lru(size)
+
+    def parse(self, query: str) -> tuple[DocumentNode, str] | GraphQLError:
+        """graphql-core's parser costs ~12 us a token, so a cheap C-regex count refuses
+        over-long documents before it runs."""
+        tokens = sum(1 for token in _TOKEN.findall(query) if token[0] != "#")
+        if tokens > self.max_tokens:
+            return GraphQLError(
+                f"Syntax Error: Document contains more than {self.max_tokens} tokens."
+                " Parsing aborted."
+            )
+        try:
+            document = parse(query, max_tokens=self.max_tokens)
+        except GraphQLError as error:
+            return error
+        return document, _root_fields(document)
+
+    def extension(self) -> SchemaExtension:
+        return DocumentCache(self)
+
+
+class DocumentCache(SchemaExtension):
+    def __init__(self, documents: Documents) -> None:
+        self.documents = documents
+
+    def on_parse(self) -> Iterator[None]:
+        context = self.execution_context
+        query = context.query or ""
+        found = self.documents.parsed.get(query)
+        if found is None:
+            found = self.documents.parsed.put(query, self.documents.parse(query))
+        if isinstance(found, GraphQLError):
+            raise found
+        context.graphql_document = found[0]
+        yield
+
+    def on_validate(self) -> Iterator[None]:
+        context = self.execution_context
+        query = context.query or ""
+        errors: list[GraphQLError] | None = self.documents.errors.get(query)
+        if errors is None:
+            assert context.graphql_document is not None
+            rules = (*context.validation_rules, *self.documents.limits)
+            errors = self.documents.errors.put(
+                query, validate(context.schema._schema, context.graphql_document, rules)
+            )
+        context.pre_execution_errors = errors
+        yield
+
+    def on_execute(self) -> Iterator[None]:
+        context = self.execution_context
+        found = self.documents.parsed.get(context.query or "")
+        request = context.context.get("request") if isinstance(context.context, dict) else None
+        if found is not None and found[1] and request is not None:
+            request.scope["rules.operation"] = found[1]
+        yield
+
+
+def _root_fields(document: DocumentNode) -> str:
+    """The root field names of a document ("applyMove", "game"...): a bounded label set."""
+    return ",".join(
+        sorted(
+            selection.name.value
+            for definition in document.definitions
+            if isinstance(definition, OperationDefinitionNode)
+            for selection in definition.selection_set.selections
+            if hasattr(selection, "name")
+        )
+    )
