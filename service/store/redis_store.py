@@ -131,7 +131,7 @@ def connect(settings: Settings, url: str) -> Client:
         first, nodes = _seeds(seeds)
         return RedisCluster.from_url(
             first,
-            startup_nodes=nodes,
+            startup_nodes=nodes[1:] or None,  # the first one is in the URL
             max_connections=settings.redis_pool_size,
             socket_timeout=settings.redis_timeout,
             socket_connect_timeout=settings.redis_timeout,

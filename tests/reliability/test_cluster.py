@@ -10,6 +10,7 @@ import secrets
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
+from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
 from service.engine import games
@@ -132,3 +133,17 @@ async def test_concurrent_moves_on_a_cluster_are_applied_exactly_once(
     assert isinstance(store.redis, RedisCluster)
     owners = {store.redis.get_node_from_key(f"g:{{{t.id}}}").name for t in players.tables}
     assert len(owners) > 1, "the games are spread over the cluster's nodes"
+
+
+def test_the_url_chooses_one_server_or_a_cluster_and_keeps_credentials() -> None:
+    settings = Settings()
+    assert isinstance(connect(settings, "redis://127.0.0.1:7000/0"), Redis)
+    flagged = connect(settings, "redis://127.0.0.1:7000/0?cluster=true")
+    assert isinstance(flagged, RedisCluster)
+    assert [n.name for n in flagged.startup_nodes] == ["127.0.0.1:7000"]
+    seeds = connect(settings, "rediss+cluster://:secret@node-1:7000,node-2:7001/0")
+    assert isinstance(seeds, RedisCluster)
+    assert sorted(n.name for n in seeds.startup_nodes) == ["node-1:7000", "node-2:7001"]
+    for node in seeds.startup_nodes:
+        assert node.connection_kwargs["password"] == "secret"
+        assert node.connection_class.__name__ == "SSLConnection"

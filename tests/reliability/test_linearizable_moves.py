@@ -20,8 +20,8 @@ from tests.reliability.players import Players, audit, summary
 
 GAMES_PER_KIND = 2
 CLIENTS = 12
-SECONDS = 10.0
-BUDGET = 700
+SECONDS = 15.0  # a cap for a slow machine; the budget ends the run first on a quiet one
+BUDGET = 400
 
 
 @pytest.fixture
@@ -61,9 +61,9 @@ async def test_concurrent_moves_through_two_replicas_are_applied_exactly_once(
     counts = summary(players.record, checked, proxy.lost)
     print("linearizability run:", json.dumps(counts))
     assert not checked.problems, "\n".join(checked.problems[:20])
-    assert counts["acknowledged"] >= 100, counts
+    assert counts["acknowledged"] >= 60, counts
     assert counts["conflicts"] >= 10, "the clients must race on the same games"
-    assert counts["lost_replies_injected"] >= 5 and counts["replayed"] >= 5, counts
+    assert counts["lost_replies_injected"] >= 3 and counts["replayed"] >= 3, counts
     assert (
         checked.commits
         == sum(1 for i in players.record.intents if i.acked) + checked.applied_unknown
