@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.bots import evaluate
-from service.bots.sampling import copy, determinize, forward
+from service.bots.sampling import Decision, copy, decision, determinize, forward
 from service.engine import Game, Rng
 
 LOOKAHEAD_DECISIONS = 40  # a safety cap on the completion of one turn
@@ -23,19 +23,32 @@ def choose(game: Game[Any, Any], state: Any, seat: int, rng: Rng) -> Any:
     moves = game.legal_moves(sample, seat)
     if len(moves) == 1:
         return moves[0]
-    turn = evaluate.turn_key(game, sample)
-    scored = []
-    for move in moves:
-        after = copy(game, sample)
-        forward(game, after, seat, move)
-        _finish_turn(game, after, turn, rng)
-        scored.append(evaluate.value(game, after, seat))
+    scored = [
+        evaluate.value(game, after, seat) for after in turn_ends(game, sample, seat, moves, rng)
+    ]
     return _best(moves, scored, rng)
 
 
-def one_step(game: Game[Any, Any], state: Any, seat: int, rng: Rng) -> Any:
+def turn_ends(
+    game: Game[Any, Any], sample: Any, seat: int, moves: list[Any], rng: Rng
+) -> list[Any]:
+    """For each move, the sampled position at the end of the turn: the move, then the rest of
+    the turn by the one-step policy."""
+    turn = evaluate.turn_key(game, sample)
+    ends = []
+    for move in moves:
+        after = copy(game, sample)
+        forward(game, after, seat, move)
+        finish_turn(game, after, turn, rng)
+        ends.append(after)
+    return ends
+
+
+def one_step(
+    game: Game[Any, Any], state: Any, seat: int, rng: Rng, moves: list[Any] | None = None
+) -> Any:
     """The move best for `seat` right after it (no completion): the completion policy."""
-    moves = game.legal_moves(state, seat)
+    moves = moves if moves is not None else game.legal_moves(state, seat)
     if len(moves) == 1:
         return moves[0]
     scored = []
@@ -46,12 +59,17 @@ def one_step(game: Game[Any, Any], state: Any, seat: int, rng: Rng) -> Any:
     return _best(moves, scored, rng)
 
 
-def _finish_turn(game: Game[Any, Any], state: Any, turn: tuple[int, ...], rng: Rng) -> None:
+def finish_turn(
+    game: Game[Any, Any], state: Any, turn: tuple[int, ...], rng: Rng
+) -> Decision | None:
+    """Play the rest of turn `turn` in place by the one-step policy; the next decision owed."""
+    owed = decision(game, state)
     for _ in range(LOOKAHEAD_DECISIONS):
-        if game.is_over(state) or evaluate.turn_key(game, state) != turn:
-            return
-        actor = game.to_act(state)[0]
-        forward(game, state, actor, one_step(game, state, actor, rng))
+        if owed is None or evaluate.turn_key(game, state) != turn:
+            break
+        actor, moves = owed
+        owed = forward(game, state, actor, one_step(game, state, actor, rng, moves))
+    return owed
 
 
 def _best(moves: list[Any], scored: list[float], rng: Rng) -> Any:

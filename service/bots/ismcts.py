@@ -14,16 +14,19 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from service.bots import evaluate
-from service.bots.sampling import determinize, forward
+from service.bots import evaluate, greedy
+from service.bots.sampling import decision, determinize, forward
 from service.engine import Game, Rng
 
 EXPLORATION = 0.7
-ROLLOUT_CAP: dict[str, int] = {
-    "TREELINE": 40,
-    "TREELINGS": 60,
-    "TREETOPIA": 40,
-    "TREE_LINED_AVENUE": 40,
+PRIOR_VISITS = 10
+# Per kind: the most decisions a rollout plays at random after finishing the turn in progress
+# (by GREEDY's one-step policy if the flag is set).
+ROLLOUT: dict[str, tuple[int, bool]] = {
+    "TREELINE": (24, False),
+    "TREELINGS": (60, False),
+    "TREETOPIA": (40, False),
+    "TREE_LINED_AVENUE": (0, True),
 }
 
 
@@ -45,16 +48,18 @@ def choose(
     rng: Rng,
     iterations: int | None,
     deadline: Callable[[], bool] | None,
-    rollout_cap: int | None = None,
+    rollout: tuple[int, bool] | None = None,
 ) -> Any:
     moves = game.legal_moves(state, seat)
     if len(moves) == 1:
         return moves[0]
-    cap = rollout_cap if rollout_cap is not None else ROLLOUT_CAP.get(game.kind, 40)
+    cap, finish_turn = rollout or ROLLOUT.get(game.kind, (40, False))
     root = Node(-1)
+    if PRIOR_VISITS:
+        _seed_root(game, state, seat, moves, rng, root)
     done = 0
     while (iterations is None or done < iterations) and not (deadline and deadline()):
-        _iterate(game, determinize(game, state, seat, rng), root, rng, cap)
+        _iterate(game, determinize(game, state, seat, rng), root, rng, cap, finish_turn)
         done += 1
     best = None
     best_key: tuple[int, float, int] = (-1, -1.0, 0)
@@ -66,15 +71,30 @@ def choose(
     return best
 
 
-def _iterate(game: Game[Any, Any], state: Any, root: Node, rng: Rng, cap: int) -> None:
+def _seed_root(
+    game: Game[Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng, root: Node
+) -> None:
+    """Progressive bias at the root: each move starts with PRIOR_VISITS virtual visits worth
+    GREEDY's judgement of it (the reward at the end of the turn, on one sample), so a short
+    search plays at least as well as GREEDY and the real visits then correct it."""
+    sample = determinize(game, state, seat, rng)
+    for move, end in zip(moves, greedy.turn_ends(game, sample, seat, moves, rng), strict=True):
+        child = Node(seat)
+        child.visits = child.avail = PRIOR_VISITS
+        child.total = PRIOR_VISITS * evaluate.rewards(game, end)[seat]
+        root.children[(seat, move)] = child
+
+
+def _iterate(
+    game: Game[Any, Any], state: Any, root: Node, rng: Rng, cap: int, finish_turn: bool
+) -> None:
     path = [root]
     node = root
-    expanded = False
-    while not expanded and not game.is_over(state):
-        actor = game.to_act(state)[0]
-        moves = game.legal_moves(state, actor)
-        if len(moves) == 1:
-            forward(game, state, actor, moves[0])
+    owed = decision(game, state)
+    while owed is not None:
+        actor, moves = owed
+        if len(moves) == 1:  # only at the root's sample: forward() applies the later ones
+            owed = forward(game, state, actor, moves[0])
             continue
         untried = []
         for move in moves:
@@ -88,17 +108,20 @@ def _iterate(game: Game[Any, Any], state: Any, root: Node, rng: Rng, cap: int) -
             child = Node(actor)
             child.avail = 1
             node.children[(actor, move)] = child
-            expanded = True
         else:
             move, child = _select(node, actor, moves)
-        forward(game, state, actor, move)
+        owed = forward(game, state, actor, move)
         path.append(child)
         node = child
-    for _ in range(cap):
-        if game.is_over(state):
+        if untried:
             break
-        actor = game.to_act(state)[0]
-        forward(game, state, actor, rng.choice(game.legal_moves(state, actor)))
+    if finish_turn and owed is not None:
+        owed = greedy.finish_turn(game, state, evaluate.turn_key(game, state), rng)
+    for _ in range(cap):
+        if owed is None:
+            break
+        actor, moves = owed
+        owed = forward(game, state, actor, rng.choice(moves))
     rewards = evaluate.rewards(game, state)
     for visited in path[1:]:
         visited.visits += 1

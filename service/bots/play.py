@@ -16,10 +16,10 @@ STRATEGIES: tuple[Strategy, ...] = get_args(Strategy)
 # SEARCH iterations that take about 100 ms on one core of the reference machine (docs/bots.md);
 # the default when neither `iterations` nor `deadline` is given.
 DEFAULT_ITERATIONS: dict[str, int] = {
-    "TREELINE": 60,
-    "TREELINGS": 300,
+    "TREELINE": 40,
+    "TREELINGS": 250,
     "TREETOPIA": 120,
-    "TREE_LINED_AVENUE": 120,
+    "TREE_LINED_AVENUE": 25,
 }
 
 
@@ -84,5 +84,3 @@ def play_bots(
         state = played.state
         steps.extend(played.steps)
     return Played(state, steps)
-
-
