@@ -167,7 +167,7 @@ class Game:
                 ScoreEntry(
                     seat=e.seat,
                     points=e.points,
-                    breakdown=cast(JSON, msgspec.to_builtins(e.breakdown)),
+                    breakdown=cast(JSON, e.breakdown),
                     tiebreak=e.tiebreak,
                 )
                 for e in scores.entries

@@ -159,7 +159,7 @@ def routes(tables: Tables) -> list[Route]:
 
     async def scores(request: Request) -> Response:
         table = await read(request)
-        return json_response(msgspec.to_builtins(table.scores()))
+        return json_response(table.scores())
 
     async def history(request: Request) -> Response:
         table = await read(request)

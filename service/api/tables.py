@@ -54,16 +54,15 @@ class Table:
     def to_act(self) -> list[int]:
         return self.game.to_act(self.state)
 
+    # Views, moves and scores stay msgspec Structs: the JSON encoder writes them directly.
     def view(self) -> Any:
-        return msgspec.to_builtins(self.game.view(self.state, self.viewer))
+        return self.game.view(self.state, self.viewer)
 
     def legal_moves(self) -> list[tuple[Any, str]]:
         if self.viewer is None or self.viewer not in self.to_act:
             return []
         moves = self.game.legal_moves(self.state, self.viewer)
-        return [
-            (msgspec.to_builtins(m), self.game.label(self.state, self.viewer, m)) for m in moves
-        ]
+        return [(m, self.game.label(self.state, self.viewer, m)) for m in moves]
 
     def scores(self) -> Scores:
         return self.game.scores(self.state)
@@ -83,7 +82,7 @@ class Table:
             "viewer": self.viewer,
             "state": self.view(),
             "legalMoves": [{"move": m, "label": label} for m, label in self.legal_moves()],
-            "scores": msgspec.to_builtins(self.scores()),
+            "scores": self.scores(),
         }
 
 
