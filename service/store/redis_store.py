@@ -218,8 +218,17 @@ class RedisStore:
         return self.settings.finished_ttl if finished else self.settings.active_ttl
 
     async def ping(self) -> bool:
+        """Redis answers; on a cluster, every master answers (one down leaves slots unserved)."""
+        redis = self.redis
+
+        async def every_master() -> Any:
+            assert isinstance(redis, RedisCluster)
+            return await redis.execute_command("PING", target_nodes=RedisCluster.PRIMARIES)
+
         try:
-            return bool(await self._timed("ping", self.redis.ping))
+            if isinstance(redis, RedisCluster):
+                return bool(await self._timed("ping", every_master))
+            return bool(await self._timed("ping", redis.ping))
         except StoreUnavailable:
             return False
 

@@ -17,7 +17,7 @@ from service.engine import games
 from service.settings import Settings
 from service.store import FORMAT, HistoryRecord, Record, RedisStore, connect
 from service.store.embedded import EmbeddedRedisCluster
-from tests.reliability.harness import services
+from tests.reliability.harness import services, until
 from tests.reliability.players import Players, audit, summary
 
 SETTINGS = Settings(active_ttl=600, finished_ttl=600)
@@ -147,3 +147,20 @@ def test_the_url_chooses_one_server_or_a_cluster_and_keeps_credentials() -> None
     for node in seeds.startup_nodes:
         assert node.connection_kwargs["password"] == "secret"
         assert node.connection_class.__name__ == "SSLConnection"
+
+
+async def test_readiness_fails_while_a_master_is_down_and_returns_with_it(
+    cluster: EmbeddedRedisCluster, store: RedisStore
+) -> None:
+    assert await store.ping()
+    node = cluster.nodes[-1]
+    node.kill()
+    try:
+        assert not await store.ping(), "a master is down: some games cannot be served"
+    finally:
+        node.start()
+
+    async def ready() -> bool:
+        return await store.ping()
+
+    await until(ready, "readiness after the master returned")
