@@ -6,7 +6,7 @@ glade needs at least one counted item, and every tied seat scores it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from service.games.treeline.cards import GLADE_IDS, GLADES
 from service.games.treeline.state import (
@@ -32,7 +32,7 @@ def is_active(state: State, glade: Glade) -> bool:
     return state.forest[glade.cell] and not state.tokens[glade.cell]
 
 
-def _tokens(state: State, cells: list[int], energized_only: bool = False) -> list[int]:
+def _tokens(state: State, cells: Sequence[int], energized_only: bool = False) -> list[int]:
     counts = [0] * state.players
     for cell in cells:
         for tok in state.tokens[cell]:

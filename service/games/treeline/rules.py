@@ -7,6 +7,8 @@ letter order (station, then each other seat energizes) -> end of turn.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from service.games.treeline.moves import (
     DeployCard,
     DeployFromCard,
@@ -24,6 +26,7 @@ from service.games.treeline.state import (
     Phase,
     State,
     cell_at,
+    grid_of,
     has_town,
     influence,
     is_energized,
@@ -75,28 +78,26 @@ def strategic_cells(state: State) -> list[int]:
     ]
 
 
-def _touches_forest(state: State, cell: int) -> bool:
-    return any(state.forest[n] for n in neighbours(state, cell))
-
-
 def reforest_moves(state: State) -> list[TreelineMove]:
     """Every legal pair once (TL-3): a cell and its Town neighbour to the right or below."""
+    forest, rows, cols = state.forest, state.rows, state.cols
+    next_to = grid_of(state).neighbours
+    touches_forest = [False] * len(forest)
+    for cell, up in enumerate(forest):
+        if up:
+            for n in next_to[cell]:
+                touches_forest[n] = True
     moves: list[TreelineMove] = []
-    for cell in range(len(state.land)):
-        if not is_town(state, cell):
+    for cell, up in enumerate(forest):
+        if up:
             continue
-        row, col = rc(state, cell)
-        pairs: tuple[tuple[Toward, int, int], ...] = (
-            ("right", row, col + 1),
-            ("down", row + 1, col),
+        row, col = divmod(cell, cols)
+        pairs: tuple[tuple[Toward, bool, int], ...] = (
+            ("right", col + 1 < cols, cell + 1),
+            ("down", row + 1 < rows, cell + cols),
         )
-        for toward, other_row, other_col in pairs:
-            if other_row >= state.rows or other_col >= state.cols:
-                continue
-            other = cell_at(state, other_row, other_col)
-            if is_town(state, other) and (
-                _touches_forest(state, cell) or _touches_forest(state, other)
-            ):
+        for toward, on_board, other in pairs:
+            if on_board and not forest[other] and (touches_forest[cell] or touches_forest[other]):
                 moves.append(Reforest(row=row, col=col, toward=toward))
     return moves
 
@@ -107,7 +108,7 @@ def deploy_cards(state: State) -> list[int]:
 
 
 def _own_tokens(
-    state: State, seat: int, cells: list[int], side: bool | None = None
+    state: State, seat: int, cells: Sequence[int], side: bool | None = None
 ) -> list[tuple[int, bool]]:
     """Distinct (cell, energized) of `seat`'s tokens on `cells` (of one side if given)."""
     found: list[tuple[int, bool]] = []
@@ -217,10 +218,9 @@ def reforest(state: State, move: Reforest) -> None:
     second = first + 1 if move.toward == "right" else first + state.cols
     state.forest[first] = state.forest[second] = True
     state.flipped = [first, second]
+    forest, next_to = state.forest, grid_of(state).neighbours
     isolated = [
-        cell
-        for cell in _all_cells(state)
-        if is_town(state, cell) and not any(is_town(state, n) for n in neighbours(state, cell))
+        cell for cell, up in enumerate(forest) if not up and all(forest[n] for n in next_to[cell])
     ]
     for cell in isolated:
         state.forest[cell] = True

@@ -7,8 +7,9 @@ small int: seat * 2 + 1 if Energized else seat * 2.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from enum import IntEnum
+from functools import cache
+from typing import NamedTuple
 
 import msgspec
 
@@ -107,28 +108,63 @@ def on_grid(state: State, row: int, col: int) -> bool:
     return 0 <= row < state.rows and 0 <= col < state.cols
 
 
-def neighbours(state: State, cell: int) -> Iterator[int]:
+class Grid(NamedTuple):
+    """Per-cell and per-line tables of one grid size, so hot paths look up instead of scan."""
+
+    neighbours: tuple[tuple[int, ...], ...]  # orthogonal: up, left, right, down
+    diagonals: tuple[tuple[int, ...], ...]
+    surrounding: tuple[tuple[int, ...], ...]  # both of the above, sorted
+    edge: tuple[bool, ...]
+    lines: tuple[tuple[int, ...], ...]  # the cells of each line, columns first, then rows
+
+
+def _steps(rows: int, cols: int, cell: int, deltas: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    row, col = divmod(cell, cols)
+    return tuple(
+        (row + dr) * cols + col + dc
+        for dr, dc in deltas
+        if 0 <= row + dr < rows and 0 <= col + dc < cols
+    )
+
+
+@cache
+def grid(rows: int, cols: int) -> Grid:
+    cells = range(rows * cols)
+    orthogonal = ((-1, 0), (0, -1), (0, 1), (1, 0))
+    diagonal = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+    return Grid(
+        neighbours=tuple(_steps(rows, cols, cell, orthogonal) for cell in cells),
+        diagonals=tuple(_steps(rows, cols, cell, diagonal) for cell in cells),
+        surrounding=tuple(
+            tuple(sorted(_steps(rows, cols, cell, orthogonal + diagonal))) for cell in cells
+        ),
+        edge=tuple(cell // cols in (0, rows - 1) or cell % cols in (0, cols - 1) for cell in cells),
+        lines=tuple(
+            [tuple(r * cols + c for r in range(rows)) for c in range(cols)]
+            + [tuple(r * cols + c for c in range(cols)) for r in range(rows)]
+        ),
+    )
+
+
+def grid_of(state: State) -> Grid:
+    return grid(state.rows, state.cols)
+
+
+def neighbours(state: State, cell: int) -> tuple[int, ...]:
     """Orthogonal neighbours ("next to"; diagonal does not count)."""
-    row, col = rc(state, cell)
-    for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
-        if on_grid(state, row + dr, col + dc):
-            yield cell_at(state, row + dr, col + dc)
+    return grid(state.rows, state.cols).neighbours[cell]
 
 
-def diagonals(state: State, cell: int) -> Iterator[int]:
-    row, col = rc(state, cell)
-    for dr, dc in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
-        if on_grid(state, row + dr, col + dc):
-            yield cell_at(state, row + dr, col + dc)
+def diagonals(state: State, cell: int) -> tuple[int, ...]:
+    return grid(state.rows, state.cols).diagonals[cell]
 
 
-def surrounding(state: State, cell: int) -> list[int]:
-    return sorted([*neighbours(state, cell), *diagonals(state, cell)])
+def surrounding(state: State, cell: int) -> tuple[int, ...]:
+    return grid(state.rows, state.cols).surrounding[cell]
 
 
 def is_edge(state: State, cell: int) -> bool:
-    row, col = rc(state, cell)
-    return row in (0, state.rows - 1) or col in (0, state.cols - 1)
+    return grid(state.rows, state.cols).edge[cell]
 
 
 def is_town(state: State, cell: int) -> bool:
@@ -139,11 +175,8 @@ def is_start_tile(state: State, cell: int) -> bool:
     return state.land[cell] == 0
 
 
-def line_cells(state: State, line: int) -> list[int]:
-    if line < state.cols:
-        return [cell_at(state, r, line) for r in range(state.rows)]
-    row = line - state.cols
-    return [cell_at(state, row, c) for c in range(state.cols)]
+def line_cells(state: State, line: int) -> tuple[int, ...]:
+    return grid(state.rows, state.cols).lines[line]
 
 
 def lines_of(state: State, cell: int) -> tuple[int, int]:
@@ -157,11 +190,12 @@ def castle_cell(state: State, line: int) -> int:
 
 
 def town_count(state: State) -> int:
-    return sum(1 for cell in range(len(state.land)) if not state.forest[cell])
+    return state.forest.count(False)
 
 
 def has_town(state: State, line: int) -> bool:
-    return any(not state.forest[cell] for cell in line_cells(state, line))
+    forest = state.forest
+    return not all(forest[cell] for cell in line_cells(state, line))
 
 
 def glade_at(state: State, cell: int) -> Glade | None:
