@@ -111,12 +111,17 @@ def _own_tokens(
     state: State, seat: int, cells: Sequence[int], side: bool | None = None
 ) -> list[tuple[int, bool]]:
     """Distinct (cell, energized) of `seat`'s tokens on `cells` (of one side if given)."""
+    wanted = [token(seat, energized) for energized in (False, True) if side in (None, energized)]
+    tokens = state.tokens
     found: list[tuple[int, bool]] = []
     for cell in cells:
-        for tok in state.tokens[cell]:
-            key = (cell, is_energized(tok))
-            if owner(tok) == seat and key not in found and side in (None, key[1]):
-                found.append(key)
+        toks = tokens[cell]
+        if toks:
+            here: list[tuple[int, bool]] = []  # in the order the tokens lie on the card
+            for tok in toks:
+                if tok in wanted and (cell, is_energized(tok)) not in here:
+                    here.append((cell, is_energized(tok)))
+            found += here
     return found
 
 
@@ -126,12 +131,11 @@ def _all_cells(state: State) -> list[int]:
 
 def available(state: State, seat: int, besides: int = -1) -> int:
     """Tokens `seat` could deploy: supply plus unstationed ones on cards other than `besides`."""
+    normal, energized = token(seat, False), token(seat, True)
     return state.supply[seat] + sum(
-        1
+        toks.count(normal) + toks.count(energized)
         for cell, toks in enumerate(state.tokens)
-        if cell != besides
-        for tok in toks
-        if owner(tok) == seat
+        if toks and cell != besides
     )
 
 
@@ -139,10 +143,10 @@ def deploy_sources(state: State, seat: int) -> list[TreelineMove]:
     moves: list[TreelineMove] = []
     if state.supply[seat]:
         moves.append(DeployFromSupply())
-    others = [cell for cell in _all_cells(state) if cell != state.target]
-    for cell, energized in _own_tokens(state, seat, others):
-        row, col = rc(state, cell)
-        moves.append(DeployFromCard(row=row, col=col, energized=energized))
+    for cell, energized in _own_tokens(state, seat, range(len(state.tokens))):
+        if cell != state.target:
+            row, col = divmod(cell, state.cols)
+            moves.append(DeployFromCard(row=row, col=col, energized=energized))
     return moves
 
 
