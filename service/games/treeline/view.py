@@ -15,12 +15,10 @@ from service.games.treeline.state import (
     End,
     Phase,
     State,
-    glade_at,
     is_energized,
     owner,
     rc,
     team_of,
-    tokens_on_cards,
     town_count,
 )
 
@@ -105,22 +103,30 @@ def _tokens(toks: list[int]) -> list[TokenView]:
     return [TokenView(seat=owner(t), energized=is_energized(t)) for t in toks]
 
 
-def _cell(state: State, cell: int) -> CellView:
-    row, col = rc(state, cell)
-    glade = glade_at(state, cell)
-    kind: Literal["start", "land", "glade"] = (
-        "start" if state.land[cell] == 0 else "glade" if glade else "land"
-    )
-    return CellView(
-        row=row,
-        col=col,
-        kind=kind,
-        spaces=state.land[cell],
-        forest=state.forest[cell],
-        # TL-13: the identity stays hidden while the glade is Town side up
-        glade=GLADES[glade.kind].id if glade and state.forest[cell] else None,
-        tokens=_tokens(state.tokens[cell]),
-    )
+def _cells(state: State) -> list[CellView]:
+    glades = {glade.cell: glade for glade in reversed(state.glades)}  # the first per cell
+    cells: list[CellView] = []
+    for cell, (spaces, forest, toks) in enumerate(
+        zip(state.land, state.forest, state.tokens, strict=True)
+    ):
+        row, col = divmod(cell, state.cols)
+        glade = glades.get(cell)
+        kind: Literal["start", "land", "glade"] = (
+            "start" if spaces == 0 else "glade" if glade else "land"
+        )
+        cells.append(
+            CellView(
+                row=row,
+                col=col,
+                kind=kind,
+                spaces=spaces,
+                forest=forest,
+                # TL-13: the identity stays hidden while the glade is Town side up
+                glade=GLADES[glade.kind].id if glade and forest else None,
+                tokens=_tokens(toks) if toks else [],
+            )
+        )
+    return cells
 
 
 def _castle(state: State, line: int, castle: Castle) -> CastleView:
@@ -152,6 +158,10 @@ def view(state: State, seat: int | None) -> TreelineView:
     for castle in state.castles:
         for tok in castle.stationed:
             stationed[owner(tok)] += 1
+    on_cards = [0] * state.players
+    for toks in state.tokens:
+        for tok in toks:
+            on_cards[owner(tok)] += 1
     return TreelineView(
         viewer=seat,
         players=state.players,
@@ -162,13 +172,13 @@ def view(state: State, seat: int | None) -> TreelineView:
         active_seat=state.active,
         phase=PHASES[state.phase],
         pending=_pending(state),
-        cells=[_cell(state, cell) for cell in range(len(state.land))],
+        cells=_cells(state),
         castles=[_castle(state, line, castle) for line, castle in enumerate(state.castles)],
         seats=[
             SeatView(
                 seat=s,
                 supply=state.supply[s],
-                on_cards=len(tokens_on_cards(state, s)),
+                on_cards=on_cards[s],
                 stationed=stationed[s],
                 team=team_of(state, s),
             )
