@@ -44,15 +44,19 @@ def scores(state: State) -> Scores:
             row, col = rc(state, glade.cell)
             detail = f"{GLADES[glade.kind].name} glade at ({row},{col})"
             glade_scores.append((detail, glade_points(state, glade)))
+    items = [_items(state, member, glade_scores) for member in range(state.players)]
     entries: list[ScoreEntry] = []
     for seat in range(state.players):
         team = team_of(state, seat)
         breakdown: list[ScoreItem] = []
         for member in team:
-            for item in _items(state, member, glade_scores):
-                if len(team) > 1:
-                    item.detail = f"seat {member}: {item.detail}"
-                breakdown.append(item)
+            if len(team) > 1:
+                breakdown += [
+                    ScoreItem(item.source, item.points, f"seat {member}: {item.detail}")
+                    for item in items[member]
+                ]
+            else:
+                breakdown += items[member]
         entries.append(
             ScoreEntry(
                 seat=seat,
