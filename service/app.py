@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 import msgspec
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -15,48 +13,16 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp
-from strawberry.asgi import GraphQL
 
 from service import metrics
 from service.api import rest
 from service.api.contracts import openapi
-from service.api.graphql import build_schema
+from service.api.graphql_app import GraphQLApp
 from service.api.guard import Guard
 from service.api.ratelimit import RateLimiter
-from service.api.rest import bearer_token
 from service.api.tables import Tables
 from service.settings import Settings
 from service.store import RedisStore, connect
-
-
-class GraphQLApp(GraphQL[dict[str, Any], None]):
-    """strawberry's ASGI view with our context (store, bearer token) and msgspec JSON."""
-
-    def __init__(self, tables: Tables, settings: Settings) -> None:
-        super().__init__(
-            build_schema(settings),
-            graphql_ide=None if settings.production else "graphiql",
-            allow_queries_via_get=False,
-            multipart_uploads_enabled=False,
-        )
-        self.tables = tables
-
-    async def get_context(self, request: Any, response: Any) -> dict[str, Any]:
-        return {
-            "request": request,
-            "response": response,
-            "tables": self.tables,
-            "token": bearer_token(request),
-        }
-
-    def encode_json(self, data: object) -> bytes:
-        return msgspec.json.encode(data)
-
-    def decode_json(self, data: str | bytes) -> object:
-        try:
-            return msgspec.json.decode(data)
-        except msgspec.DecodeError as exc:  # strawberry turns this one into a 400
-            raise json.JSONDecodeError(str(exc), "", 0) from None
 
 
 def create_app(settings: Settings, redis_url: str) -> ASGIApp:

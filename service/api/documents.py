@@ -18,12 +18,15 @@ from graphql import (
     ASTValidationRule,
     DocumentNode,
     GraphQLError,
+    GraphQLSchema,
     OperationDefinitionNode,
     parse,
-    validate,
+    specified_rules,
 )
 from strawberry.extensions import MaxAliasesLimiter, QueryDepthLimiter, SchemaExtension
+from strawberry.schema.schema import validate_document
 
+from service.api.fastpath import Plan, compile_plan
 from service.settings import Settings
 
 _TOKEN = re.compile(
@@ -58,6 +61,21 @@ class Documents:
         ]
         self.parsed: _Lru = _Lru(size)
         self.errors: _Lru = _Lru(size)
+        self.plans: _Lru = _Lru(size)
+        self.schema: GraphQLSchema | None = None  # set once the schema is built
+
+    def plan(self, query: str) -> Plan | None:
+        """The fast path's plan for a valid document it understands (see fastpath.py)."""
+        found: Plan | bool | None = self.plans.get(query, False)
+        if found is False:
+            found = None
+            parsed = self.parsed.get(query) or self.parsed.put(query, self.parse(query))
+            if not isinstance(parsed, GraphQLError) and self.schema is not None:
+                rules = (*specified_rules, *self.limits)
+                if not validate_document(self.schema, parsed[0], rules):
+                    found = compile_plan(parsed[0])
+            self.plans.put(query, found)
+        return found if isinstance(found, Plan) else None
 
     def parse(self, query: str) -> tuple[DocumentNode, str] | GraphQLError:
         """graphql-core's parser costs ~12 us a token, so a cheap C-regex count refuses
@@ -101,7 +119,7 @@ class DocumentCache(SchemaExtension):
             assert context.graphql_document is not None
             rules = (*context.validation_rules, *self.documents.limits)
             errors = self.documents.errors.put(
-                query, validate(context.schema._schema, context.graphql_document, rules)
+                query, validate_document(context.schema._schema, context.graphql_document, rules)
             )
         context.pre_execution_errors = errors
         yield

@@ -390,13 +390,15 @@ class Schema(strawberry.Schema):
     """Logs only unexpected errors: a client's bad query or refused request is its answer,
     not an incident (and logging every one would make floods expensive)."""
 
+    documents: Documents
+
     def process_errors(
         self, errors: list[GraphQLError], execution_context: Any | None = None
     ) -> None:
         super().process_errors([e for e in errors if _should_mask(e)], execution_context)
 
 
-def build_schema(settings: Settings | None = None) -> strawberry.Schema:
+def build_schema(settings: Settings | None = None) -> Schema:
     """The schema with its guards: parse and validation caches, limits on tokens, depth and
     aliases (introspection fields do not count towards depth), masked unexpected errors, no
     field suggestions, and no introspection in production."""
@@ -408,10 +410,13 @@ def build_schema(settings: Settings | None = None) -> strawberry.Schema:
     ]
     if settings.production:
         extensions.append(DisableIntrospection)
-    return Schema(
+    schema = Schema(
         query=Query,
         mutation=Mutation,
         subscription=Subscription,
         extensions=extensions,
         config=StrawberryConfig(disable_field_suggestions=True),
     )
+    documents.schema = schema._schema
+    schema.documents = documents
+    return schema

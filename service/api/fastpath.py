@@ -1,0 +1,299 @@
+"""A compiled plan for the two hot GraphQL operations: `game(id:)` and `applyMove(input:)`.
+
+strawberry and graphql-core cost about a millisecond per request in Python that does nothing
+for these two operations (docs/performance.md). For a document that is valid and uses only
+what this module understands (one operation, one root field, arguments from variables,
+fields, aliases, `__typename`, inline fragments on the result union), the plan builds the very
+answer graphql-core would, straight from the game service. Anything else, and any variable
+that does not coerce plainly, goes to strawberry untouched. tests/api/test_fastpath.py proves
+the answers equal, byte for byte, for every document shape the plan accepts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from graphql import (
+    DocumentNode,
+    FieldNode,
+    GraphQLError,
+    InlineFragmentNode,
+    NonNullTypeNode,
+    OperationDefinitionNode,
+    OperationType,
+    SelectionSetNode,
+    VariableNode,
+)
+
+from service.api.tables import Applied, Table, Tables, Unauthorized
+from service.store import StoreUnavailable
+
+INT32 = range(-(2**31), 2**31)
+
+
+@dataclass(frozen=True)
+class Selection:
+    key: str  # the response key (alias or field name)
+    name: str
+    children: tuple[Selection, ...] = ()
+    on: str | None = None  # for inline fragments: the type condition
+
+
+@dataclass(frozen=True)
+class Plan:
+    root: FieldNode
+    operation: str  # "game" or "applyMove"
+    variable: str  # the variable holding `id` or `input`
+    selections: tuple[Selection, ...]
+
+
+GAME_FIELDS = {
+    "__typename", "id", "kind", "version", "status", "players", "toAct", "viewer", "state",
+    "legalMoves", "scores",
+}  # fmt: skip
+CHILD_FIELDS = {
+    "legalMoves": {"__typename", "move", "label"},
+    "scores": {"__typename", "final", "winners", "entries"},
+    "entries": {"__typename", "seat", "points", "breakdown", "tiebreak"},
+    "MoveApplied": {"__typename", "replayed", "game"},
+    "MoveRejected": {"__typename", "code", "message", "currentVersion"},
+}
+ROOTS = {
+    (OperationType.QUERY, "game"): ("id", "ID"),
+    (OperationType.MUTATION, "applyMove"): ("input", "ApplyMoveInput"),
+}
+
+
+class Unsupported(Exception):
+    pass
+
+
+def compile_plan(document: DocumentNode) -> Plan | None:
+    """A plan for a document already known to be valid, or None."""
+    try:
+        return _compile(document)
+    except Unsupported:
+        return None
+
+
+def _compile(document: DocumentNode) -> Plan:
+    if len(document.definitions) != 1:
+        raise Unsupported
+    operation = document.definitions[0]
+    if not isinstance(operation, OperationDefinitionNode) or operation.directives:
+        raise Unsupported
+    roots = _fields(operation.selection_set)
+    if len(roots) != 1:
+        raise Unsupported
+    root = roots[0]
+    arguments = root.arguments or ()
+    if root.alias or root.directives or len(arguments) != 1:
+        raise Unsupported
+    argument, type_name = ROOTS.get((operation.operation, root.name.value), (None, None))
+    value = arguments[0].value
+    if argument != arguments[0].name.value or not isinstance(value, VariableNode):
+        raise Unsupported
+    declared = {d.variable.name.value: d for d in operation.variable_definitions or ()}
+    definition = declared.get(value.name.value)
+    if (
+        definition is None
+        or definition.default_value is not None
+        or definition.directives
+        or not isinstance(definition.type, NonNullTypeNode)
+        or getattr(definition.type.type, "name", None) is None
+        or definition.type.type.name.value != type_name  # type: ignore[union-attr]
+    ):
+        raise Unsupported
+    if root.name.value == "game":
+        children = _select(root.selection_set, GAME_FIELDS)
+    else:
+        children = _select_union(root.selection_set)
+    return Plan(root, root.name.value, value.name.value, children)
+
+
+def _fields(selection_set: SelectionSetNode | None) -> list[FieldNode]:
+    if selection_set is None:
+        raise Unsupported
+    fields = []
+    for node in selection_set.selections:
+        if not isinstance(node, FieldNode):
+            raise Unsupported
+        fields.append(node)
+    return fields
+
+
+def _select(selection_set: SelectionSetNode | None, allowed: set[str]) -> tuple[Selection, ...]:
+    selections, keys = [], set()
+    for field in _fields(selection_set):
+        name, key = field.name.value, (field.alias or field.name).value
+        if name not in allowed or field.arguments or field.directives or key in keys:
+            raise Unsupported
+        keys.add(key)
+        children: tuple[Selection, ...] = ()
+        if name == "game":
+            children = _select(field.selection_set, GAME_FIELDS)
+        elif name in CHILD_FIELDS:
+            children = _select(field.selection_set, CHILD_FIELDS[name])
+        selections.append(Selection(key, name, children))
+    return tuple(selections)
+
+
+def _select_union(selection_set: SelectionSetNode | None) -> tuple[Selection, ...]:
+    """`applyMove`'s selections: `__typename` and inline fragments on either member."""
+    if selection_set is None:
+        raise Unsupported
+    selections: list[Selection] = []
+    keys: set[str] = set()
+    for node in selection_set.selections:
+        if isinstance(node, FieldNode) and node.name.value == "__typename":
+            key = (node.alias or node.name).value
+            if node.directives or key in keys:
+                raise Unsupported
+            keys.add(key)
+            selections.append(Selection(key, "__typename"))
+        elif (
+            isinstance(node, InlineFragmentNode)
+            and not node.directives
+            and node.type_condition is not None
+            and node.type_condition.name.value in ("MoveApplied", "MoveRejected")
+        ):
+            on = node.type_condition.name.value
+            inner = _select(node.selection_set, CHILD_FIELDS[on])
+            if {s.key for s in inner} & keys:
+                raise Unsupported  # merging fields across fragments is graphql-core's job
+            keys |= {s.key for s in inner if on == "MoveApplied"}
+            selections.append(Selection("", "", inner, on))
+        else:
+            raise Unsupported
+    return tuple(selections)
+
+
+def _id(value: object) -> str | None:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def _optional(value: object, kind: type) -> bool:
+    return value is None or (isinstance(value, kind) and not isinstance(value, bool))
+
+
+async def run(
+    plan: Plan, variables: dict[str, Any], tables: Tables, token: str | None
+) -> dict[str, Any] | None:
+    """The answer as graphql-core would give it, or None to let strawberry answer."""
+    if set(variables) - {plan.variable}:
+        return None
+    value = variables.get(plan.variable)
+    try:
+        if plan.operation == "game":
+            game_id = _id(value)
+            if game_id is None:
+                return None
+            table = await tables.read(game_id, token)
+            data = None if table is None else _game(table, plan.selections)
+            return {"data": {"game": data}}
+        if not isinstance(value, dict) or set(value) - {
+            "gameId", "move", "expectedVersion", "idempotencyKey",
+        }:  # fmt: skip
+            return None
+        game_id, move = _id(value.get("gameId")), value.get("move")
+        expected, key = value.get("expectedVersion"), value.get("idempotencyKey")
+        if game_id is None or move is None or not _optional(expected, int):
+            return None
+        if (expected is not None and expected not in INT32) or not _optional(key, str):
+            return None
+        result = await tables.apply(game_id, token, move, expected, key)
+        return {"data": {"applyMove": _result(result, plan.selections)}}
+    except StoreUnavailable:
+        code, message = "UNAVAILABLE", "the game store is unavailable; retry shortly"
+    except Unauthorized:
+        code, message = "UNAUTHORIZED", "that token is not a seat of this game"
+    path: list[str | int] = [plan.operation]
+    error = GraphQLError(message, [plan.root], path=path, extensions={"code": code})
+    data = None if plan.operation == "applyMove" else {"game": None}
+    return {"data": data, "errors": [error.formatted]}
+
+
+def _game(table: Table, selections: tuple[Selection, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for s in selections:
+        name = s.name
+        if name == "__typename":
+            out[s.key] = "Game"
+        elif name == "id":
+            out[s.key] = table.id
+        elif name == "kind":
+            out[s.key] = table.record.kind
+        elif name == "version":
+            out[s.key] = table.record.version
+        elif name == "status":
+            out[s.key] = table.status()
+        elif name == "players":
+            out[s.key] = table.record.players
+        elif name == "toAct":
+            out[s.key] = table.to_act
+        elif name == "viewer":
+            out[s.key] = table.viewer
+        elif name == "state":
+            out[s.key] = table.view()
+        elif name == "legalMoves":
+            out[s.key] = [
+                _object("LegalMove", {"move": move, "label": label}, s.children)
+                for move, label in table.legal_moves()
+            ]
+        elif name == "scores":
+            out[s.key] = _scores(table, s.children)
+    return out
+
+
+def _scores(table: Table, selections: tuple[Selection, ...]) -> dict[str, Any]:
+    scores = table.scores()
+    values = {"final": scores.final, "winners": scores.winners}
+    out: dict[str, Any] = {}
+    for s in selections:
+        if s.name == "entries":
+            out[s.key] = [
+                _object(
+                    "ScoreEntry",
+                    {"seat": e.seat, "points": e.points, "breakdown": e.breakdown,
+                     "tiebreak": e.tiebreak},
+                    s.children,
+                )
+                for e in scores.entries
+            ]  # fmt: skip
+        else:
+            out[s.key] = "Scores" if s.name == "__typename" else values[s.name]
+    return out
+
+
+def _object(typename: str, values: dict[str, Any], selections: tuple[Selection, ...]) -> Any:
+    return {s.key: typename if s.name == "__typename" else values[s.name] for s in selections}
+
+
+def _result(result: Any, selections: tuple[Selection, ...]) -> dict[str, Any]:
+    typename = "MoveApplied" if isinstance(result, Applied) else "MoveRejected"
+    out: dict[str, Any] = {}
+    for s in selections:
+        if s.name == "__typename":
+            out[s.key] = typename
+        elif s.on == typename:
+            for child in s.children:
+                out[child.key] = _member(result, typename, child)
+    return out
+
+
+def _member(result: Any, typename: str, s: Selection) -> Any:
+    if s.name == "__typename":
+        return typename
+    if s.name == "game":
+        return _game(result.table, s.children)
+    return {
+        "replayed": lambda: result.replayed,
+        "code": lambda: result.code.value,
+        "message": lambda: result.message,
+        "currentVersion": lambda: result.current_version,
+    }[s.name]()
