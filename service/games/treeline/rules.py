@@ -8,6 +8,7 @@ letter order (station, then each other seat energizes) -> end of turn.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from service.games.treeline.moves import (
     DeployCard,
@@ -18,7 +19,6 @@ from service.games.treeline.moves import (
     StationFromSupply,
     StationToken,
     StrategicFlip,
-    Toward,
     TreelineMove,
 )
 from service.games.treeline.state import (
@@ -78,28 +78,34 @@ def strategic_cells(state: State) -> list[int]:
     ]
 
 
+@cache
+def _reforest_pairs(rows: int, cols: int) -> tuple[tuple[int, int, Reforest], ...]:
+    """Each cell with its neighbour to the right, then below, and the move naming the pair,
+    in cell order: built once per grid size (moves are frozen, so they can be shared)."""
+    pairs: list[tuple[int, int, Reforest]] = []
+    for cell in range(rows * cols):
+        row, col = divmod(cell, cols)
+        if col + 1 < cols:
+            pairs.append((cell, cell + 1, Reforest(row=row, col=col, toward="right")))
+        if row + 1 < rows:
+            pairs.append((cell, cell + cols, Reforest(row=row, col=col, toward="down")))
+    return tuple(pairs)
+
+
 def reforest_moves(state: State) -> list[TreelineMove]:
     """Every legal pair once (TL-3): a cell and its Town neighbour to the right or below."""
-    forest, rows, cols = state.forest, state.rows, state.cols
-    next_to = grid_of(state).neighbours
+    forest, next_to = state.forest, grid_of(state).neighbours
     touches_forest = [False] * len(forest)
     for cell, up in enumerate(forest):
         if up:
             for n in next_to[cell]:
                 touches_forest[n] = True
-    moves: list[TreelineMove] = []
-    for cell, up in enumerate(forest):
-        if up:
-            continue
-        row, col = divmod(cell, cols)
-        pairs: tuple[tuple[Toward, bool, int], ...] = (
-            ("right", col + 1 < cols, cell + 1),
-            ("down", row + 1 < rows, cell + cols),
-        )
-        for toward, on_board, other in pairs:
-            if on_board and not forest[other] and (touches_forest[cell] or touches_forest[other]):
-                moves.append(Reforest(row=row, col=col, toward=toward))
-    return moves
+    return [
+        move
+        for first, second, move in _reforest_pairs(state.rows, state.cols)
+        if not (forest[first] or forest[second])
+        and (touches_forest[first] or touches_forest[second])
+    ]
 
 
 def deploy_cards(state: State) -> list[int]:
