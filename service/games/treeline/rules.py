@@ -122,12 +122,8 @@ def _own_tokens(
     found: list[tuple[int, bool]] = []
     for cell in cells:
         toks = tokens[cell]
-        if toks:
-            here: list[tuple[int, bool]] = []  # in the order the tokens lie on the card
-            for tok in toks:
-                if tok in wanted and (cell, is_energized(tok)) not in here:
-                    here.append((cell, is_energized(tok)))
-            found += here
+        if toks:  # each side once, in the order the tokens lie on the card
+            found += [(cell, is_energized(tok)) for tok in dict.fromkeys(toks) if tok in wanted]
     return found
 
 
@@ -135,11 +131,14 @@ def _all_cells(state: State) -> list[int]:
     return list(range(len(state.land)))
 
 
-def available(state: State, seat: int, besides: int = -1) -> int:
-    """Tokens `seat` could deploy: supply plus unstationed ones on cards other than `besides`."""
+def has_available(state: State, seat: int, besides: int = -1) -> bool:
+    """Whether `seat` has a token it could deploy: in supply, or unstationed on a card other
+    than `besides`."""
+    if state.supply[seat]:
+        return True
     normal, energized = token(seat, False), token(seat, True)
-    return state.supply[seat] + sum(
-        toks.count(normal) + toks.count(energized)
+    return any(
+        normal in toks or energized in toks
         for cell, toks in enumerate(state.tokens)
         if toks and cell != besides
     )
@@ -242,7 +241,7 @@ def _next_deploy(state: State) -> None:
     token skips (TL-4); so does one left without a card, which a reforest never causes."""
     while state.deploy_stage < 2:
         seat = state.active if state.deploy_stage == 0 else next_seat(state, state.active)
-        if deploy_cards(state) and available(state, seat) > 0:
+        if deploy_cards(state) and has_available(state, seat):
             state.phase = Phase.DEPLOY_CARD
             state.actor = seat
             return
@@ -253,7 +252,7 @@ def _next_deploy(state: State) -> None:
 def _continue_deploy(state: State) -> None:
     """Fill until the card is full or the deployer has no token left to bring (TL-4)."""
     target = state.target
-    if len(state.tokens[target]) < state.land[target] and available(state, state.actor, target):
+    if len(state.tokens[target]) < state.land[target] and has_available(state, state.actor, target):
         return
     state.target = -1
     state.deploy_stage += 1
@@ -301,7 +300,7 @@ def _station(state: State, tok: int) -> None:
 
 def _continue_station(state: State) -> None:
     # TL-8: with no unstationed token at all the castle is claimed with fewer stationed.
-    if state.station_left > 0 and available(state, state.actor) > 0:
+    if state.station_left > 0 and has_available(state, state.actor):
         return
     state.station_left = 0
     state.energize_queue = seats_after(state, state.actor)
