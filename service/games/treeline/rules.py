@@ -117,12 +117,12 @@ def _own_tokens(
     state: State, seat: int, cells: Sequence[int], side: bool | None = None
 ) -> list[tuple[int, bool]]:
     """Distinct (cell, energized) of `seat`'s tokens on `cells` (of one side if given)."""
-    wanted = [token(seat, energized) for energized in (False, True) if side in (None, energized)]
+    wanted = frozenset(token(seat, up) for up in (False, True) if side in (None, up))
     tokens = state.tokens
     found: list[tuple[int, bool]] = []
     for cell in cells:
         toks = tokens[cell]
-        if toks:  # each side once, in the order the tokens lie on the card
+        if toks and not wanted.isdisjoint(toks):  # each side once, in the order on the card
             found += [(cell, is_energized(tok)) for tok in dict.fromkeys(toks) if tok in wanted]
     return found
 
