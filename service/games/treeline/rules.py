@@ -228,9 +228,12 @@ def reforest(state: State, move: Reforest) -> None:
     state.forest[first] = state.forest[second] = True
     state.flipped = [first, second]
     forest, next_to = state.forest, grid_of(state).neighbours
-    isolated = [
-        cell for cell, up in enumerate(forest) if not up and all(forest[n] for n in next_to[cell])
-    ]
+    touches_town = [False] * len(forest)
+    for cell, up in enumerate(forest):
+        if not up:
+            for n in next_to[cell]:
+                touches_town[n] = True
+    isolated = [cell for cell, up in enumerate(forest) if not up and not touches_town[cell]]
     for cell in isolated:
         state.forest[cell] = True
     state.flipped += isolated
