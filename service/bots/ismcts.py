@@ -3,9 +3,11 @@
 Every iteration draws one sample of the hidden parts from the searching seat's view (the
 game's `determinize`), walks the tree of public decisions by UCT (each seat choosing for
 itself; a child's availability counts the iterations in which its move was legal, since a
-sample can change what is legal), adds one node, plays random moves from there for at most
-`rollout_cap` decisions, and backs up every seat's reward in [0, 1] (evaluate.rewards). The
-move played is the root child visited most. Forced decisions (one option) are no tree nodes.
+sample can change what is legal), adds one node, plays a rollout from there (ROLLOUT: the turn
+in progress finished by GREEDY's one-step policy if set, then at most `cap` random decisions),
+and backs up every seat's reward in [0, 1] (evaluate.rewards). The root's moves start with
+PRIOR_VISITS virtual visits worth GREEDY's judgement. The move played is the root child
+visited most. Forced decisions (one option) are no tree nodes.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from service.bots import evaluate, greedy
-from service.bots.sampling import decision, determinize, forward
+from service.bots.sampling import Decision, determinize, forward
 from service.engine import Game, Rng
 
 EXPLORATION = 0.7
@@ -59,7 +61,8 @@ def choose(
         _seed_root(game, state, seat, moves, rng, root)
     done = 0
     while (iterations is None or done < iterations) and not (deadline and deadline()):
-        _iterate(game, determinize(game, state, seat, rng), root, rng, cap, finish_turn)
+        sample = determinize(game, state, seat, rng)
+        _iterate(game, sample, (seat, moves), root, rng, cap, finish_turn)
         done += 1
     best = None
     best_key: tuple[int, float, int] = (-1, -1.0, 0)
@@ -86,16 +89,19 @@ def _seed_root(
 
 
 def _iterate(
-    game: Game[Any, Any], state: Any, root: Node, rng: Rng, cap: int, finish_turn: bool
+    game: Game[Any, Any],
+    state: Any,
+    owed: Decision | None,
+    root: Node,
+    rng: Rng,
+    cap: int,
+    finish_turn: bool,
 ) -> None:
+    """One iteration on the sample `state`, whose first decision `owed` is the searcher's."""
     path = [root]
     node = root
-    owed = decision(game, state)
     while owed is not None:
         actor, moves = owed
-        if len(moves) == 1:  # only at the root's sample: forward() applies the later ones
-            owed = forward(game, state, actor, moves[0])
-            continue
         untried = []
         for move in moves:
             child = node.children.get((actor, move))

@@ -3,7 +3,6 @@ able to play whole games through play_bots."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import msgspec
@@ -116,15 +115,25 @@ def _one_move(game: Any, state: Any) -> Any:
     return state
 
 
-def test_a_deadline_bounds_the_search() -> None:
-    game = kind_game("TREETOPIA")
-    state = next(positions(game, 2, "deadline", every=1))
-    seat = game.to_act(state)[0]
-    began = time.perf_counter()
-    end = began + 0.05
-    move = suggest(game, state, seat, "SEARCH", seed=3, deadline=lambda: time.perf_counter() > end)
-    assert move in game.legal_moves(state, seat)
-    assert time.perf_counter() - began < 0.5
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_deadline_stops_the_search_between_iterations(kind: str) -> None:
+    """A deadline that expires after k checks (a stand-in for the clock) runs k iterations:
+    the same move as iterations=k, and no check is made after it expired."""
+    game = kind_game(kind)
+    for n, state in enumerate(positions(game, 2, f"deadline-{kind}", every=13)):
+        seat = game.to_act(state)[0]
+        checks: list[int] = []
+
+        def deadline(checks: list[int] = checks) -> bool:
+            checks.append(1)
+            return len(checks) > 7
+
+        by_deadline = suggest(game, state, seat, "SEARCH", seed=n, deadline=deadline)
+        by_count = suggest(game, state, seat, "SEARCH", seed=n, iterations=7)
+        assert by_deadline == by_count
+        assert len(checks) in (0, 8)  # 0: a forced or single move needs no search
+        if n >= 3:
+            break
 
 
 def test_unknown_strategy_and_seat_not_to_act_are_refused() -> None:
