@@ -27,11 +27,11 @@ from service.games.treeline.state import (
     State,
     cell_at,
     grid_of,
-    has_town,
     influence,
     is_energized,
     is_town,
     line_cells,
+    lines_with_town,
     neighbours,
     next_seat,
     owner,
@@ -263,7 +263,8 @@ def _continue_deploy(state: State) -> None:
 
 
 def _start_claims(state: State) -> None:
-    restored = [line for line in state.open_lines if not has_town(state, line)]
+    still_town = lines_with_town(state)
+    restored = [line for line in state.open_lines if line not in still_town]
     state.claims = sorted(restored, key=lambda line: state.castles[line].tile)  # TL-6
     _next_claim(state)
 
@@ -336,7 +337,7 @@ def begin_turn(state: State, seat: int) -> None:
     state.active = state.actor = seat
     state.flipped, state.deployed, state.claims = [], [], []
     state.deploy_stage, state.target, state.claim_line = 0, -1, -1
-    state.open_lines = [line for line in range(state.cols + state.rows) if has_town(state, line)]
+    state.open_lines = lines_with_town(state)
     state.phase = Phase.REFOREST
     if not reforest_moves(state):  # TL-10: a seat to act with no legal reforest ends the game
         state.phase = Phase.OVER

@@ -193,9 +193,14 @@ def town_count(state: State) -> int:
     return state.forest.count(False)
 
 
-def has_town(state: State, line: int) -> bool:
-    forest = state.forest
-    return not all(forest[cell] for cell in line_cells(state, line))
+def lines_with_town(state: State) -> list[int]:
+    """The lines holding a Town card, in line order (one pass over the cells)."""
+    cols = state.cols
+    town = [False] * (cols + state.rows)
+    for cell, up in enumerate(state.forest):
+        if not up:
+            town[cell % cols] = town[cols + cell // cols] = True
+    return [line for line, any_town in enumerate(town) if any_town]
 
 
 def glade_at(state: State, cell: int) -> Glade | None:
