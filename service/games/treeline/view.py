@@ -105,19 +105,19 @@ def _tokens(toks: list[int]) -> list[TokenView]:
 
 def _cells(state: State) -> list[CellView]:
     glades = {glade.cell: glade for glade in reversed(state.glades)}  # the first per cell
+    cols = state.cols
     cells: list[CellView] = []
     for cell, (spaces, forest, toks) in enumerate(
         zip(state.land, state.forest, state.tokens, strict=True)
     ):
-        row, col = divmod(cell, state.cols)
-        glade = glades.get(cell)
+        glade = glades.get(cell) if glades else None
         kind: Literal["start", "land", "glade"] = (
             "start" if spaces == 0 else "glade" if glade else "land"
         )
         cells.append(
             CellView(
-                row=row,
-                col=col,
+                row=cell // cols,
+                col=cell % cols,
                 kind=kind,
                 spaces=spaces,
                 forest=forest,
@@ -160,8 +160,9 @@ def view(state: State, seat: int | None) -> TreelineView:
             stationed[owner(tok)] += 1
     on_cards = [0] * state.players
     for toks in state.tokens:
-        for tok in toks:
-            on_cards[owner(tok)] += 1
+        if toks:
+            for tok in toks:
+                on_cards[owner(tok)] += 1
     return TreelineView(
         viewer=seat,
         players=state.players,
