@@ -109,7 +109,7 @@ async def test_a_redis_that_restarts_empty_loses_its_games_and_serves_new_ones()
     redis = EmbeddedRedis().start()
     try:
         app = create_app(Settings(redis_timeout=REDIS_TIMEOUT), redis.url)
-        async with client_for(app) as http:
+        async with asyncio.timeout(30), client_for(app) as http:
             api = Api(http)
             created = await api.gql(CREATE, {"input": {"kind": "TREELINGS", "players": 2}})
             game_id = created["createGame"]["game"]["id"]
