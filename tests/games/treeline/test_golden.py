@@ -2,7 +2,8 @@
 
 Guards refactors (e.g. speed work) that must not change behaviour: for every decision, the
 legal moves of every seat, their labels, the msgpack state, every seat's and a spectator's
-view, the scores and the applied steps are hashed in order. If the rules change on purpose,
+view, the scores and the applied steps are hashed in order; so is what every glade scorer
+would give on every cell, active or not (glades are rarely active in random play). If the rules change on purpose,
 re-record the digest (print `golden_digest()`) and say why in the commit.
 """
 
@@ -16,6 +17,7 @@ import msgspec
 
 from service.engine import encode_state, play, start
 from service.games.treeline import GAME
+from service.games.treeline.glades import SCORERS
 
 MODES: list[dict[str, Any]] = [
     {},
@@ -24,7 +26,7 @@ MODES: list[dict[str, Any]] = [
     {"fullGame": True, "strategicStart": True, "startSeat": 1},
 ]
 SEEDS = ["golden0", "golden1"]
-RECORDED = "14bfe462995369770098abbfb2ce10521e11ffbf7fad38f2eee971082f1fcfbf"
+RECORDED = "0b0b57f693b222fa082b831d7c42fef1337f12cd18ce25780c319007a570c3a5"
 
 
 def _feed(digest: Any, thing: object) -> None:
@@ -41,6 +43,9 @@ def _observe(digest: Any, state: Any) -> None:
         _feed(digest, GAME.view(state, viewer))
     _feed(digest, GAME.scores(state))
     _feed(digest, GAME.to_act(state))
+    if state.glades:
+        cells = range(len(state.land))
+        _feed(digest, [[score(state, cell) for cell in cells] for score in SCORERS.values()])
 
 
 def golden_digest() -> str:
