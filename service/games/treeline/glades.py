@@ -13,7 +13,7 @@ from service.games.treeline.state import (
     Glade,
     State,
     diagonals,
-    is_edge,
+    grid_of,
     is_energized,
     is_town,
     line_cells,
@@ -79,25 +79,27 @@ def pairs_in_column(state: State, cell: int) -> list[int]:
 
 
 def pairs_on_edge(state: State, cell: int) -> list[int]:
-    return _pairs(_tokens(state, [c for c in _all_cells(state) if is_edge(state, c)]), 2)
+    return _pairs(_tokens(state, grid_of(state).edge_cells), 2)
 
 
 def largest_group(state: State, cell: int) -> list[int]:
+    next_to = grid_of(state).neighbours
     sizes = [0] * state.players
     for seat in range(state.players):
-        mine = [c for c in _all_cells(state) if any(owner(t) == seat for t in state.tokens[c])]
-        seen: list[int] = []
-        for start in mine:
-            if start in seen:
+        mine = [any(owner(t) == seat for t in toks) for toks in state.tokens]
+        seen = [False] * len(mine)
+        for start, own in enumerate(mine):
+            if not own or seen[start]:
                 continue
-            group, frontier = [start], [start]
+            seen[start] = True
+            size, frontier = 1, [start]
             while frontier:
-                for n in neighbours(state, frontier.pop()):
-                    if n in mine and n not in group:
-                        group.append(n)
+                for n in next_to[frontier.pop()]:
+                    if mine[n] and not seen[n]:
+                        seen[n] = True
+                        size += 1
                         frontier.append(n)
-            seen += group
-            sizes[seat] = max(sizes[seat], len(group))
+            sizes[seat] = max(sizes[seat], size)
     return _most(sizes, 4)
 
 
@@ -133,8 +135,7 @@ def stationed_energized(state: State, cell: int) -> list[int]:
 
 
 def most_energized_inner(state: State, cell: int) -> list[int]:
-    inner = [c for c in _all_cells(state) if not is_edge(state, c)]
-    return _most(_tokens(state, inner, energized_only=True), 4)
+    return _most(_tokens(state, grid_of(state).inner_cells, energized_only=True), 4)
 
 
 def energized_by_town(state: State, cell: int) -> list[int]:

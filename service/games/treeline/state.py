@@ -115,6 +115,8 @@ class Grid(NamedTuple):
     diagonals: tuple[tuple[int, ...], ...]
     surrounding: tuple[tuple[int, ...], ...]  # both of the above, sorted
     edge: tuple[bool, ...]
+    edge_cells: tuple[int, ...]
+    inner_cells: tuple[int, ...]
     lines: tuple[tuple[int, ...], ...]  # the cells of each line, columns first, then rows
 
 
@@ -132,13 +134,16 @@ def grid(rows: int, cols: int) -> Grid:
     cells = range(rows * cols)
     orthogonal = ((-1, 0), (0, -1), (0, 1), (1, 0))
     diagonal = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+    edge = tuple(cell // cols in (0, rows - 1) or cell % cols in (0, cols - 1) for cell in cells)
     return Grid(
         neighbours=tuple(_steps(rows, cols, cell, orthogonal) for cell in cells),
         diagonals=tuple(_steps(rows, cols, cell, diagonal) for cell in cells),
         surrounding=tuple(
             tuple(sorted(_steps(rows, cols, cell, orthogonal + diagonal))) for cell in cells
         ),
-        edge=tuple(cell // cols in (0, rows - 1) or cell % cols in (0, cols - 1) for cell in cells),
+        edge=edge,
+        edge_cells=tuple(cell for cell in cells if edge[cell]),
+        inner_cells=tuple(cell for cell in cells if not edge[cell]),
         lines=tuple(
             [tuple(r * cols + c for r in range(rows)) for c in range(cols)]
             + [tuple(r * cols + c for c in range(cols)) for r in range(rows)]
