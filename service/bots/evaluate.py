@@ -84,7 +84,7 @@ def turn_key(game: Game[Any, Any], state: Any) -> tuple[int, ...]:
         return (state.active, state.turn if game.kind == "TREELINE" else state.turns)
     if game.kind == "TREE_LINED_AVENUE":
         return (state.round, state.turn)
-    return (-1,)  # unknown game: look ahead while the same seat acts
+    return (-1,)  # unknown game: look ahead greedy.LOOKAHEAD_DECISIONS decisions
 
 
 def _players(state: Any) -> int:
