@@ -196,10 +196,9 @@ class Tables:
         expected_version: int | None,
         idempotency_key: str | None,
     ) -> Applied | Rejected:
-        kind = ["unknown"]
-        result = await self._apply(game_id, token, move, expected_version, idempotency_key, kind)
+        kind, result = await self._apply(game_id, token, move, expected_version, idempotency_key)
         outcome = "ACCEPTED" if isinstance(result, Applied) else result.code.value
-        metrics.MOVES.labels(kind[0], outcome).inc()
+        metrics.MOVES.labels(kind, outcome).inc()
         return result
 
     async def _apply(
@@ -209,26 +208,24 @@ class Tables:
         move: object,
         expected_version: int | None,
         idempotency_key: str | None,
-        kind: list[str],
-    ) -> Applied | Rejected:
+    ) -> tuple[str, Applied | Rejected]:
+        """The game's kind (for the metrics) and the outcome."""
         if idempotency_key is not None and not 0 < len(idempotency_key) <= MAX_IDEMPOTENCY_KEY:
-            return Rejected(
+            return "unknown", Rejected(
                 RejectCode.MALFORMED_MOVE,
                 f"idempotencyKey must have 1 to {MAX_IDEMPOTENCY_KEY} characters",
             )
         for _ in range(RETRIES_WITHOUT_EXPECTED_VERSION):
             record, seat_or_rejection = await self._load_for_move(game_id, token, idempotency_key)
-            if record is not None:
-                kind[0] = record.kind
             if isinstance(seat_or_rejection, Rejected):
-                return seat_or_rejection
+                return record.kind if record else "unknown", seat_or_rejection
             seat, done = seat_or_rejection
             assert record is not None
-            game = games()[record.kind]
+            kind, game = record.kind, games()[record.kind]
             if done is not None:
-                return Applied(Table(game_id, record, game, seat), replayed=True)
+                return kind, Applied(Table(game_id, record, game, seat), replayed=True)
             if expected_version is not None and expected_version != record.version:
-                return Rejected(
+                return kind, Rejected(
                     RejectCode.STALE_VERSION,
                     f"the game is at version {record.version}, not {expected_version}",
                     record.version,
@@ -237,7 +234,7 @@ class Tables:
             try:
                 played = engine_play(game, state, seat, move)
             except IllegalMove as exc:
-                return Rejected(exc.code, exc.message, record.version)
+                return kind, Rejected(exc.code, exc.message, record.version)
             new_record = msgspec.structs.replace(
                 record,
                 format=FORMAT,
@@ -255,19 +252,19 @@ class Tables:
                 field_key,
             )
             if committed.outcome == "ok":
-                return Applied(Table(game_id, new_record, game, seat, played.state))
+                return kind, Applied(Table(game_id, new_record, game, seat, played.state))
             if committed.outcome == "gone":
-                return Rejected(RejectCode.NOT_FOUND, f"no game {game_id!r}")
+                return kind, Rejected(RejectCode.NOT_FOUND, f"no game {game_id!r}")
             if committed.outcome == "dup":
                 continue  # another request with this key won the race; load its result
             metrics.VERSION_CONFLICTS.labels(record.kind).inc()
             if expected_version is not None:
-                return Rejected(
+                return kind, Rejected(
                     RejectCode.STALE_VERSION,
                     f"another move was accepted first; the game is at version {committed.version}",
                     committed.version,
                 )
-        return Rejected(
+        return "unknown", Rejected(
             RejectCode.STALE_VERSION, "other moves kept winning the race; try again", None
         )
 
