@@ -27,7 +27,7 @@ from service.store import RedisStore, connect
 
 def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     store = RedisStore(connect(settings, redis_url), settings)
-    tables = Tables(store, settings.api_keys)
+    tables = Tables(store, settings.api_keys, settings.max_suggest_ms)
     graphql = GraphQLApp(tables, settings)
     limiter = RateLimiter(
         store.redis,

@@ -37,6 +37,7 @@ class Settings:
     max_query_depth: int = 10
     max_query_tokens: int = 500  # the introspection query has 163
     max_query_aliases: int = 10
+    max_suggest_ms: int = 1000  # the most a suggestMove may think
     graphql_fast_path: bool = True  # answer hot operations without strawberry (fastpath.py)
 
     @property
@@ -67,5 +68,6 @@ class Settings:
             max_query_depth=_int("RULES_MAX_QUERY_DEPTH", cls.max_query_depth),
             max_query_tokens=_int("RULES_MAX_QUERY_TOKENS", cls.max_query_tokens),
             max_query_aliases=_int("RULES_MAX_QUERY_ALIASES", cls.max_query_aliases),
+            max_suggest_ms=_int("RULES_MAX_SUGGEST_MS", cls.max_suggest_ms),
             graphql_fast_path=os.environ.get("RULES_GRAPHQL_FAST_PATH", "1") != "0",
         )

@@ -14,8 +14,10 @@ import msgspec
 
 from service.api.graphql import build_schema
 from service.api.rest import STATUS
+from service.bots import STRATEGIES
 from service.engine import Game, Scores, games
 
+STRATEGY_NAMES = list(STRATEGIES)
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schema"
 VERSION = "1.0.0"
 GAME_FIELDS = [
@@ -172,6 +174,19 @@ def openapi() -> dict[str, Any]:
                     },
                 }
             },
+            "/v1/games/{gameId}/suggest": {
+                "post": {
+                    "operationId": "suggestMove",
+                    "summary": "A hint for the bearer's seat: a legal move chosen by a strategy.",
+                    "security": [{"seatToken": []}],
+                    "parameters": [game_id],
+                    "requestBody": body(_ref("SuggestBody")),
+                    "responses": {
+                        **ok(_ref("Suggestion"), "the suggestion"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED", "NOT_YOUR_TURN", "MALFORMED_MOVE"),
+                    },
+                }
+            },
             "/v1/games/{gameId}/scores": {
                 "get": {
                     **read,
@@ -247,6 +262,15 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                 "players": integer,
                 "seed": {"type": ["string", "null"], "maxLength": 200},
                 "options": {"type": ["object", "null"]},
+                "bots": {
+                    "type": ["array", "null"],
+                    "items": {
+                        "type": "object",
+                        "properties": {"seat": integer, "strategy": {"enum": STRATEGY_NAMES}},
+                        "required": ["seat", "strategy"],
+                        "additionalProperties": False,
+                    },
+                },
             },
             "required": ["kind", "players"],
             "additionalProperties": False,
@@ -292,6 +316,26 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
             "properties": {"move": _ref("Move")},
             "required": ["move"],
             "additionalProperties": False,
+        },
+        "SuggestBody": {
+            "type": "object",
+            "properties": {
+                "strategy": {"enum": STRATEGY_NAMES},
+                "budgetMs": {"type": ["integer", "null"]},
+                "iterations": {"type": ["integer", "null"]},
+                "seed": {"type": ["integer", "null"]},
+            },
+            "additionalProperties": False,
+        },
+        "Suggestion": {
+            "type": "object",
+            "properties": {
+                "seat": integer,
+                "strategy": {"enum": STRATEGY_NAMES},
+                "move": _ref("Move"),
+                "label": string,
+            },
+            "required": ["seat", "strategy", "move", "label"],
         },
         "CandidateBody": {
             "type": "object",

@@ -21,7 +21,7 @@ from strawberry.schema.config import StrawberryConfig
 from strawberry.types import Info
 
 from service.api.documents import Documents
-from service.api.tables import Applied, Table, Tables, Unauthorized
+from service.api.tables import Applied, Rejected, Table, Tables, Unauthorized
 from service.engine import BadSetup, games
 from service.engine import RejectCode as EngineRejectCode
 from service.settings import Settings
@@ -188,12 +188,38 @@ class Game:
         ]
 
 
+@strawberry.enum
+class Strategy(Enum):
+    RANDOM = "RANDOM"
+    GREEDY = "GREEDY"
+    SEARCH = "SEARCH"
+
+
+@strawberry.input
+class BotSeatInput:
+    seat: int
+    strategy: Strategy
+
+
+@strawberry.type
+class Suggestion:
+    seat: int
+    strategy: Strategy
+    move: JSON
+    label: str
+
+
 @strawberry.input
 class CreateGameInput:
     kind: GameKind
     players: int
     seed: str | None = None
     options: JSON | None = None
+    bots: list[BotSeatInput] | None = strawberry.field(
+        default=None,
+        description="Seats the server plays itself, as soon as they are to act. They get no "
+        "token; at least one seat stays human.",
+    )
 
 
 @strawberry.type
@@ -261,6 +287,23 @@ class Query:
         return Game(table=table) if table is not None else None
 
     @strawberry.field(
+        name="suggestMove",
+        description="A hint for the bearer's seat: a legal move chosen by `strategy`. With "
+        "`iterations` the answer is reproducible (same seed, same move); otherwise SEARCH "
+        "thinks for `budgetMs` (default 100, capped by the server).",
+    )
+    async def suggest_move(
+        self,
+        info: Info[Any, Any],
+        game_id: strawberry.ID,
+        strategy: Strategy = Strategy.SEARCH,
+        budget_ms: int | None = None,
+        iterations: int | None = None,
+        seed: int | None = None,
+    ) -> Suggestion:
+        return await _suggest(info, game_id, strategy, budget_ms, iterations, seed)
+
+    @strawberry.field(
         name="validateMove",
         description="A dry run of applyMove as the bearer's seat: would it be accepted now?",
     )
@@ -279,6 +322,26 @@ class Query:
             message=rejected.message,
             current_version=rejected.current_version,
         )
+
+
+async def _suggest(
+    info: Info[Any, Any],
+    game_id: strawberry.ID,
+    strategy: Strategy,
+    budget_ms: int | None,
+    iterations: int | None,
+    seed: int | None,
+) -> Suggestion:
+    try:
+        found = await _tables(info).suggest(
+            str(game_id), _token(info), strategy.value, budget_ms, iterations, seed
+        )
+    except StoreUnavailable:
+        raise unavailable() from None
+    if isinstance(found, Rejected):
+        raise ApiError(found.code.value, found.message)
+    seat, move, label = found
+    return Suggestion(seat=seat, strategy=strategy, move=move, label=label)
 
 
 @strawberry.type
@@ -301,8 +364,9 @@ class Mutation:
         request = info.context.get("request")
         api_key = request.headers.get("x-api-key") if request is not None else None
         try:
+            bots = {bot.seat: bot.strategy.value for bot in input.bots or []}
             table, tokens = await _tables(info).create(
-                input.kind.value, input.players, input.seed, input.options, api_key
+                input.kind.value, input.players, input.seed, input.options, api_key, bots
             )
         except BadSetup as exc:
             raise ApiError("BAD_USER_INPUT", exc.message) from None
@@ -312,7 +376,7 @@ class Mutation:
             raise unavailable() from None
         return CreateGamePayload(
             game=Game(table=table),
-            seats=[SeatCredential(seat=i, token=t) for i, t in enumerate(tokens)],
+            seats=[SeatCredential(seat=seat, token=token) for seat, token in tokens.items()],
         )
 
     @strawberry.mutation(name="applyMove")

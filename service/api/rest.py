@@ -49,11 +49,24 @@ TITLES = {
 }
 
 
+class BotSeat(msgspec.Struct, forbid_unknown_fields=True):
+    seat: int
+    strategy: str
+
+
 class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
     kind: str
     players: int
     seed: str | None = None
     options: dict[str, Any] | None = None
+    bots: list[BotSeat] | None = None
+
+
+class SuggestBody(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
+    strategy: str = "SEARCH"
+    budget_ms: int | None = None
+    iterations: int | None = None
+    seed: int | None = None
 
 
 class MoveBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -134,14 +147,20 @@ def routes(tables: Tables) -> list[Route]:
     async def create_game(request: Request) -> Response:
         body = await _body(request, CreateBody)
         try:
+            bots = {bot.seat: bot.strategy for bot in body.bots or []}
             table, tokens = await tables.create(
-                body.kind, body.players, body.seed, body.options, request.headers.get("x-api-key")
+                body.kind,
+                body.players,
+                body.seed,
+                body.options,
+                request.headers.get("x-api-key"),
+                bots,
             )
         except BadSetup as exc:
             raise Problem("BAD_USER_INPUT", exc.message) from None
         except Unauthorized:
             raise Problem("UNAUTHORIZED", "creating games needs an API key (X-API-Key)") from None
-        seats = [{"seat": i, "token": t} for i, t in enumerate(tokens)]
+        seats = [{"seat": seat, "token": token} for seat, token in tokens.items()]
         return json_response(
             {"game": table.as_json(), "seats": seats},
             201,
@@ -198,6 +217,23 @@ def routes(tables: Tables) -> list[Route]:
             raise from_rejection(rejected)
         return json_response(validation_json(rejected))
 
+    async def suggest_move(request: Request) -> Response:
+        body = await _body(request, SuggestBody)
+        found = await tables.suggest(
+            request.path_params["game_id"],
+            bearer_token(request),
+            body.strategy,
+            body.budget_ms,
+            body.iterations,
+            body.seed,
+        )
+        if isinstance(found, Rejected):
+            raise from_rejection(found)
+        seat, move, label = found
+        return json_response(
+            {"seat": seat, "strategy": body.strategy, "move": move, "label": label}
+        )
+
     def guarded(endpoint: Any) -> Any:
         operation = f"rest.{endpoint.__name__}"
 
@@ -221,6 +257,7 @@ def routes(tables: Tables) -> list[Route]:
         Route("/v1/games/{game_id}/legal-moves", guarded(legal_moves), methods=["GET"]),
         Route("/v1/games/{game_id}/moves", guarded(apply_move), methods=["POST"]),
         Route("/v1/games/{game_id}/validate", guarded(validate_move), methods=["POST"]),
+        Route("/v1/games/{game_id}/suggest", guarded(suggest_move), methods=["POST"]),
         Route("/v1/games/{game_id}/scores", guarded(scores), methods=["GET"]),
         Route("/v1/games/{game_id}/history", guarded(history), methods=["GET"]),
     ]

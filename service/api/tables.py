@@ -8,24 +8,29 @@ then the engine's own checks (game over, seat to act, well-formed, legal).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import secrets
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
 from service import metrics
-from service.engine import BadSetup, Game, IllegalMove, RejectCode, Scores, check, games
+from service.bots import STRATEGIES, Strategy, play_bots, suggest
+from service.engine import BadSetup, Game, IllegalMove, Played, RejectCode, Scores, check, games
 from service.engine import play as engine_play
 from service.engine import start as engine_start
 from service.engine.play import Step, decode_state, encode_state
+from service.engine.rng import seed_to_int
 from service.store import FORMAT, HistoryRecord, Record, RedisStore
 
 MAX_SEED = 200
+DEFAULT_BUDGET_MS = 100
+MAX_SUGGEST_ITERATIONS = 5000
 MAX_IDEMPOTENCY_KEY = 200
 RETRIES_WITHOUT_EXPECTED_VERSION = 3
 
@@ -126,6 +131,22 @@ def seat_of(record: Record, token: str | None) -> int | None:
     return seat
 
 
+def _bot_seed(game_seed: str, version: int) -> int:
+    return seed_to_int(f"{game_seed}:bots:{version}")
+
+
+async def _with_bots(
+    game: Game[Any, Any], played: Played, bots: dict[int, str], seed: int
+) -> Played:
+    """`played` followed by every decision its bot seats owe, in the same write (the bots
+    run on a worker thread so the event loop keeps answering)."""
+    if game.is_over(played.state) or not set(game.to_act(played.state)) & set(bots):
+        return played
+    strategies = cast(dict[int, Strategy], bots)
+    more = await asyncio.to_thread(play_bots, game, played.state, strategies, seed=seed)
+    return Played(more.state, [*played.steps, *more.steps])
+
+
 def _history(first_version: int, steps: list[Step]) -> list[HistoryRecord]:
     return [
         HistoryRecord(first_version + i, s.seat, msgspec.to_builtins(s.move), s.label, s.forced)
@@ -134,9 +155,12 @@ def _history(first_version: int, steps: list[Step]) -> list[HistoryRecord]:
 
 
 class Tables:
-    def __init__(self, store: RedisStore, api_keys: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, store: RedisStore, api_keys: tuple[str, ...] = (), max_suggest_ms: int = 1000
+    ) -> None:
         self.store = store
         self.api_key_hashes = [_hash(key) for key in api_keys]
+        self.max_suggest_ms = max_suggest_ms
 
     def may_create(self, api_key: str | None) -> bool:
         """With RULES_API_KEYS set, creating a game needs one of those keys."""
@@ -152,7 +176,10 @@ class Tables:
         seed: str | None,
         options: object,
         api_key: str | None = None,
-    ) -> tuple[Table, list[str]]:
+        bots: dict[int, str] | None = None,
+    ) -> tuple[Table, dict[int, str]]:
+        """A new game and the tokens of its human seats (bot seats get none: nobody may see
+        or act as a bot's seat)."""
         if not self.may_create(api_key):
             raise Unauthorized
         game = games().get(kind)
@@ -160,9 +187,16 @@ class Tables:
             raise BadSetup(f"{kind} is not available on this server")
         if seed is not None and len(seed) > MAX_SEED:
             raise BadSetup(f"the seed may have at most {MAX_SEED} characters")
+        bots = bots or {}
+        if any(seat not in range(players) for seat in bots) or len(bots) >= players:
+            raise BadSetup("bots must name seats of the game and leave at least one human seat")
+        if any(strategy not in STRATEGIES for strategy in bots.values()):
+            raise BadSetup(f"a bot's strategy is one of {', '.join(STRATEGIES)}")
         seed = seed if seed is not None else secrets.token_hex(16)
         played = engine_start(game, players, options, seed)
-        tokens, hashes = zip(*(new_token(seat) for seat in range(players)), strict=True)
+        if bots:
+            played = await _with_bots(game, played, bots, _bot_seed(seed, 0))
+        tokens = {seat: new_token(seat) for seat in range(players) if seat not in bots}
         now = time.time()
         record = Record(
             format=FORMAT,
@@ -171,16 +205,18 @@ class Tables:
             version=len(played.steps),
             finished=game.is_over(played.state),
             seed=seed,
-            token_hashes=list(hashes),
+            token_hashes=[tokens[seat][1] if seat in tokens else b"" for seat in range(players)],
             state=encode_state(played.state),
             created=now,
             updated=now,
+            bots=bots,
         )
         game_id = secrets.token_urlsafe(12)
         while not await self.store.create(game_id, record, _history(0, played.steps)):
             game_id = secrets.token_urlsafe(12)
         metrics.GAMES_CREATED.labels(kind).inc()
-        return Table(game_id, record, game, None, played.state), list(tokens)
+        table = Table(game_id, record, game, None, played.state)
+        return table, {seat: token for seat, (token, _) in tokens.items()}
 
     async def read(self, game_id: str, token: str | None) -> Table | None:
         record, _ = await self.store.load(game_id)
@@ -235,6 +271,9 @@ class Tables:
                 played = engine_play(game, state, seat, move)
             except IllegalMove as exc:
                 return kind, Rejected(exc.code, exc.message, record.version)
+            if record.bots:
+                seed = _bot_seed(record.seed, record.version)
+                played = await _with_bots(game, played, record.bots, seed)
             new_record = msgspec.structs.replace(
                 record,
                 format=FORMAT,
@@ -301,6 +340,50 @@ class Tables:
         except IllegalMove as exc:
             return Rejected(exc.code, exc.message, record.version)
         return None
+
+    async def suggest(
+        self,
+        game_id: str,
+        token: str | None,
+        strategy: str,
+        budget_ms: int | None,
+        iterations: int | None,
+        seed: int | None,
+    ) -> tuple[int, Any, str] | Rejected:
+        """A hint for the token's seat: the seat, a legal move and its label. With `iterations` the
+        answer is reproducible; else SEARCH stops after `budget_ms` (capped)."""
+        record, seat_or_rejection = await self._load_for_move(game_id, token, None)
+        if isinstance(seat_or_rejection, Rejected):
+            return seat_or_rejection
+        assert record is not None
+        seat, game = seat_or_rejection[0], games()[record.kind]
+        state = decode_state(game, record.state)
+        if game.is_over(state):
+            return Rejected(RejectCode.GAME_OVER, "the game is over", record.version)
+        if seat not in game.to_act(state):
+            return Rejected(
+                RejectCode.NOT_YOUR_TURN, f"seat {seat} does not act now", record.version
+            )
+        if strategy not in STRATEGIES:
+            return Rejected(RejectCode.MALFORMED_MOVE, f"strategy is one of {STRATEGIES}")
+        deadline = None
+        if iterations is None:
+            budget = min(budget_ms or DEFAULT_BUDGET_MS, self.max_suggest_ms) / 1000
+            ends = time.monotonic() + budget
+            deadline = lambda: time.monotonic() > ends  # noqa: E731
+        else:
+            iterations = min(max(iterations, 1), MAX_SUGGEST_ITERATIONS)
+        move = await asyncio.to_thread(
+            suggest,
+            game,
+            state,
+            seat,
+            strategy,
+            seed=seed if seed is not None else _bot_seed(record.seed, record.version),
+            iterations=iterations,
+            deadline=deadline,
+        )
+        return seat, move, game.label(state, seat, move)
 
     async def history(self, table: Table, after: int | None) -> list[HistoryRecord]:
         after = min(max(after or 0, 0), table.record.version)

@@ -21,6 +21,7 @@ class Record(msgspec.Struct, array_like=True):
     state: bytes  # the game's State, msgpack
     created: float
     updated: float
+    bots: dict[int, str] = msgspec.field(default_factory=dict)  # seat -> strategy
 
 
 class HistoryRecord(msgspec.Struct, array_like=True):
