@@ -13,13 +13,13 @@ from service.engine import Game, Played, Rng, Step, play
 Strategy = Literal["RANDOM", "GREEDY", "SEARCH"]
 STRATEGIES: tuple[Strategy, ...] = get_args(Strategy)
 
-# SEARCH iterations that take about 100 ms on one core of the reference machine (docs/bots.md);
+# SEARCH iterations that take about 100 ms per decision on one idle core (docs/bots.md);
 # the default when neither `iterations` nor `deadline` is given.
 DEFAULT_ITERATIONS: dict[str, int] = {
-    "TREELINE": 40,
-    "TREELINGS": 250,
-    "TREETOPIA": 120,
-    "TREE_LINED_AVENUE": 25,
+    "TREELINE": 250,
+    "TREELINGS": 500,
+    "TREETOPIA": 250,
+    "TREE_LINED_AVENUE": 60,
 }
 
 
