@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
+
+from service.store.embedded import EmbeddedRedis
 
 LIMIT = 90.0
 
@@ -25,3 +27,13 @@ async def watchdog(request: pytest.FixtureRequest) -> AsyncIterator[None]:
     handle = asyncio.get_running_loop().call_later(LIMIT, _bark, request.node.nodeid)
     yield
     handle.cancel()
+
+
+@pytest.fixture(scope="module")
+def redis() -> Iterator[EmbeddedRedis]:
+    """A private Redis per module, for tests that kill, pause or proxy it."""
+    server = EmbeddedRedis().start()
+    try:
+        yield server
+    finally:
+        server.cleanup()

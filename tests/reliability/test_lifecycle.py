@@ -8,7 +8,7 @@ import random
 import re
 import signal
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -21,15 +21,6 @@ from service.store.embedded import EmbeddedRedis
 from tests.conftest import Api, client_for
 from tests.reliability.harness import CONTAINER, services, until
 from tests.reliability.players import APPLY, CREATE, GAME
-
-
-@pytest.fixture(scope="module")
-def redis() -> Iterator[EmbeddedRedis]:
-    server = EmbeddedRedis().start()
-    try:
-        yield server
-    finally:
-        server.cleanup()
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ hears UNAVAILABLE, and its retry with the same idempotency key returns the first
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -18,15 +18,6 @@ from tests.reliability.harness import FaultProxy
 from tests.reliability.players import APPLY, CREATE, GAME
 
 TIMEOUT = 0.5
-
-
-@pytest.fixture(scope="module")
-def redis() -> Iterator[EmbeddedRedis]:
-    server = EmbeddedRedis().start()
-    try:
-        yield server
-    finally:
-        server.cleanup()
 
 
 @pytest.fixture
