@@ -65,7 +65,6 @@ class Scores(Wire):
 
 S = TypeVar("S", bound=msgspec.Struct)
 M = TypeVar("M", bound=Move)
-O_contra = TypeVar("O_contra", bound=Options, contravariant=True)
 
 
 class Game(Protocol[S, M]):

@@ -176,10 +176,6 @@ def is_town(state: State, cell: int) -> bool:
     return not state.forest[cell]
 
 
-def is_start_tile(state: State, cell: int) -> bool:
-    return state.land[cell] == 0
-
-
 def line_cells(state: State, line: int) -> tuple[int, ...]:
     return grid(state.rows, state.cols).lines[line]
 
@@ -187,11 +183,6 @@ def line_cells(state: State, line: int) -> tuple[int, ...]:
 def lines_of(state: State, cell: int) -> tuple[int, int]:
     row, col = rc(state, cell)
     return col, state.cols + row
-
-
-def castle_cell(state: State, line: int) -> int:
-    """The cell a castle is next to: the first cell of its line (TL-2)."""
-    return line_cells(state, line)[0]
 
 
 def town_count(state: State) -> int:

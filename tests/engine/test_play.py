@@ -1,0 +1,141 @@
+"""The engine's sequencing, on a toy game: ordered checks, forced decisions (ALL-3), purity."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import msgspec
+import pytest
+
+from service.engine import (
+    BadSetup,
+    IllegalMove,
+    Move,
+    Options,
+    RejectCode,
+    Rng,
+    ScoreEntry,
+    ScoreItem,
+    Scores,
+    Wire,
+    play,
+    start,
+)
+
+
+class Add(Move, frozen=True):
+    amount: int
+
+
+class Count(msgspec.Struct):
+    total: int
+    seat: int
+    rng: Rng
+
+
+class CountView(Wire):
+    total: int
+
+
+class Race:
+    """Players take turns adding 1 or 2; the one who reaches 5 wins. At 4 only +1 is left,
+    so that decision is forced."""
+
+    kind: ClassVar[str] = "RACE"
+    title: ClassVar[str] = "Race"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 3
+    state_type: ClassVar[type[Any]] = Count
+    move_type: ClassVar[Any] = Add
+    options_type: ClassVar[type[Options]] = Options
+    view_type: ClassVar[type[Any]] = CountView
+
+    def setup(self, players: int, options: Any, rng: Rng) -> Count:
+        return Count(0, options.start_seat, rng)
+
+    def to_act(self, state: Count) -> list[int]:
+        return [] if self.is_over(state) else [state.seat]
+
+    def legal_moves(self, state: Count, seat: int) -> list[Add]:
+        if seat not in self.to_act(state):
+            return []
+        return [Add(amount=a) for a in (1, 2) if state.total + a <= 5]
+
+    def apply(self, state: Count, seat: int, move: Add) -> None:
+        state.total += move.amount
+        if state.total < 5:
+            state.seat = (seat + 1) % 2
+
+    def label(self, state: Count, seat: int, move: Add) -> str:
+        return f"adds {move.amount}"
+
+    def view(self, state: Count, seat: int | None) -> CountView:
+        return CountView(total=state.total)
+
+    def scores(self, state: Count) -> Scores:
+        winner = [state.seat] if self.is_over(state) else []
+        entries = [
+            ScoreEntry(
+                seat=s,
+                points=int(s in winner),
+                breakdown=[ScoreItem(source="race", points=int(s in winner))],
+                tiebreak=[],
+            )
+            for s in range(2)
+        ]
+        return Scores(final=self.is_over(state), winners=winner, entries=entries)
+
+    def is_over(self, state: Count) -> bool:
+        return state.total >= 5
+
+    def catalog(self) -> dict[str, Any]:
+        return {}
+
+
+RACE = Race()
+
+
+def test_checks_come_in_a_fixed_order() -> None:
+    state = start(RACE, 2, None, "s").state
+    with pytest.raises(IllegalMove) as refused:
+        play(RACE, state, 1, "not even a move")
+    assert refused.value.code == RejectCode.NOT_YOUR_TURN, "seat before shape"
+    with pytest.raises(IllegalMove) as refused:
+        play(RACE, state, 0, {"type": "add", "amount": "two"})
+    assert refused.value.code == RejectCode.MALFORMED_MOVE
+    with pytest.raises(IllegalMove) as refused:
+        play(RACE, state, 0, {"type": "add", "amount": 3})
+    assert refused.value.code == RejectCode.ILLEGAL_MOVE
+
+
+def test_a_single_option_is_played_by_the_engine_and_recorded() -> None:
+    state = start(RACE, 2, None, "s").state
+    state = play(RACE, state, 0, {"type": "add", "amount": 2}).state
+    played = play(RACE, state, 1, {"type": "add", "amount": 2})
+    assert [(s.seat, s.label, s.forced) for s in played.steps] == [
+        (1, "adds 2", False),
+        (0, "adds 1", True),
+    ]
+    assert RACE.is_over(played.state)
+    with pytest.raises(IllegalMove) as refused:
+        play(RACE, played.state, 0, {"type": "add", "amount": 1})
+    assert refused.value.code == RejectCode.GAME_OVER
+
+
+def test_play_never_changes_the_state_it_is_given() -> None:
+    state = start(RACE, 2, None, "s").state
+    before = msgspec.msgpack.encode(state)
+    play(RACE, state, 0, {"type": "add", "amount": 1})
+    with pytest.raises(IllegalMove):
+        play(RACE, state, 0, {"type": "add", "amount": 9})
+    assert msgspec.msgpack.encode(state) == before
+
+
+def test_setup_refuses_bad_player_counts_and_options() -> None:
+    with pytest.raises(BadSetup, match="2 to 3 players"):
+        start(RACE, 4, None, "s")
+    with pytest.raises(BadSetup, match="startSeat"):
+        start(RACE, 2, {"startSeat": 2}, "s")
+    with pytest.raises(BadSetup, match="invalid options"):
+        start(RACE, 2, {"start_seat": 1}, "s")
+    assert start(RACE, 2, {"startSeat": 1}, "s").state.seat == 1
