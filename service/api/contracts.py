@@ -12,8 +12,8 @@ from typing import Any
 
 import msgspec
 
-from service.api.graphql import build_schema
 from service.api.rest import STATUS
+from service.api.schema import build_schema
 from service.bots import STRATEGIES
 from service.engine import Game, Scores, games
 

@@ -15,16 +15,12 @@ from typing import Annotated, Any, cast
 import msgspec
 import strawberry
 from graphql import GraphQLError
-from strawberry.extensions import DisableIntrospection, MaskErrors
 from strawberry.scalars import JSON
-from strawberry.schema.config import StrawberryConfig
 from strawberry.types import Info
 
-from service.api.documents import Documents
 from service.api.tables import Applied, Rejected, Table, Tables, Unauthorized
 from service.engine import BadSetup, games
 from service.engine import RejectCode as EngineRejectCode
-from service.settings import Settings
 from service.store import StoreUnavailable
 
 
@@ -443,44 +439,3 @@ def _socket_token(info: Info[Any, Any]) -> str | None:
             if scheme.lower() == "bearer" and token.strip():
                 return token.strip()
     return _token(info)
-
-
-def _should_mask(error: GraphQLError) -> bool:
-    original = error.original_error
-    return original is not None and not isinstance(original, GraphQLError)
-
-
-class Schema(strawberry.Schema):
-    """Logs only unexpected errors: a client's bad query or refused request is its answer,
-    not an incident (and logging every one would make floods expensive)."""
-
-    documents: Documents
-
-    def process_errors(
-        self, errors: list[GraphQLError], execution_context: Any | None = None
-    ) -> None:
-        super().process_errors([e for e in errors if _should_mask(e)], execution_context)
-
-
-def build_schema(settings: Settings | None = None) -> Schema:
-    """The schema with its guards: parse and validation caches, limits on tokens, depth and
-    aliases (introspection fields do not count towards depth), masked unexpected errors, no
-    field suggestions, and no introspection in production."""
-    settings = settings or Settings()
-    documents = Documents(settings)
-    extensions: list[Any] = [
-        documents.extension,
-        lambda: MaskErrors(should_mask_error=_should_mask),
-    ]
-    if settings.production:
-        extensions.append(DisableIntrospection)
-    schema = Schema(
-        query=Query,
-        mutation=Mutation,
-        subscription=Subscription,
-        extensions=extensions,
-        config=StrawberryConfig(disable_field_suggestions=True),
-    )
-    documents.schema = schema._schema
-    schema.documents = documents
-    return schema

@@ -21,8 +21,8 @@ from strawberry.asgi import GraphQL
 
 from service.api import fastpath
 from service.api.documents import _Lru
-from service.api.graphql import build_schema
 from service.api.rest import bearer_token
+from service.api.schema import build_schema
 from service.api.tables import Tables
 from service.settings import Settings
 

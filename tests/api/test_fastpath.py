@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from service.api.documents import Documents
-from service.api.graphql import build_schema
+from service.api.schema import build_schema
 from service.app import create_app
 from service.settings import Settings
 from service.store.embedded import EmbeddedRedis
