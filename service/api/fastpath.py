@@ -46,6 +46,7 @@ class Plan:
     operation: str  # "game" or "applyMove"
     variable: str  # the variable holding `id` or `input`
     selections: tuple[Selection, ...]
+    name: str | None  # the operation's name, which a request's operationName may repeat
 
 
 GAME_FIELDS = {
@@ -109,7 +110,8 @@ def _compile(document: DocumentNode) -> Plan:
         children = _select(root.selection_set, GAME_FIELDS)
     else:
         children = _select_union(root.selection_set)
-    return Plan(root, root.name.value, value.name.value, children)
+    name = operation.name.value if operation.name else None
+    return Plan(root, root.name.value, value.name.value, children, name)
 
 
 def _fields(selection_set: SelectionSetNode | None) -> list[FieldNode]:

@@ -99,10 +99,8 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         variables = payload.get("variables") or {}
         if not self.fast_path or not isinstance(query, str) or not isinstance(variables, dict):
             return None, body
-        if payload.get("operationName") is not None:
-            return None, body
         plan = self.documents.plan(query)
-        if plan is None:
+        if plan is None or payload.get("operationName") not in (None, plan.name):
             return None, body
         request.scope["rules.operation"] = plan.operation
         result = await fastpath.run(plan, variables, self.tables, bearer_token(request))

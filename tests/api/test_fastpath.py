@@ -124,6 +124,22 @@ async def test_applies_are_identical(apps: tuple[Api, Api], query: str) -> None:
         ), extra
 
 
+async def test_operation_names_are_honoured_like_graphql_core(apps: tuple[Api, Api]) -> None:
+    on, _ = apps
+    created = (await on.gql(gql.CREATE, {"input": {"kind": "TREELINGS", "players": 2}}))[
+        "createGame"
+    ]
+    for name in ["Game", None, "Other"]:
+        payloads = [
+            {"query": gql.GAME, "variables": {"id": created["game"]["id"]}, "operationName": name}
+            for _ in apps
+        ]
+        fast, slow = [
+            await api.http.post("/graphql", json=p) for api, p in zip(apps, payloads, strict=True)
+        ]
+        assert fast.status_code == slow.status_code and fast.content == slow.content
+
+
 async def test_a_store_outage_reads_the_same_on_both_paths() -> None:
     server = EmbeddedRedis().start()
     try:
