@@ -34,6 +34,7 @@ from loadtests.targets import (
     Noop,
     Pool,
     RestApply,
+    RestApplyMinimal,
     RestRead,
     Target,
 )
@@ -44,6 +45,7 @@ TARGETS = {
     "graphql-apply": "GraphQL applyMove",
     "graphql-apply-lean": "GraphQL applyMove (lean)",
     "rest-apply": "REST apply",
+    "rest-apply-minimal": "REST apply (minimal)",
     "graphql-read": "GraphQL game read",
     "rest-read": "REST game read",
 }
@@ -97,6 +99,7 @@ async def _run(args: argparse.Namespace, servers: Stack) -> dict[str, Any]:
                 "graphql-apply": GraphQLApply,
                 "graphql-apply-lean": GraphQLApplyLean,
                 "rest-apply": RestApply,
+                "rest-apply-minimal": RestApplyMinimal,
                 "graphql-read": GraphQLRead,
                 "rest-read": RestRead,
             }

@@ -209,6 +209,15 @@ class RestApply(ApplyTarget):
         return status == 200
 
 
+class RestApplyMinimal(RestApply):
+    name = "REST apply (minimal)"
+
+    def request(self, table: Table, decision: Any) -> Request:
+        request = super().request(table, decision)
+        headers = f"{request.headers}Prefer: return=minimal\r\n"
+        return Request(request.method, request.path, request.body, headers, request.kind)
+
+
 class ReadTarget(Target):
     kind_of_work = "read"
 

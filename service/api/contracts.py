@@ -143,6 +143,13 @@ def openapi() -> dict[str, Any]:
                             "description": 'The expected version, e.g. "12"; else 412.',
                         },
                         {
+                            "name": "Prefer",
+                            "in": "header",
+                            "schema": {"type": "string"},
+                            "description": "return=minimal: the answer's game holds only "
+                            "version, status and toAct (RFC 7240).",
+                        },
+                        {
                             "name": "Idempotency-Key",
                             "in": "header",
                             "schema": {"type": "string", "maxLength": 200},
@@ -345,8 +352,21 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
         },
         "MoveApplied": {
             "type": "object",
-            "properties": {"game": _ref("Game"), "replayed": {"type": "boolean"}},
+            "properties": {
+                "game": {"oneOf": [_ref("Game"), _ref("MinimalGame")]},
+                "replayed": {"type": "boolean"},
+            },
             "required": ["game", "replayed"],
+        },
+        "MinimalGame": {
+            "type": "object",
+            "properties": {
+                "version": integer,
+                "status": {"enum": ["ACTIVE", "FINISHED"]},
+                "toAct": {"type": "array", "items": integer},
+            },
+            "required": ["version", "status", "toAct"],
+            "additionalProperties": False,
         },
         "Validation": {
             "type": "object",

@@ -201,11 +201,17 @@ def routes(tables: Tables) -> list[Route]:
         )
         if isinstance(result, Rejected):
             raise from_rejection(result)
-        headers = {"etag": f'"{result.table.record.version}"'}
+        table = result.table
+        headers = {"etag": f'"{table.record.version}"'}
         if result.replayed:
             headers["idempotent-replayed"] = "true"
+        if "return=minimal" in request.headers.get("prefer", ""):  # RFC 7240
+            headers["preference-applied"] = "return=minimal"
+            minimal = {"version": table.record.version, "status": table.status()}
+            body = {"game": {**minimal, "toAct": table.to_act}, "replayed": result.replayed}
+            return json_response(body, headers=headers)
         return json_response(
-            {"game": result.table.as_json(), "replayed": result.replayed}, headers=headers
+            {"game": table.as_json(), "replayed": result.replayed}, headers=headers
         )
 
     async def validate_move(request: Request) -> Response:

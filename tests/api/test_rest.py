@@ -162,3 +162,21 @@ async def test_rest_and_graphql_give_the_same_answers(api: Api) -> None:
             game = response.json()["game"]
         if game["status"] == "FINISHED":
             break
+
+
+async def test_prefer_return_minimal_answers_only_the_new_version(api: Api) -> None:
+    http = api.http
+    game, tokens = await _create(http, "rest-minimal")
+    moves = (await http.get(f"/v1/games/{game['id']}/legal-moves", headers=_auth(tokens[0]))).json()
+    response = await http.post(
+        f"/v1/games/{game['id']}/moves",
+        json={"move": moves["legalMoves"][0]["move"]},
+        headers={**_auth(tokens[0]), "prefer": "return=minimal"},
+    )
+    assert response.status_code == 200
+    assert response.headers["preference-applied"] == "return=minimal"
+    full = (await http.get(f"/v1/games/{game['id']}")).json()
+    assert response.json() == {
+        "game": {"version": full["version"], "status": full["status"], "toAct": full["toAct"]},
+        "replayed": False,
+    }
