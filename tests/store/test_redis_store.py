@@ -134,3 +134,13 @@ async def test_the_store_never_touches_keys_it_does_not_own(redis_url: str) -> N
     await other.delete("someone-else")
     await other.aclose()
     await store.close()
+
+
+async def test_a_flushed_script_cache_is_reloaded_once_and_the_commit_applies(
+    store: RedisStore,
+) -> None:
+    game_id = await _new(store)
+    await store.redis.script_flush()
+    committed = await store.commit(game_id, 1, _record(2), [_entry(2)], "0:after-flush")
+    assert (committed.outcome, committed.version) == ("ok", 2)
+    assert len(await store.history(game_id)) == 2
