@@ -48,7 +48,7 @@ def create_floor(settings: Settings, redis_url: str) -> Starlette:
         if record is None:
             return Response(b'{"error":"no such game"}', 404, media_type="application/json")
         if done is not None:
-            return Response(_reply.encode({"version": done}), media_type="application/json")
+            return Response(_reply.encode({"version": done.version}), media_type="application/json")
         game = games()[record.kind]
         state = decode_state(game, record.state)
         new_record = msgspec.structs.replace(

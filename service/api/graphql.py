@@ -399,7 +399,8 @@ class Subscription:
     @strawberry.subscription(
         name="gameEvents",
         description="The game's current version, then every new one, in order. Versions are "
-        "consecutive: on a gap, catch up with `history(after:)`. Authenticate with "
+        "consecutive: on a gap, catch up with `history(after:)`. The stream completes after "
+        "the FINISHED event (at once for a finished game). Authenticate with "
         '`{"authorization": "Bearer <token>"}` in the connection_init payload.',
     )
     async def game_events(
@@ -411,18 +412,20 @@ class Subscription:
                 table = await tables.read(str(game_id), _socket_token(info))
                 if table is None:
                     raise ApiError("NOT_FOUND", f"no game {str(game_id)!r}")
-                last = table.record.version
-                yield GameEvent(game_id=game_id, version=last, status=GameStatus(table.status()))
+                last, status = table.record.version, GameStatus(table.status())
+                yield GameEvent(game_id=game_id, version=last, status=status)
+                if status is GameStatus.FINISHED:
+                    return  # the stream completes: nothing follows a finished game
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
                     event = json.loads(message["data"])
                     if event["version"] <= last:
                         continue
-                    last = event["version"]
-                    yield GameEvent(
-                        game_id=game_id, version=last, status=GameStatus(event["status"])
-                    )
+                    last, status = event["version"], GameStatus(event["status"])
+                    yield GameEvent(game_id=game_id, version=last, status=status)
+                    if status is GameStatus.FINISHED:
+                        return
         except StoreUnavailable:
             raise unavailable() from None
         except Unauthorized:

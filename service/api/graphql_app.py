@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
-from strawberry.asgi import GraphQL
+from starlette.websockets import WebSocketDisconnect
+from strawberry.asgi import ASGIWebSocketAdapter, GraphQL
+from strawberry.http.exceptions import WebSocketDisconnected
 
 from service.api import fastpath
 from service.api.documents import _Lru
@@ -27,7 +30,20 @@ from service.api.tables import Tables
 from service.settings import Settings
 
 
+class TextFrames(ASGIWebSocketAdapter):
+    """Every graphql-transport-ws and graphql-ws message as a text frame: both protocols
+    require text, and gql, graphql-ws and browsers refuse binary frames."""
+
+    async def send_json(self, message: Mapping[str, object]) -> None:
+        try:
+            await self.ws.send_text(msgspec.json.encode(message).decode())
+        except WebSocketDisconnect as exc:
+            raise WebSocketDisconnected from exc
+
+
 class GraphQLApp(GraphQL[dict[str, Any], None]):
+    websocket_adapter_class = TextFrames
+
     def __init__(self, tables: Tables, settings: Settings) -> None:
         schema = build_schema(settings)
         super().__init__(

@@ -3,7 +3,9 @@
 Same game service, same codes. Errors are RFC 9457 problem details whose `code` is the
 GraphQL RejectCode (or UNAVAILABLE, BAD_USER_INPUT, BAD_REQUEST...), with HTTP statuses used
 as HTTP intends: 401 no or bad token, 404 unknown game, 409 not now, 412 stale `If-Match`,
-422 a move that is malformed or illegal, 503 store unavailable.
+422 a move that is malformed or illegal (or an Idempotency-Key reused with another request,
+as the IETF Idempotency-Key draft answers it), 503 store unavailable. A GET whose
+If-None-Match names the current ETag answers 304 with no body.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ STATUS = {
     "ILLEGAL_MOVE": 422,
     "MALFORMED_MOVE": 422,
     "BAD_USER_INPUT": 422,
+    "IDEMPOTENCY_KEY_REUSED": 422,
     "BAD_REQUEST": 400,
     "UNAVAILABLE": 503,
     "PAYLOAD_TOO_LARGE": 413,
@@ -42,6 +45,7 @@ TITLES = {
     "ILLEGAL_MOVE": "Illegal move",
     "MALFORMED_MOVE": "Malformed move",
     "BAD_USER_INPUT": "Invalid input",
+    "IDEMPOTENCY_KEY_REUSED": "Idempotency key reused with another request",
     "BAD_REQUEST": "Bad request",
     "UNAVAILABLE": "Store unavailable",
     "PAYLOAD_TOO_LARGE": "Request too large",
@@ -133,6 +137,15 @@ def _if_match(request: Request) -> int | None:
     return version
 
 
+def _none_match(request: Request, version: int) -> bool:
+    """If-None-Match names the current version (RFC 9110 13.1.2: weak comparison, `*` any)."""
+    raw = request.headers.get("if-none-match")
+    if raw is None:
+        return False
+    tags = {tag.strip().removeprefix("W/") for tag in raw.split(",")}
+    return "*" in tags or f'"{version}"' in tags
+
+
 def routes(tables: Tables) -> list[Route]:
     async def read(request: Request) -> Table:
         game_id = request.path_params["game_id"]
@@ -169,7 +182,11 @@ def routes(tables: Tables) -> list[Route]:
 
     async def get_game(request: Request) -> Response:
         table = await read(request)
-        return json_response(table.as_json(), headers={"etag": f'"{table.record.version}"'})
+        # the view depends on the token, so shared caches must key on it too
+        headers = {"etag": f'"{table.record.version}"', "vary": "authorization"}
+        if _none_match(request, table.record.version):
+            return Response(status_code=304, headers=headers)
+        return json_response(table.as_json(), headers=headers)
 
     async def legal_moves(request: Request) -> Response:
         table = await read(request)

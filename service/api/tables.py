@@ -21,12 +21,22 @@ import msgspec
 
 from service import metrics
 from service.bots import STRATEGIES, Strategy, play_bots, suggest
-from service.engine import BadSetup, Game, IllegalMove, Played, RejectCode, Scores, check, games
+from service.engine import (
+    BadSetup,
+    Game,
+    IllegalMove,
+    Played,
+    RejectCode,
+    Scores,
+    check,
+    games,
+    replay,
+)
 from service.engine import play as engine_play
 from service.engine import start as engine_start
 from service.engine.play import Step, decode_state, encode_state
 from service.engine.rng import seed_to_int
-from service.store import FORMAT, HistoryRecord, Record, RedisStore
+from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore
 
 MAX_SEED = 200
 DEFAULT_BUDGET_MS = 100
@@ -147,6 +157,13 @@ async def _with_bots(
     return Played(more.state, [*played.steps, *more.steps])
 
 
+def fingerprint(game_id: str, seat: int, move: object, expected_version: int | None) -> str:
+    """What an idempotency key remembers of its request: the same key with another request
+    is refused (Stripe's rule), so a key never silently stands for two different moves."""
+    request = msgspec.json.encode([game_id, seat, move, expected_version], order="sorted")
+    return hashlib.sha256(request).hexdigest()[:32]
+
+
 def _history(first_version: int, steps: list[Step]) -> list[HistoryRecord]:
     return [
         HistoryRecord(first_version + i, s.seat, msgspec.to_builtins(s.move), s.label, s.forced)
@@ -210,6 +227,7 @@ class Tables:
             created=now,
             updated=now,
             bots=bots,
+            options=options if options is not None else {},
         )
         game_id = secrets.token_urlsafe(12)
         while not await self.store.create(game_id, record, _history(0, played.steps)):
@@ -258,8 +276,9 @@ class Tables:
             seat, done = seat_or_rejection
             assert record is not None
             kind, game = record.kind, games()[record.kind]
+            asked = fingerprint(game_id, seat, move, expected_version)
             if done is not None:
-                return kind, Applied(Table(game_id, record, game, seat), replayed=True)
+                return kind, await self._replayed(game_id, record, game, seat, done, asked)
             if expected_version is not None and expected_version != record.version:
                 return kind, Rejected(
                     RejectCode.STALE_VERSION,
@@ -289,6 +308,7 @@ class Tables:
                 new_record,
                 _history(record.version, played.steps),
                 field_key,
+                asked,
             )
             if committed.outcome == "ok":
                 return kind, Applied(Table(game_id, new_record, game, seat, played.state))
@@ -307,9 +327,34 @@ class Tables:
             RejectCode.STALE_VERSION, "other moves kept winning the race; try again", None
         )
 
+    async def _replayed(
+        self, game_id: str, record: Record, game: Game[Any, Any], seat: int, done: Done, asked: str
+    ) -> Applied | Rejected:
+        """The first answer to a key already used: the game as of the version its move made.
+        Entries of earlier releases have no fingerprint and records of earlier releases no
+        options: those answer the game as it is now, as those releases did."""
+        if done.fingerprint is not None and done.fingerprint != asked:
+            return Rejected(
+                RejectCode.IDEMPOTENCY_KEY_REUSED,
+                "this idempotencyKey was used with a different request; use a new key",
+                record.version,
+            )
+        if done.fingerprint is None or record.options is None or done.version == record.version:
+            return Applied(Table(game_id, record, game, seat), replayed=True)
+        entries = await self.store.history(game_id, 0, done.version)
+        decisions = [(e.seat, e.move) for e in entries if not e.forced]
+        state = replay(game, record.players, record.options, record.seed, decisions)
+        then = msgspec.structs.replace(
+            record,
+            version=done.version,
+            finished=game.is_over(state),
+            state=encode_state(state),
+        )
+        return Applied(Table(game_id, then, game, seat, state), replayed=True)
+
     async def _load_for_move(
         self, game_id: str, token: str | None, idempotency_key: str | None
-    ) -> tuple[Record | None, tuple[int, int | None] | Rejected]:
+    ) -> tuple[Record | None, tuple[int, Done | None] | Rejected]:
         """Load the record and, if the token is valid, the idempotency entry of its seat."""
         seat_hint = token.partition(".")[0] if token else ""
         field_key = None
@@ -386,7 +431,9 @@ class Tables:
         return seat, move, game.label(state, seat, move)
 
     async def history(self, table: Table, after: int | None) -> list[HistoryRecord]:
+        """Entries after `after` up to the table's version (a replayed answer is an earlier
+        version of the game than the one stored)."""
         after = min(max(after or 0, 0), table.record.version)
         if after == table.record.version:
             return []
-        return await self.store.history(table.id, after)
+        return await self.store.history(table.id, after, table.record.version)

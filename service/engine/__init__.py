@@ -10,7 +10,7 @@ from service.engine.contract import (
     Wire,
 )
 from service.engine.errors import BadSetup, IllegalMove, RejectCode
-from service.engine.play import Played, Step, check, decode_state, encode_state, play, start
+from service.engine.play import Played, Step, check, decode_state, encode_state, play, replay, start
 from service.engine.registry import games
 from service.engine.rng import Rng
 
@@ -33,5 +33,6 @@ __all__ = [
     "encode_state",
     "games",
     "play",
+    "replay",
     "start",
 ]

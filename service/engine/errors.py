@@ -13,6 +13,7 @@ class RejectCode(StrEnum):
     GAME_OVER = "GAME_OVER"
     UNAUTHORIZED = "UNAUTHORIZED"
     NOT_FOUND = "NOT_FOUND"
+    IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"  # the key came with another request
 
 
 class IllegalMove(Exception):

@@ -68,6 +68,21 @@ def start(game: Game[Any, Any], players: int, raw_options: object, seed: str) ->
     return Played(state, steps)
 
 
+def replay(
+    game: Game[Any, Any],
+    players: int,
+    raw_options: object,
+    seed: str,
+    decisions: list[tuple[int, object]],
+) -> Any:
+    """The state after `decisions` (each non-forced (seat, move) of a history, in order): the
+    engine re-derives every forced step, so the same seed gives the same state."""
+    state = start(game, players, raw_options, seed).state
+    for seat, move in decisions:
+        state = play(game, state, seat, move).state
+    return state
+
+
 def parse_move(game: Game[Any, Any], raw: object) -> Any:
     try:
         return msgspec.convert(raw, type=game.move_type)

@@ -22,6 +22,9 @@ class Record(msgspec.Struct, array_like=True):
     created: float
     updated: float
     bots: dict[int, str] = msgspec.field(default_factory=dict)  # seat -> strategy
+    # create options as sent, to rebuild the game at any version from the seed (idempotent
+    # replays); None in records of earlier releases
+    options: Any = None
 
 
 class HistoryRecord(msgspec.Struct, array_like=True):

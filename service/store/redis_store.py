@@ -2,7 +2,9 @@
 
     g:{id}         hash: v = version, r = msgpack Record
     g:{id}:h       list: msgpack HistoryRecord, one per version, oldest first
-    g:{id}:i       hash: "<seat>:<idempotency key>" -> version after that move
+    g:{id}:i       hash: "<seat>:<idempotency key>" -> version after that move, and
+                   "f:<seat>:<idempotency key>" -> the request's fingerprint (entries of
+                   earlier releases have none; a separate field keeps their readers working)
     g:{id}:events  channel: one JSON event per new version
 
 On a cluster (`redis+cluster://` URL or `?cluster=true`) the events are sharded pub/sub
@@ -52,7 +54,7 @@ return 1
 """
 
 # KEYS: record, history, idempotency. ARGV: expected version, new version, record, idempotency
-# field ('' for none), ttl, game id, final status, history entries...
+# field ('' for none), ttl, game id, final status, request fingerprint, history entries...
 _COMMIT_TEMPLATE = """
 if ARGV[4] ~= '' then
   local done = redis.call('HGET', KEYS[3], ARGV[4])
@@ -62,8 +64,8 @@ local current = redis.call('HGET', KEYS[1], 'v')
 if not current then return {'gone', 0} end
 if current ~= ARGV[1] then return {'stale', tonumber(current)} end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3])
-redis.call('RPUSH', KEYS[2], unpack(ARGV, 8))
-if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[2]) end
+redis.call('RPUSH', KEYS[2], unpack(ARGV, 9))
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[2], 'f:' .. ARGV[4], ARGV[8]) end
 for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
 local channel = 'g:{' .. ARGV[6] .. '}:events'
 for v = tonumber(ARGV[1]) + 1, tonumber(ARGV[2]) do
@@ -82,6 +84,14 @@ class StoreUnavailable(Exception):
 class Committed(msgspec.Struct, frozen=True):
     outcome: str  # "ok", "stale", "dup" or "gone"
     version: int
+
+
+class Done(msgspec.Struct, frozen=True):
+    """An idempotency entry: the version its move produced and the request's fingerprint
+    (None in entries written by earlier releases)."""
+
+    version: int
+    fingerprint: str | None = None
 
 
 def _keys(game_id: str) -> tuple[str, str, str]:
@@ -261,22 +271,24 @@ class RedisStore:
 
     async def load(
         self, game_id: str, idempotency: str | None = None
-    ) -> tuple[Record | None, int | None]:
-        """The record and, if asked, the version an earlier move with that key produced."""
+    ) -> tuple[Record | None, Done | None]:
+        """The record and, if asked, what an earlier move with that key left (one round trip)."""
         record_key, _, idem_key = _keys(game_id)
 
         async def fetch() -> list[Any]:
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.hget(record_key, "r")
                 if idempotency is not None:
-                    pipe.hget(idem_key, idempotency)
+                    pipe.hmget(idem_key, [idempotency, f"f:{idempotency}"])
                 replies: list[Any] = await pipe.execute()
                 return replies
 
         replies = await self._timed("load", fetch)
         record = record_decoder.decode(replies[0]) if replies[0] is not None else None
-        done = int(replies[1]) if idempotency is not None and replies[1] is not None else None
-        return record, done
+        if idempotency is None or replies[1][0] is None:
+            return record, None
+        version, fingerprint = replies[1]
+        return record, Done(int(version), fingerprint.decode() if fingerprint else None)
 
     async def commit(
         self,
@@ -285,6 +297,7 @@ class RedisStore:
         record: Record,
         history: list[HistoryRecord],
         idempotency: str | None,
+        fingerprint: str = "",
     ) -> Committed:
         keys = _keys(game_id)
         args: list[bytes | int | str] = [
@@ -295,16 +308,21 @@ class RedisStore:
             self.ttl(record.finished),
             game_id,
             "FINISHED" if record.finished else "ACTIVE",
+            fingerprint,
             *(msgspec.msgpack.encode(h) for h in history),
         ]
         reply = await self._timed("commit", lambda: self._evalsha(self._commit, keys, args))
         return Committed(reply[0].decode(), int(reply[1]))
 
-    async def history(self, game_id: str, after: int = 0) -> list[HistoryRecord]:
+    async def history(
+        self, game_id: str, after: int = 0, until: int | None = None
+    ) -> list[HistoryRecord]:
+        """Entries of versions after `after` up to `until` (inclusive; None: the latest)."""
         _, history_key, _ = _keys(game_id)
+        last = -1 if until is None else until - 1
         raw: list[bytes] = await self._timed(
             "history",
-            lambda: self.redis.lrange(history_key, after, -1),  # type: ignore[arg-type,return-value]
+            lambda: self.redis.lrange(history_key, after, last),  # type: ignore[arg-type,return-value]
         )
         return [history_decoder.decode(item) for item in raw]
 

@@ -252,6 +252,7 @@ async def audit(redis: Redis | RedisCluster, tables: list[Table], intents: list[
         idem = {
             k.decode(): int(v)
             for k, v in (await redis.hgetall(_record_key(table.id) + ":i")).items()  # type: ignore[misc]
+            if not k.startswith(b"f:")  # a key's request fingerprint, beside its version
         }
         result.games += 1
         result.versions += record.version

@@ -11,7 +11,7 @@ import pytest
 from redis.asyncio import Redis
 
 from service.settings import Settings
-from service.store import FORMAT, HistoryRecord, Record, RedisStore, connect
+from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore, connect
 
 SETTINGS = Settings(active_ttl=1000, finished_ttl=100)
 
@@ -56,7 +56,7 @@ async def test_commit_writes_record_history_and_idempotency_together(store: Redi
     committed = await store.commit(game_id, 1, _record(3), [_entry(2), _entry(3)], "0:key")
     assert (committed.outcome, committed.version) == ("ok", 3)
     record, done = await store.load(game_id, "0:key")
-    assert record is not None and record.version == 3 and done == 3
+    assert record is not None and record.version == 3 and done == Done(3, None)
     assert [h.version for h in await store.history(game_id)] == [1, 2, 3]
     assert [h.version for h in await store.history(game_id, after=2)] == [3]
 
