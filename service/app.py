@@ -9,20 +9,43 @@ from contextlib import asynccontextmanager
 import msgspec
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.applications import Starlette
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 from service import metrics
 from service.api import rest
 from service.api.contracts import openapi
-from service.api.graphql_app import GraphQLApp
+from service.api.graphql_app import GRAPHIQL_DIR, GraphQLApp
 from service.api.guard import Guard
 from service.api.ratelimit import RateLimiter
 from service.api.tables import Tables
 from service.settings import Settings
 from service.store import RedisStore, connect
+
+# What a browser app may send and read across origins (seat tokens travel in Authorization,
+# never in cookies, so credentials stay off).
+CORS_REQUEST_HEADERS = [
+    "Authorization",
+    "Content-Type",
+    "If-Match",
+    "If-None-Match",
+    "Idempotency-Key",
+    "X-API-Key",
+    "Prefer",
+]
+CORS_RESPONSE_HEADERS = [
+    "ETag",
+    "Retry-After",
+    "Location",
+    "Link",
+    "Idempotent-Replayed",
+    "Preference-Applied",
+    "WWW-Authenticate",
+]
 
 
 def create_app(settings: Settings, redis_url: str) -> ASGIApp:
@@ -66,11 +89,27 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
             Route("/readyz", readyz),
             Route("/metrics", metrics_route),
             Route("/openapi.json", openapi_route),
+            *(
+                []
+                if settings.production
+                else [Mount("/graphiql", StaticFiles(directory=GRAPHIQL_DIR))]
+            ),
         ],
         lifespan=lifespan,
     )
     app.state.tables = tables
-    return Guard(app, settings.max_body_bytes, limiter)
+    guarded = Guard(app, settings.max_body_bytes, limiter)
+    if not settings.cors_origins:
+        return guarded
+    # outside the guard, so a browser can read its refusals (413, 429) too
+    return CORSMiddleware(
+        guarded,
+        allow_origins=settings.cors_origins,
+        allow_methods=["GET", "POST"],
+        allow_headers=CORS_REQUEST_HEADERS,
+        expose_headers=CORS_RESPONSE_HEADERS,
+        max_age=600,
+    )
 
 
 def from_env() -> ASGIApp:

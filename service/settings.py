@@ -18,6 +18,11 @@ def _float(name: str, default: float) -> float:
     return float(raw) if raw.strip() else default
 
 
+def _list(name: str) -> tuple[str, ...]:
+    """A comma-separated setting, blanks dropped."""
+    return tuple(item.strip() for item in os.environ.get(name, "").split(",") if item.strip())
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None = None  # None: start an embedded redis-server
@@ -39,6 +44,9 @@ class Settings:
     max_query_aliases: int = 10
     max_suggest_ms: int = 1000  # the most a suggestMove may think
     graphql_fast_path: bool = True  # answer hot operations without strawberry (fastpath.py)
+    # browser origins (https://app.example.com) allowed to call the API: CORS on HTTP, the
+    # Origin check on WebSocket upgrades; empty: same origin only; "*": any origin
+    cors_origins: tuple[str, ...] = ()
 
     @property
     def production(self) -> bool:
@@ -57,9 +65,7 @@ class Settings:
             redis_timeout=_float("REDIS_TIMEOUT", cls.redis_timeout),
             redis_pool_size=_int("REDIS_POOL_SIZE", cls.redis_pool_size),
             max_body_bytes=_int("RULES_MAX_BODY_BYTES", cls.max_body_bytes),
-            api_keys=tuple(
-                k.strip() for k in os.environ.get("RULES_API_KEYS", "").split(",") if k.strip()
-            ),
+            api_keys=_list("RULES_API_KEYS"),
             rate_limit_per_token=_int("RULES_RATE_LIMIT_PER_TOKEN", cls.rate_limit_per_token),
             rate_limit_per_address=_int("RULES_RATE_LIMIT_PER_ADDRESS", cls.rate_limit_per_address),
             rate_limit_sync_seconds=_float(
@@ -70,4 +76,5 @@ class Settings:
             max_query_aliases=_int("RULES_MAX_QUERY_ALIASES", cls.max_query_aliases),
             max_suggest_ms=_int("RULES_MAX_SUGGEST_MS", cls.max_suggest_ms),
             graphql_fast_path=os.environ.get("RULES_GRAPHQL_FAST_PATH", "1") != "0",
+            cors_origins=_list("RULES_CORS_ORIGINS"),
         )

@@ -18,6 +18,7 @@ from service.bots import STRATEGIES
 from service.engine import Game, Scores, games
 
 STRATEGY_NAMES = list(STRATEGIES)
+EVERY_ROUTE = ("BAD_REQUEST", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "UNAVAILABLE")
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schema"
 VERSION = "1.0.0"
 GAME_FIELDS = [
@@ -52,18 +53,39 @@ def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
+def _for_generators(schema: Any) -> Any:
+    """`schema` without `items: false` after `prefixItems` (a fixed-length tuple: valid 3.1,
+    but refused by openapi-python-client; minItems/maxItems still say the length)."""
+    if isinstance(schema, list):
+        return [_for_generators(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    return {
+        key: _for_generators(value)
+        for key, value in schema.items()
+        if not (key == "items" and value is False and "prefixItems" in schema)
+    }
+
+
+def _named(components: dict[str, Any]) -> dict[str, Any]:
+    """Each component titled with its own (unique) name: generators name models by title."""
+    return {name: {**_for_generators(schema), "title": name} for name, schema in components.items()}
+
+
 def _game_components() -> tuple[dict[str, Any], list[Any], list[Any]]:
+    """Each game's move and view components, prefixed with the game (TreelineSeatView)."""
     components: dict[str, Any] = {}
     views, moves = [], []
     for kind, game in games().items():
+        prefix = kind.title().replace("_", "")
         (move, view), defs = msgspec.json.schema_components(
             [game.move_type, game.view_type],
-            ref_template=f"#/components/schemas/{kind}.{{name}}",
+            ref_template=f"#/components/schemas/{prefix}{{name}}",
         )
-        components.update({f"{kind}.{name}": schema for name, schema in defs.items()})
+        components.update({f"{prefix}{name}": schema for name, schema in defs.items()})
         moves.append(move)
         views.append(view)
-    return components, views, moves
+    return _named(components), views, moves
 
 
 def openapi() -> dict[str, Any]:
@@ -77,14 +99,20 @@ def openapi() -> dict[str, Any]:
         return {status: {"description": description, "content": {json_body: {"schema": schema}}}}
 
     def problems(*codes: str) -> dict[str, Any]:
-        statuses = sorted({STATUS[c] for c in (*codes, "BAD_REQUEST", "UNAVAILABLE")})
+        """Every status the route can answer with: its own codes and those of every route
+        (bad request, body too large, rate limited, store unavailable)."""
+        statuses = sorted({STATUS[c] for c in (*codes, *EVERY_ROUTE)})
         return {
             str(s): {
                 "description": ", ".join(sorted(c for c, v in STATUS.items() if v == s)),
                 "content": {"application/problem+json": {"schema": _ref("Problem")}},
+                **({"headers": {"Retry-After": retry_after}} if s in (429, 503) else {}),
             }
             for s in statuses
         }
+
+    retry_after = {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}}
+    etag = {"description": 'The game\'s version, e.g. "12".', "schema": {"type": "string"}}
 
     game_id = {"name": "gameId", "in": "path", "required": True, "schema": {"type": "string"}}
     read = {"parameters": [game_id], "security": [{}, {"seatToken": []}]}
@@ -100,20 +128,31 @@ def openapi() -> dict[str, Any]:
                 "post": {
                     "operationId": "createGame",
                     "summary": "Create a game; the answer holds each seat's token, once.",
+                    "security": [{}, {"apiKey": []}],
                     "requestBody": body(_ref("CreateGame")),
                     "responses": {
                         **ok(_ref("CreatedGame"), "created", "201"),
-                        **problems("BAD_USER_INPUT"),
+                        **problems("BAD_USER_INPUT", "UNAUTHORIZED"),
                     },
                 }
             },
             "/v1/games/{gameId}": {
                 "get": {
                     **read,
+                    "parameters": [
+                        game_id,
+                        {
+                            "name": "If-None-Match",
+                            "in": "header",
+                            "schema": {"type": "string"},
+                            "description": "An ETag the client holds: 304 while it is current.",
+                        },
+                    ],
                     "operationId": "getGame",
                     "summary": "The game as the bearer's seat sees it (a spectator without a token).",
                     "responses": {
-                        **ok(_ref("Game"), "the game"),
+                        "200": {**ok(_ref("Game"), "the game")["200"], "headers": {"ETag": etag}},
+                        "304": {"description": "not modified", "headers": {"ETag": etag}},
                         **problems("NOT_FOUND", "UNAUTHORIZED"),
                     },
                 }
@@ -153,7 +192,9 @@ def openapi() -> dict[str, Any]:
                             "name": "Idempotency-Key",
                             "in": "header",
                             "schema": {"type": "string", "maxLength": 200},
-                            "description": "A retry with the same key returns the first result.",
+                            "description": "A retry of the same request with the same key "
+                            "returns the first answer; another request with it is refused "
+                            "(422 IDEMPOTENCY_KEY_REUSED).",
                         },
                     ],
                     "requestBody": body(_ref("MoveBody")),
@@ -165,6 +206,7 @@ def openapi() -> dict[str, Any]:
                             "NOT_YOUR_TURN",
                             "STALE_VERSION",
                             "ILLEGAL_MOVE",
+                            "IDEMPOTENCY_KEY_REUSED",
                         ),
                     },
                 }
@@ -226,14 +268,22 @@ def openapi() -> dict[str, Any]:
             },
         },
         "components": {
-            "securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}},
+            "securitySchemes": {
+                "seatToken": {"type": "http", "scheme": "bearer"},
+                "apiKey": {
+                    "type": "apiKey",
+                    "in": "header",
+                    "name": "X-API-Key",
+                    "description": "Needed to create games when the server sets RULES_API_KEYS.",
+                },
+            },
             "schemas": {**_envelope_schemas(views, moves), **game_components},
         },
     }
 
 
 def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
-    (scores,), score_defs = msgspec.json.schema_components(
+    _, score_defs = msgspec.json.schema_components(
         [Scores], ref_template="#/components/schemas/{name}"
     )
     integer, string = {"type": "integer"}, {"type": "string"}
@@ -246,8 +296,7 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
     }
     codes = sorted(STATUS)
     return {
-        **score_defs,
-        "Scores": scores,
+        **_named(score_defs),
         "Move": move,
         "LegalMove": legal,
         "Problem": {

@@ -12,11 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import msgspec
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import HTMLResponse, Response
 from starlette.types import Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 from strawberry.asgi import ASGIWebSocketAdapter, GraphQL
@@ -28,6 +29,9 @@ from service.api.rest import bearer_token
 from service.api.schema import build_schema
 from service.api.tables import Tables
 from service.settings import Settings
+
+GRAPHIQL_DIR = Path(__file__).parent / "graphiql"  # served at /graphiql (app.py)
+GRAPHIQL_PAGE = (GRAPHIQL_DIR / "index.html").read_text()
 
 
 class TextFrames(ASGIWebSocketAdapter):
@@ -51,11 +55,15 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
             graphql_ide=None if settings.production else "graphiql",
             allow_queries_via_get=False,
             multipart_uploads_enabled=False,
+            allowed_origins=settings.cors_origins,  # WebSocket upgrades from other origins
         )
         self.documents = schema.documents
         self.tables = tables
         self.fast_path = settings.graphql_fast_path
         self.persisted: _Lru = _Lru(4096)
+
+    async def render_graphql_ide(self, request: Request) -> Response:
+        return HTMLResponse(GRAPHIQL_PAGE)
 
     async def get_context(self, request: Any, response: Any) -> dict[str, Any]:
         return {

@@ -1,0 +1,112 @@
+"""Python `gql`, as its users run it: HTTPX for queries and mutations, its WebSockets transport
+for gameEvents (graphql-transport-ws, and the legacy graphql-ws protocol)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+from gql import Client, GraphQLRequest
+from gql.transport.httpx import HTTPXAsyncTransport
+from gql.transport.websockets import WebsocketsTransport
+
+from tests.clients.conftest import KINDS, Service
+
+CREATE = """
+mutation Create($input: CreateGameInput!) {
+  createGame(input: $input) { game { id version status toAct } seats { seat token } }
+}"""
+READ = "query Read($id: ID!) { game(id: $id) { version status toAct legalMoves { move } } }"
+APPLY = """
+mutation Apply($input: ApplyMoveInput!) {
+  applyMove(input: $input) {
+    __typename
+    ... on MoveApplied { game { version status toAct } }
+    ... on MoveRejected { code message }
+  }
+}"""
+EVENTS = "subscription Events($id: ID!) { gameEvents(gameId: $id) { gameId version status } }"
+TRANSPORT_WS = WebsocketsTransport.GRAPHQLWS_SUBPROTOCOL  # "graphql-transport-ws"
+LEGACY_WS = WebsocketsTransport.APOLLO_SUBPROTOCOL  # "graphql-ws"
+
+
+def _request(document: str, **variables: Any) -> GraphQLRequest:
+    return GraphQLRequest(document, variable_values=variables)
+
+
+def _http(service: Service, token: str | None = None) -> Client:
+    headers = {"authorization": f"Bearer {token}"} if token else None
+    return Client(transport=HTTPXAsyncTransport(url=service.graphql, headers=headers, timeout=30))
+
+
+async def _follow(
+    service: Service, game_id: str, token: str, protocol: str, listening: asyncio.Event
+) -> list[dict[str, Any]]:
+    """Every gameEvents event until the server completes the stream."""
+    transport = WebsocketsTransport(
+        url=service.websocket,
+        subprotocols=[protocol],
+        init_payload={"authorization": f"Bearer {token}"},
+    )
+    events = []
+    async with Client(transport=transport) as session:
+        async for data in session.subscribe(_request(EVENTS, id=game_id)):
+            events.append(data["gameEvents"])
+            listening.set()
+    return events
+
+
+async def _play(service: Service, game: dict[str, Any], tokens: list[str], seed: str) -> int:
+    """Random legal moves by the seat to act, over HTTP, to the end; the final version."""
+    chooser = random.Random(seed)
+    seats = [await _http(service, token).connect_async() for token in tokens]
+    try:
+        version, status, to_act = game["version"], game["status"], game["toAct"]
+        while status == "ACTIVE":
+            seat = seats[to_act[0]]
+            seen = (await seat.execute(_request(READ, id=game["id"])))["game"]
+            move = chooser.choice(seen["legalMoves"])["move"]
+            applied = await seat.execute(
+                _request(APPLY, input={"gameId": game["id"], "move": move,
+                                       "expectedVersion": seen["version"]})
+            )  # fmt: skip
+            result = applied["applyMove"]
+            assert result["__typename"] == "MoveApplied", result
+            version, status, to_act = (result["game"][k] for k in ("version", "status", "toAct"))
+        return int(version)
+    finally:
+        for seat in seats:
+            await seat.client.close_async()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_gql_plays_a_whole_game_while_a_second_gql_client_follows_it_to_completion(
+    service: Service, kind: str
+) -> None:
+    async with _http(service) as session:
+        created = await session.execute(
+            _request(CREATE, input={"kind": kind, "players": 2, "seed": f"gql-{kind}"})
+        )
+    game = created["createGame"]["game"]
+    tokens = [seat["token"] for seat in created["createGame"]["seats"]]
+    listening = asyncio.Event()
+    follower = asyncio.create_task(_follow(service, game["id"], tokens[0], TRANSPORT_WS, listening))
+    async with asyncio.timeout(60):  # subscribed (or the follower failed: say why)
+        await asyncio.wait(
+            [follower, asyncio.create_task(listening.wait())], return_when=asyncio.FIRST_COMPLETED
+        )
+    if follower.done():
+        follower.result()
+    final = await _play(service, game, tokens, f"gql-{kind}")
+    async with asyncio.timeout(60):  # the stream ends by itself after FINISHED
+        events = await follower
+    assert [e["version"] for e in events] == list(range(game["version"], final + 1))
+    assert {e["gameId"] for e in events} == {game["id"]}
+    assert [e["status"] for e in events] == ["ACTIVE"] * (len(events) - 1) + ["FINISHED"]
+
+    for protocol in (TRANSPORT_WS, LEGACY_WS):  # a finished game: its event, then complete
+        async with asyncio.timeout(60):
+            again = await _follow(service, game["id"], tokens[1], protocol, asyncio.Event())
+        assert again == [{"gameId": game["id"], "version": final, "status": "FINISHED"}]
