@@ -1,0 +1,168 @@
+"""A real browser: headless Chromium (Debian's package) driven by Playwright for Python.
+
+GraphiQL runs a query and a subscription with every request that is not to the service
+blocked; a page served from another origin calls the API through CORS when its origin is
+listed in RULES_CORS_ORIGINS and is refused when it is not.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+from playwright.async_api import Browser, Page, Route, async_playwright
+
+from service.store.embedded import free_port
+from tests.clients.conftest import Service, require
+
+CHROMIUM_FLAGS = [
+    "--no-sandbox",  # CI runs as root
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-default-apps",
+    "--disable-dev-shm-usage",
+    "--disable-sync",
+    "--no-first-run",
+]
+TIMEOUT_MS = 60_000
+
+
+@pytest.fixture(scope="module")
+async def browser() -> AsyncIterator[Browser]:
+    chromium = require("chromium", "apt-get install chromium")
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+        try:
+            yield launched
+        finally:
+            await launched.close()
+
+
+async def _only(page: Page, origins: set[str]) -> list[str]:
+    """Abort every request to any other origin; the list of those refused."""
+    blocked: list[str] = []
+
+    async def route(route: Route) -> None:
+        parts = urlsplit(route.request.url)
+        if f"{parts.scheme}://{parts.netloc}".replace("ws", "http", 1) in origins:
+            await route.continue_()
+        else:
+            blocked.append(route.request.url)
+            await route.abort()
+
+    await page.route("**/*", route)
+    return blocked
+
+
+QUERY_EDITOR = "document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror"
+
+
+async def _run(page: Page, query: str) -> None:
+    """Type `query` into the editor and run it, once GraphiQL has parsed it (it decides
+    between HTTP and the WebSocket from the parsed document, after a debounce)."""
+    await page.evaluate(f"(q) => {QUERY_EDITOR}.setValue(q)", query)
+    await page.wait_for_function(
+        f"(q) => {QUERY_EDITOR}.documentAST?.loc?.source?.body === q", arg=query, timeout=TIMEOUT_MS
+    )
+    await page.click(".graphiql-execute-button")
+
+
+async def _response_contains(page: Page, text: str) -> None:
+    await page.wait_for_function(
+        "(t) => document.querySelector('.graphiql-response .CodeMirror')?.CodeMirror"
+        ".getValue().includes(t)",
+        arg=text,
+        timeout=TIMEOUT_MS,
+    )
+
+
+async def test_graphiql_runs_a_query_and_a_subscription_with_no_network_but_the_service(
+    browser: Browser, service: Service, tmp_path: Path
+) -> None:
+    page = await browser.new_page(viewport={"width": 1400, "height": 800})
+    blocked = await _only(page, {service.url})
+    await page.goto(service.graphql, wait_until="load", timeout=TIMEOUT_MS)
+    await page.wait_for_selector(".graphiql-execute-button", timeout=TIMEOUT_MS)
+    await _run(page, "{ catalog { kind title } }")
+    await _response_contains(page, '"TREE_LINED_AVENUE"')
+
+    async with httpx.AsyncClient(base_url=service.url, timeout=30) as http:
+        created = (await http.post("/v1/games", json={"kind": "TREELINGS", "players": 2})).json()
+        game_id, token = created["game"]["id"], created["seats"][0]["token"]
+        await _run(page, f'subscription {{ gameEvents(gameId: "{game_id}") {{ version status }} }}')
+        await _response_contains(page, '"version": 0')
+        auth = {"authorization": f"Bearer {token}"}
+        legal = (await http.get(f"/v1/games/{game_id}/legal-moves", headers=auth)).json()
+        moved = await http.post(f"/v1/games/{game_id}/moves", headers=auth,
+                                json={"move": legal["legalMoves"][0]["move"]})  # fmt: skip
+        version = moved.json()["game"]["version"]
+    await _response_contains(page, f'"version": {version}')
+    await page.screenshot(path=tmp_path / "graphiql.png")
+    assert blocked == [], f"GraphiQL asked for more than the service: {blocked}"
+    await page.close()
+
+
+class _Page(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        body = b"<!doctype html><title>a browser app</title><p>another origin</p>"
+        self.send_response(200)
+        self.send_header("content-type", "text/html")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextmanager
+def _page_server(origin: str) -> Iterator[str]:
+    """A tiny web server on `origin` (http://127.0.0.1:port) serving one page."""
+    server = ThreadingHTTPServer(("127.0.0.1", urlsplit(origin).port or 80), _Page)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield origin
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(30)
+
+
+CALL_API = """async (api) => {
+  try {
+    const answer = await fetch(api + "/v1/games", {
+      method: "POST",
+      headers: {"content-type": "application/json", "idempotency-key": "page"},
+      body: JSON.stringify({kind: "TREELINGS", players: 2}),
+    });
+    return {status: answer.status, location: answer.headers.get("location")};
+  } catch (error) {
+    return {refused: String(error)};
+  }
+}"""
+
+
+@pytest.mark.parametrize("listed", [True, False], ids=["listed-origin", "other-origin"])
+async def test_a_browser_app_on_another_origin_calls_the_api_only_if_listed(
+    browser: Browser, service: Service, listed: bool
+) -> None:
+    origin = service.allowed_origin if listed else f"http://127.0.0.1:{free_port()}"
+    with _page_server(origin):
+        page = await browser.new_page()
+        blocked = await _only(page, {service.url, origin})
+        await page.goto(origin, timeout=TIMEOUT_MS)
+        answer = await page.evaluate(CALL_API, service.url)
+        await page.close()
+    assert blocked == []
+    if listed:
+        assert answer["status"] == 201 and answer["location"].startswith("/v1/games/"), answer
+    else:
+        assert "refused" in answer, f"the browser let a foreign origin read the API: {answer}"
