@@ -5,6 +5,7 @@ pinned in tests/clients/node/package-lock.json; `npm ci` runs when node_modules 
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
 import random
 import subprocess
@@ -26,12 +27,14 @@ def node_modules() -> Path:
     npm = require("npm", "apt-get install npm")
     installed = NODE_DIR / "node_modules" / ".package-lock.json"
     lock = NODE_DIR / "package-lock.json"
-    if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
-        run = subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-            cwd=NODE_DIR, capture_output=True, text=True, timeout=600,
-        )  # fmt: skip
-        assert run.returncode == 0, run.stdout + run.stderr
+    with (NODE_DIR / ".npm-ci.lock").open("w") as held:  # parallel test workers install once
+        fcntl.flock(held, fcntl.LOCK_EX)
+        if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
+            run = subprocess.run(
+                [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                cwd=NODE_DIR, capture_output=True, text=True, timeout=600,
+            )  # fmt: skip
+            assert run.returncode == 0, run.stdout + run.stderr
     return NODE_DIR / "node_modules"
 
 
