@@ -58,7 +58,7 @@ CHILD_FIELDS = {
     "scores": {"__typename", "final", "winners", "entries"},
     "entries": {"__typename", "seat", "points", "breakdown", "tiebreak"},
     "MoveApplied": {"__typename", "replayed", "game"},
-    "MoveRejected": {"__typename", "code", "message", "currentVersion"},
+    "MoveRejected": {"__typename", "code", "message", "currentVersion", "reason", "rule"},
 }
 ROOTS = {
     (OperationType.QUERY, "game"): ("id", "ID"),
@@ -298,4 +298,6 @@ def _member(result: Any, typename: str, s: Selection) -> Any:
         "code": lambda: result.code.value,
         "message": lambda: result.message,
         "currentVersion": lambda: result.current_version,
+        "reason": lambda: result.reason,
+        "rule": lambda: result.rule,
     }[s.name]()

@@ -41,6 +41,10 @@ class GameStatus(Enum):
 RejectCode = strawberry.enum(EngineRejectCode, name="RejectCode")
 
 
+REASON = "ILLEGAL_MOVE only: why, as a code of the game's own (docs/rules/<game>.md lists them)."
+RULE = "ILLEGAL_MOVE only: the ruling or rulebook section the reason comes from, e.g. TG-4."
+
+
 class ApiError(GraphQLError):
     """A typed GraphQL error: never masked, its code in `extensions.code`."""
 
@@ -245,6 +249,8 @@ class MoveRejected:
     code: RejectCode  # type: ignore[valid-type]
     message: str
     current_version: int | None
+    reason: str | None = strawberry.field(default=None, description=REASON)
+    rule: str | None = strawberry.field(default=None, description=RULE)
 
 
 ApplyMoveResult = Annotated[MoveApplied | MoveRejected, strawberry.union("ApplyMoveResult")]
@@ -317,6 +323,8 @@ class Query:
             code=rejected.code,
             message=rejected.message,
             current_version=rejected.current_version,
+            reason=rejected.reason,
+            rule=rejected.rule,
         )
 
 
@@ -346,6 +354,8 @@ class MoveValidation:
     code: RejectCode | None  # type: ignore[valid-type]
     message: str
     current_version: int | None
+    reason: str | None = strawberry.field(default=None, description=REASON)
+    rule: str | None = strawberry.field(default=None, description=RULE)
 
 
 def _defaults(options_type: type[Any]) -> dict[str, Any]:
@@ -390,7 +400,11 @@ class Mutation:
         if isinstance(result, Applied):
             return MoveApplied(game=Game(table=result.table), replayed=result.replayed)
         return MoveRejected(
-            code=result.code, message=result.message, current_version=result.current_version
+            code=result.code,
+            message=result.message,
+            current_version=result.current_version,
+            reason=result.reason,
+            rule=result.rule,
         )
 
 

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 import msgspec
 
+from service.engine.explain import Reasons
 from service.engine.rng import Rng
 
 
@@ -76,6 +77,12 @@ class Game(Protocol[S, M]):
     move_type: ClassVar[Any]  # the tagged union of move Structs
     options_type: ClassVar[type[Options]]
     view_type: ClassVar[type[Any]]
+    reasons: ClassVar[Reasons]  # why a move is refused (explain.py), documented per game
+    turn_rule: ClassVar[str]  # the ruling a refusal of the wrong kind of decision cites
+
+    def normalise(self, move: M) -> M:
+        """The canonical form of a parsed move: set-valued fields in one order."""
+        ...
 
     def setup(self, players: int, options: Any, rng: Rng) -> S:
         """The initial state. `rng` must be stored in the state and used for all randomness.
