@@ -56,7 +56,7 @@ GAME_FIELDS = {
 CHILD_FIELDS = {
     "legalMoves": {"__typename", "move", "label"},
     "scores": {"__typename", "final", "winners", "entries"},
-    "entries": {"__typename", "seat", "points", "breakdown", "tiebreak"},
+    "entries": {"__typename", "seat", "points", "breakdown", "tiebreak", "team", "seatPoints"},
     "MoveApplied": {"__typename", "replayed", "game"},
     "MoveRejected": {"__typename", "code", "message", "currentVersion", "reason", "rule"},
 }
@@ -262,7 +262,7 @@ def _scores(table: Table, selections: tuple[Selection, ...]) -> dict[str, Any]:
                 _object(
                     "ScoreEntry",
                     {"seat": e.seat, "points": e.points, "breakdown": e.breakdown,
-                     "tiebreak": e.tiebreak},
+                     "tiebreak": e.tiebreak, "team": e.team, "seatPoints": e.seat_points},
                     s.children,
                 )
                 for e in scores.entries

@@ -93,6 +93,12 @@ class ScoreEntry:
     points: int
     breakdown: JSON
     tiebreak: list[int]
+    team: list[int] | None = strawberry.field(
+        default=None, description="Team games: the seats whose points `points` adds up."
+    )
+    seat_points: int | None = strawberry.field(
+        default=None, description="Team games: this seat's own share of `points`."
+    )
 
 
 @strawberry.type
@@ -169,6 +175,8 @@ class Game:
                     points=e.points,
                     breakdown=cast(JSON, e.breakdown),
                     tiebreak=e.tiebreak,
+                    team=e.team,
+                    seat_points=e.seat_points,
                 )
                 for e in scores.entries
             ],

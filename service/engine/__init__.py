@@ -1,12 +1,14 @@
 """Pure game engine: contract, deterministic RNG, errors, sequencing. No I/O."""
 
 from service.engine.contract import (
+    Cell,
     Game,
     Move,
     Options,
     ScoreEntry,
     ScoreItem,
     Scores,
+    Term,
     Wire,
 )
 from service.engine.errors import BadSetup, IllegalMove, RejectCode
@@ -16,6 +18,7 @@ from service.engine.rng import Rng
 
 __all__ = [
     "BadSetup",
+    "Cell",
     "Game",
     "IllegalMove",
     "Move",
@@ -27,6 +30,7 @@ __all__ = [
     "ScoreItem",
     "Scores",
     "Step",
+    "Term",
     "Wire",
     "check",
     "decode_state",

@@ -45,10 +45,26 @@ class Options(Wire):
     start_seat: int = 0
 
 
+class Cell(Wire):
+    row: int
+    col: int
+
+
+class Term(Wire):
+    """A named number an item's points come from (the names per game: docs/rules/)."""
+
+    name: str
+    value: int
+
+
 class ScoreItem(Wire):
-    source: str
+    source: str  # what scores, a closed set per game: castle, glade, tree, avenue, project
     points: int
-    detail: str = ""
+    detail: str = ""  # the same in words
+    id: str | None = None  # which one: a castle letter, glade id, colour, card, project, tree type
+    seat: int | None = None  # whose item (an entry of a team lists both teammates' items)
+    cells: list[Cell] = []  # where on the board
+    terms: list[Term] = []
 
 
 class ScoreEntry(Wire):
@@ -56,6 +72,8 @@ class ScoreEntry(Wire):
     points: int
     breakdown: list[ScoreItem]
     tiebreak: list[int]
+    team: list[int] | None = None  # team games: the seats whose points `points` adds up
+    seat_points: int | None = None  # team games: this seat's own share of `points`
 
 
 class Scores(Wire):

@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from service.engine import ScoreEntry, ScoreItem, Scores, Wire
+from service.engine import Cell, ScoreEntry, ScoreItem, Scores, Term, Wire
 from service.games.treetopia import sanctuary
 from service.games.treetopia.cards import CARDS, DATA, ENVIRONMENTS, SYMBIOSES, TYPES, describe
 from service.games.treetopia.rules import to_act
@@ -148,6 +148,14 @@ def scores(state: State) -> Scores:
                 points=t.points,
                 detail=f"{CARDS[t.card].name} at row {t.row}, column {t.col}: {t.hope} card"
                 f" + {t.group} group + {t.symbiosis} symbiosis",
+                id=str(t.card),
+                seat=seat,
+                cells=[Cell(row=t.row, col=t.col)],
+                terms=[
+                    Term(name="hope", value=t.hope),
+                    Term(name="group", value=t.group),
+                    Term(name="symbiosis", value=t.symbiosis),
+                ],
             )
             for t in state.sanctuary
             if t.seat == seat
