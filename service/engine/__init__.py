@@ -10,6 +10,7 @@ from service.engine.contract import (
     Scores,
     Term,
     Wire,
+    closed_set,
 )
 from service.engine.errors import BadSetup, IllegalMove, RejectCode
 from service.engine.play import Played, Step, check, decode_state, encode_state, play, start
@@ -33,6 +34,7 @@ __all__ = [
     "Term",
     "Wire",
     "check",
+    "closed_set",
     "decode_state",
     "encode_state",
     "games",

@@ -11,7 +11,8 @@ public: they never carry hidden information (RULINGS ALL-4), because history sho
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol, TypeVar
+from collections.abc import Iterable
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 import msgspec
 
@@ -21,6 +22,13 @@ from service.engine.rng import Rng
 
 def _camel(name: str) -> str:
     return name[:1].lower() + name[1:]
+
+
+def closed_set(values: Iterable[str]) -> Any:
+    """The Literal of `values`, for strings a game's data file fixes (colours, animals, tree
+    types): JSON Schema and GraphQL then list them as an enum. Modules bind it under
+    `if not TYPE_CHECKING`, with `str` for mypy, which cannot see a Literal made at runtime."""
+    return Literal[tuple(values)]
 
 
 class Wire(msgspec.Struct, rename="camel", forbid_unknown_fields=True, kw_only=True):

@@ -16,8 +16,10 @@ from typing import Any
 import msgspec
 import pytest
 
-from service.engine import Game, IllegalMove, RejectCode, check, games, play, start
+from service.engine import Game, IllegalMove, RejectCode, check, encode_state, games, play, start
 from service.engine.explain import GENERIC_REASONS, WRONG_DECISION
+from service.games.avenue.state import Redraw
+from service.games.treetopia.state import WHIRLWIND
 
 GAMES = 40
 # Positions the random games reach too rarely, set up by their create options.
@@ -113,3 +115,18 @@ def test_every_reason_is_documented_with_its_rule(kind: str) -> None:
         assert f"| `{reason.code}` | {reason.rule} |" in text, reason.code
     for code in GENERIC_REASONS:
         assert f"`{code}`" in text, code
+
+
+def test_set_valued_moves_are_accepted_in_any_order_and_recorded_sorted() -> None:
+    """Treetopia's Whirlwind cards and the Avenue's Redraw slots are sets (issue #18)."""
+    game = games()["TREETOPIA"]
+    state = start(game, 2, {}, "whirl").state
+    seat = game.to_act(state)[0]
+    state.tokens[seat][WHIRLWIND] = True  # an active Whirlwind token, as after a B turn
+    cards = sorted(state.hands[seat])[:2]
+    played = play(game, state, seat, {"type": "useWhirlwind", "cards": cards[::-1]})
+    assert played.steps[0].move.cards == tuple(cards)
+    assert encode_state(played.state) == encode_state(
+        play(game, state, seat, {"type": "useWhirlwind", "cards": cards}).state
+    )
+    assert games()["TREE_LINED_AVENUE"].normalise(Redraw(slots=(2, 0))) == Redraw(slots=(0, 2))

@@ -8,12 +8,12 @@ from service.engine import Wire
 from service.games.avenue.cards import ANIMALS, TILE_ANIMAL
 from service.games.avenue.rules import EMPTY, gardener_seats, rounds, to_act
 from service.games.avenue.scoring import project_met_by
-from service.games.avenue.state import Phase, State
+from service.games.avenue.state import Animal, Phase, PhaseName, State
 
 
 class TileView(Wire):
     id: int
-    animal: str
+    animal: Animal
     cell: int
     owner: int  # the seat whose gardener stands on the tile's card, -1 if unowned (AV-6)
 
@@ -30,7 +30,7 @@ class AvenueView(Wire):
     players: int
     round: int
     rounds: int
-    phase: str
+    phase: PhaseName
     to_act: list[int]
     turn: int  # the acting token's turn-order marker, 0-based
     order: list[int]  # per marker: the seat whose token stands there this round
