@@ -51,6 +51,11 @@ class AvenueView(Wire):
     over: bool = False
 
 
+# The turn's working fields are shown only in the phases they describe, never stale (issue #18).
+AFTER_CHOICE = {Phase.CELL, Phase.ACTION, Phase.RELOCATE_TO, Phase.CARRY, Phase.EXTRA_TO}
+WITH_CELL = {Phase.TILES, Phase.ACTION, Phase.RELOCATE_TO, Phase.CARRY, Phase.EXTRA_TO}
+
+
 def view(state: State, seat: int | None) -> AvenueView:
     over = state.phase == Phase.OVER
     owner = gardener_seats(state)
@@ -81,11 +86,11 @@ def view(state: State, seat: int | None) -> AvenueView:
         deck_size=len(state.deck),
         project_deck_size=len(state.project_deck),
         seats=seats,
-        chosen_slot=state.slot,
-        chosen_card=state.card,
-        cell=state.cell,
-        dest=state.dest,
-        picked_tile=state.pick,
-        tiles_moved=state.count,
+        chosen_slot=state.slot if state.phase in AFTER_CHOICE else EMPTY,
+        chosen_card=state.card if state.phase in AFTER_CHOICE else EMPTY,
+        cell=state.cell if state.phase in WITH_CELL else EMPTY,
+        dest=state.dest if state.phase == Phase.CARRY else EMPTY,
+        picked_tile=state.pick if state.phase == Phase.EXTRA_TO else EMPTY,
+        tiles_moved=state.count if state.phase in (Phase.TILES, Phase.CARRY) else 0,
         over=over,
     )
