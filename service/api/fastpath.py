@@ -56,9 +56,9 @@ GAME_FIELDS = {
 CHILD_FIELDS = {
     "legalMoves": {"__typename", "move", "label"},
     "scores": {"__typename", "final", "winners", "entries"},
-    "entries": {"__typename", "seat", "points", "breakdown", "tiebreak"},
+    "entries": {"__typename", "seat", "points", "breakdown", "tiebreak", "team", "seatPoints"},
     "MoveApplied": {"__typename", "replayed", "game"},
-    "MoveRejected": {"__typename", "code", "message", "currentVersion"},
+    "MoveRejected": {"__typename", "code", "message", "currentVersion", "reason", "rule"},
 }
 ROOTS = {
     (OperationType.QUERY, "game"): ("id", "ID"),
@@ -262,7 +262,7 @@ def _scores(table: Table, selections: tuple[Selection, ...]) -> dict[str, Any]:
                 _object(
                     "ScoreEntry",
                     {"seat": e.seat, "points": e.points, "breakdown": e.breakdown,
-                     "tiebreak": e.tiebreak},
+                     "tiebreak": e.tiebreak, "team": e.team, "seatPoints": e.seat_points},
                     s.children,
                 )
                 for e in scores.entries
@@ -298,4 +298,6 @@ def _member(result: Any, typename: str, s: Selection) -> Any:
         "code": lambda: result.code.value,
         "message": lambda: result.message,
         "currentVersion": lambda: result.current_version,
+        "reason": lambda: result.reason,
+        "rule": lambda: result.rule,
     }[s.name]()

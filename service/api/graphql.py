@@ -41,6 +41,10 @@ class GameStatus(Enum):
 RejectCode = strawberry.enum(EngineRejectCode, name="RejectCode")
 
 
+REASON = "ILLEGAL_MOVE only: why, as a code of the game's own (docs/rules/<game>.md lists them)."
+RULE = "ILLEGAL_MOVE only: the ruling or rulebook section the reason comes from, e.g. TG-4."
+
+
 class ApiError(GraphQLError):
     """A typed GraphQL error: never masked, its code in `extensions.code`."""
 
@@ -89,6 +93,12 @@ class ScoreEntry:
     points: int
     breakdown: JSON
     tiebreak: list[int]
+    team: list[int] | None = strawberry.field(
+        default=None, description="Team games: the seats whose points `points` adds up."
+    )
+    seat_points: int | None = strawberry.field(
+        default=None, description="Team games: this seat's own share of `points`."
+    )
 
 
 @strawberry.type
@@ -165,6 +175,8 @@ class Game:
                     points=e.points,
                     breakdown=cast(JSON, e.breakdown),
                     tiebreak=e.tiebreak,
+                    team=e.team,
+                    seat_points=e.seat_points,
                 )
                 for e in scores.entries
             ],
@@ -245,6 +257,8 @@ class MoveRejected:
     code: RejectCode  # type: ignore[valid-type]
     message: str
     current_version: int | None
+    reason: str | None = strawberry.field(default=None, description=REASON)
+    rule: str | None = strawberry.field(default=None, description=RULE)
 
 
 ApplyMoveResult = Annotated[MoveApplied | MoveRejected, strawberry.union("ApplyMoveResult")]
@@ -317,6 +331,8 @@ class Query:
             code=rejected.code,
             message=rejected.message,
             current_version=rejected.current_version,
+            reason=rejected.reason,
+            rule=rejected.rule,
         )
 
 
@@ -346,6 +362,8 @@ class MoveValidation:
     code: RejectCode | None  # type: ignore[valid-type]
     message: str
     current_version: int | None
+    reason: str | None = strawberry.field(default=None, description=REASON)
+    rule: str | None = strawberry.field(default=None, description=RULE)
 
 
 def _defaults(options_type: type[Any]) -> dict[str, Any]:
@@ -390,7 +408,11 @@ class Mutation:
         if isinstance(result, Applied):
             return MoveApplied(game=Game(table=result.table), replayed=result.replayed)
         return MoveRejected(
-            code=result.code, message=result.message, current_version=result.current_version
+            code=result.code,
+            message=result.message,
+            current_version=result.current_version,
+            reason=result.reason,
+            rule=result.rule,
         )
 
 

@@ -78,9 +78,16 @@ class MoveBody(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Problem(Exception):
-    def __init__(self, code: str, detail: str, current_version: int | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        detail: str,
+        current_version: int | None = None,
+        explained: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(detail)
         self.code, self.detail, self.current_version = code, detail, current_version
+        self.explained = explained or {}  # ILLEGAL_MOVE: {"reason": ..., "rule": ...}
 
 
 def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -99,6 +106,7 @@ def problem_response(problem: Problem) -> Response:
     headers = {}
     if problem.current_version is not None:
         body["currentVersion"] = problem.current_version
+    body.update(problem.explained)
     if problem.code == "UNAUTHORIZED":
         headers["www-authenticate"] = "Bearer"
     if problem.code == "UNAVAILABLE":
@@ -109,7 +117,15 @@ def problem_response(problem: Problem) -> Response:
 
 
 def from_rejection(rejected: Rejected) -> Problem:
-    return Problem(rejected.code.value, rejected.message, rejected.current_version)
+    return Problem(
+        rejected.code.value, rejected.message, rejected.current_version, explained(rejected)
+    )
+
+
+def explained(rejected: Rejected) -> dict[str, str]:
+    if rejected.reason is None or rejected.rule is None:
+        return {}
+    return {"reason": rejected.reason, "rule": rejected.rule}
 
 
 async def _body(request: Request, type_: type[Any]) -> Any:
@@ -304,4 +320,5 @@ def validation_json(rejected: Rejected | None) -> dict[str, Any]:
         "code": rejected.code.value,
         "message": rejected.message,
         "currentVersion": rejected.current_version,
+        **explained(rejected),
     }

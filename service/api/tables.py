@@ -112,6 +112,8 @@ class Rejected:
     code: RejectCode
     message: str
     current_version: int | None = None
+    reason: str | None = None  # ILLEGAL_MOVE: why, and the ruling (service/engine/explain.py)
+    rule: str | None = None
 
 
 def natural(text: str) -> int | None:
@@ -289,7 +291,7 @@ class Tables:
             try:
                 played = engine_play(game, state, seat, move)
             except IllegalMove as exc:
-                return kind, Rejected(exc.code, exc.message, record.version)
+                return kind, Rejected(exc.code, exc.message, record.version, exc.reason, exc.rule)
             if record.bots:
                 seed = _bot_seed(record.seed, record.version)
                 played = await _with_bots(game, played, record.bots, seed)
@@ -383,7 +385,7 @@ class Tables:
         try:
             check(game, decode_state(game, record.state), seat_or_rejection[0], move)
         except IllegalMove as exc:
-            return Rejected(exc.code, exc.message, record.version)
+            return Rejected(exc.code, exc.message, record.version, exc.reason, exc.rule)
         return None
 
     async def suggest(

@@ -1,13 +1,16 @@
 """Pure game engine: contract, deterministic RNG, errors, sequencing. No I/O."""
 
 from service.engine.contract import (
+    Cell,
     Game,
     Move,
     Options,
     ScoreEntry,
     ScoreItem,
     Scores,
+    Term,
     Wire,
+    closed_set,
 )
 from service.engine.errors import BadSetup, IllegalMove, RejectCode
 from service.engine.play import Played, Step, check, decode_state, encode_state, play, replay, start
@@ -16,6 +19,7 @@ from service.engine.rng import Rng
 
 __all__ = [
     "BadSetup",
+    "Cell",
     "Game",
     "IllegalMove",
     "Move",
@@ -27,8 +31,10 @@ __all__ = [
     "ScoreItem",
     "Scores",
     "Step",
+    "Term",
     "Wire",
     "check",
+    "closed_set",
     "decode_state",
     "encode_state",
     "games",

@@ -11,15 +11,24 @@ public: they never carry hidden information (RULINGS ALL-4), because history sho
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol, TypeVar
+from collections.abc import Iterable
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 import msgspec
 
+from service.engine.explain import Reasons
 from service.engine.rng import Rng
 
 
 def _camel(name: str) -> str:
     return name[:1].lower() + name[1:]
+
+
+def closed_set(values: Iterable[str]) -> Any:
+    """The Literal of `values`, for strings a game's data file fixes (colours, animals, tree
+    types): JSON Schema and GraphQL then list them as an enum. Modules bind it under
+    `if not TYPE_CHECKING`, with `str` for mypy, which cannot see a Literal made at runtime."""
+    return Literal[tuple(values)]
 
 
 class Wire(msgspec.Struct, rename="camel", forbid_unknown_fields=True, kw_only=True):
@@ -44,10 +53,26 @@ class Options(Wire):
     start_seat: int = 0
 
 
+class Cell(Wire):
+    row: int
+    col: int
+
+
+class Term(Wire):
+    """A named number an item's points come from (the names per game: docs/rules/)."""
+
+    name: str
+    value: int
+
+
 class ScoreItem(Wire):
-    source: str
+    source: str  # what scores, a closed set per game: castle, glade, tree, avenue, project
     points: int
-    detail: str = ""
+    detail: str = ""  # the same in words
+    id: str | None = None  # which one: a castle letter, glade id, colour, card, project, tree type
+    seat: int | None = None  # whose item (an entry of a team lists both teammates' items)
+    cells: list[Cell] = []  # where on the board
+    terms: list[Term] = []
 
 
 class ScoreEntry(Wire):
@@ -55,6 +80,8 @@ class ScoreEntry(Wire):
     points: int
     breakdown: list[ScoreItem]
     tiebreak: list[int]
+    team: list[int] | None = None  # team games: the seats whose points `points` adds up
+    seat_points: int | None = None  # team games: this seat's own share of `points`
 
 
 class Scores(Wire):
@@ -76,6 +103,12 @@ class Game(Protocol[S, M]):
     move_type: ClassVar[Any]  # the tagged union of move Structs
     options_type: ClassVar[type[Options]]
     view_type: ClassVar[type[Any]]
+    reasons: ClassVar[Reasons]  # why a move is refused (explain.py), documented per game
+    turn_rule: ClassVar[str]  # the ruling a refusal of the wrong kind of decision cites
+
+    def normalise(self, move: M) -> M:
+        """The canonical form of a parsed move: set-valued fields in one order."""
+        ...
 
     def setup(self, players: int, options: Any, rng: Rng) -> S:
         """The initial state. `rng` must be stored in the state and used for all randomness.

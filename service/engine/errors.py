@@ -19,10 +19,14 @@ class RejectCode(StrEnum):
 class IllegalMove(Exception):
     """A decision the rules do not allow now. Nothing has been changed when it is raised."""
 
-    def __init__(self, code: RejectCode, message: str) -> None:
+    def __init__(
+        self, code: RejectCode, message: str, reason: str | None = None, rule: str | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason = reason  # ILLEGAL_MOVE only: why (explain.py), and the ruling it comes from
+        self.rule = rule
 
 
 class BadSetup(Exception):

@@ -13,6 +13,7 @@ import msgspec
 
 from service.engine.contract import Game
 from service.engine.errors import BadSetup, IllegalMove, RejectCode
+from service.engine.explain import explain
 from service.engine.rng import Rng
 
 
@@ -96,9 +97,11 @@ def check(game: Game[Any, Any], state: Any, seat: int, raw_move: object) -> Any:
         raise IllegalMove(RejectCode.GAME_OVER, "the game is over")
     if seat not in game.to_act(state):
         raise IllegalMove(RejectCode.NOT_YOUR_TURN, f"seat {seat} does not act now")
-    move = parse_move(game, raw_move)
-    if move not in game.legal_moves(state, seat):
-        raise IllegalMove(RejectCode.ILLEGAL_MOVE, "that move is not legal now")
+    move = game.normalise(parse_move(game, raw_move))
+    legal = game.legal_moves(state, seat)
+    if move not in legal:
+        refusal = explain(move, legal, game.reasons, game.turn_rule)
+        raise IllegalMove(RejectCode.ILLEGAL_MOVE, refusal.message, refusal.reason, refusal.rule)
     return move
 
 

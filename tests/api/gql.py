@@ -3,7 +3,7 @@
 GAME_FIELDS = """
   id kind version status players toAct viewer state
   legalMoves { move label }
-  scores { final winners entries { seat points breakdown tiebreak } }
+  scores { final winners entries { seat points breakdown tiebreak team seatPoints } }
 """
 
 CREATE = f"""

@@ -96,7 +96,9 @@ async def test_reject_codes(api: Api) -> None:
         "NOT_YOUR_TURN": (await apply(api, game["id"], tokens[1], move)),
         "MALFORMED_MOVE": (await apply(api, game["id"], tokens[0], {"type": "fly"})),
         "ILLEGAL_MOVE": (
-            await apply(api, game["id"], tokens[0], {"type": "takeColour", "colour": "nope"})
+            await apply(
+                api, game["id"], tokens[0], {"type": "place", "colour": "red", "side": "left"}
+            )
         ),
     }
     cases["UNAUTHORIZED_OTHER_GAME"] = await apply(api, game["id"], other_tokens[0], move)

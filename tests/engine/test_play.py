@@ -21,10 +21,20 @@ from service.engine import (
     play,
     start,
 )
+from service.engine.explain import VALUE_NOT_ALLOWED, WRONG_DECISION, Reason, Reasons, explain
 
 
 class Add(Move, frozen=True):
     amount: int
+
+
+class Pair(Move, frozen=True):  # only for explain's tests
+    a: int
+    b: int
+
+
+class Other(Move, frozen=True):
+    pass
 
 
 class Count(msgspec.Struct):
@@ -49,6 +59,13 @@ class Race:
     move_type: ClassVar[Any] = Add
     options_type: ClassVar[type[Options]] = Options
     view_type: ClassVar[type[Any]] = CountView
+    reasons: ClassVar[Reasons] = {
+        ("add", ("amount",)): Reason("PAST_FIVE", "RACE-1", "adding {value} passes 5")
+    }
+    turn_rule: ClassVar[str] = "RACE-1"
+
+    def normalise(self, move: Add) -> Add:
+        return move
 
     def setup(self, players: int, options: Any, rng: Rng) -> Count:
         return Count(0, options.start_seat, rng)
@@ -106,6 +123,42 @@ def test_checks_come_in_a_fixed_order() -> None:
     with pytest.raises(IllegalMove) as refused:
         play(RACE, state, 0, {"type": "add", "amount": 3})
     assert refused.value.code == RejectCode.ILLEGAL_MOVE
+
+
+def test_a_refusal_names_its_reason_the_rule_and_what_is_allowed() -> None:
+    state = play(RACE, start(RACE, 2, None, "s").state, 0, {"type": "add", "amount": 2}).state
+    state = play(RACE, state, 1, {"type": "add", "amount": 1}).state  # total 3: +2 left
+    with pytest.raises(IllegalMove) as refused:
+        play(RACE, state, 0, {"type": "add", "amount": 5})
+    assert (refused.value.reason, refused.value.rule) == ("PAST_FIVE", "RACE-1")
+    assert refused.value.message == "adding 5 passes 5 (allowed: 1, 2)"
+
+
+def test_fields_without_a_reason_get_the_generic_ones() -> None:
+    legal = [Pair(a=1, b=2), Pair(a=2, b=1)]
+    assert explain(Pair(a=3, b=1), legal, {}, "X-1") == (
+        VALUE_NOT_ALLOWED,
+        "X-1",
+        "a 3 is not allowed now (allowed: 1, 2)",
+    )
+    assert explain(Pair(a=1, b=1), legal, {}, "X-1") == (
+        VALUE_NOT_ALLOWED,
+        "X-1",
+        "b 1 is not allowed now (allowed: 2)",
+    )
+    assert explain(Add(amount=1), legal, {}, "X-1") == (
+        WRONG_DECISION, "X-1", "add is not a decision you owe now (now: pair)"
+    )  # fmt: skip
+    grouped = {("pair", ("a", "b")): Reason("NO_PAIR", "X-2", "no pair {value}: {allowed}")}
+    assert explain(Pair(a=1, b=1), legal, grouped, "X-1") == (
+        "NO_PAIR", "X-2", "no pair (1, 1): (1, 2), (2, 1)"
+    )  # fmt: skip
+
+
+def test_a_reason_for_a_kind_of_decision_holds_only_beside_its_siblings() -> None:
+    reasons = {("add", ()): Reason("NO_ADD", "X-3", "adding is over", frozenset({"pair"}))}
+    assert explain(Add(amount=1), [Pair(a=1, b=2)], reasons, "X-1").reason == "NO_ADD"
+    assert explain(Add(amount=1), [Other()], reasons, "X-1").reason == WRONG_DECISION
 
 
 def test_a_single_option_is_played_by_the_engine_and_recorded() -> None:

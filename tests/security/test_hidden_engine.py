@@ -100,7 +100,7 @@ def outcome(game: Game[Any, Any], state: Any, seat: int, move: object) -> tuple[
     try:
         steps = play(game, state, seat, move).steps
     except IllegalMove as exc:
-        return exc.code.value, exc.message
+        return exc.code.value, exc.message, exc.reason or "", exc.rule or ""
     return "accepted", steps[0].label
 
 

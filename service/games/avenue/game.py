@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from service.engine import Options, Rng, Scores
+from service.engine.explain import Reasons
 from service.games.avenue import hidden, rules, scoring
 from service.games.avenue.cards import ANIMALS, TILE_ANIMAL, card_name, catalog, cell_name
+from service.games.avenue.reasons import REASONS, TURN_RULE
 from service.games.avenue.state import (
     AvenueMove,
     AvenueOptions,
@@ -42,6 +44,13 @@ class TreeLinedAvenue:
     move_type: ClassVar[Any] = AvenueMove
     options_type: ClassVar[type[Options]] = AvenueOptions
     view_type: ClassVar[type[Any]] = AvenueView
+    reasons: ClassVar[Reasons] = REASONS
+    turn_rule: ClassVar[str] = TURN_RULE
+
+    def normalise(self, move: AvenueMove) -> AvenueMove:
+        if isinstance(move, Redraw):
+            return Redraw(slots=tuple(sorted(move.slots)))
+        return move
 
     def setup(self, players: int, options: Any, rng: Rng) -> State:
         return rules.setup(players, options, rng)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.engine import ScoreEntry, ScoreItem, Scores
+from service.engine import Cell, ScoreEntry, ScoreItem, Scores, Term
 from service.games.avenue.cards import (
     ANIMALS,
     CARDS,
@@ -56,7 +56,18 @@ def avenue_items(state: State, seat: int) -> list[ScoreItem]:
                 f"gardener on {cell_name(cell)}, {kind} {number}: "
                 f"{best} {TREES[tree]} x ({tiles} tiles + 1)"
             )
-            items.append(ScoreItem(source="avenue", points=points, detail=detail))
+            terms = {kind: number, "count": best, "tiles": tiles}
+            items.append(
+                ScoreItem(
+                    source="avenue",
+                    points=points,
+                    detail=detail,
+                    id=TREES[tree],
+                    seat=seat,
+                    cells=[Cell(row=r, col=c)],
+                    terms=[Term(name=name, value=value) for name, value in terms.items()],
+                )
+            )
     return items
 
 
@@ -104,6 +115,9 @@ def project_items(state: State, seat: int) -> list[ScoreItem]:
                 source="project",
                 points=PROJECTS[project].points if met else 0,
                 detail=f"project {project} ({project_text(project)}): {by}",
+                id=str(project),
+                seat=seat,
+                cells=[Cell(row=cell // SIZE, col=cell % SIZE)] if met else [],
             )
         )
     return items

@@ -7,10 +7,12 @@ Cells are numbered row * 6 + column (0-based); cards, tiles and projects are sma
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from service.engine import Move, Options, Rng
+from service.engine import Move, Options, Rng, closed_set
+from service.games.avenue.cards import ANIMALS
 
 
 class Phase(IntEnum):
@@ -25,6 +27,14 @@ class Phase(IntEnum):
     CARRY = 6  # which of its tiles it brings (up to 2)
     EXTRA_TO = 7  # onto which gardener's card the extra tile goes
     OVER = 8
+
+
+if TYPE_CHECKING:
+    Animal = str
+    PhaseName = str
+else:
+    Animal = closed_set(ANIMALS)
+    PhaseName = closed_set(p.name.lower() for p in Phase)
 
 
 class State(msgspec.Struct, array_like=True):
@@ -67,7 +77,7 @@ class SkipGardener(Move, frozen=True):
 
 class TakeTile(Move, frozen=True):
     cell: int
-    animal: str
+    animal: Animal
 
 
 class StopTaking(Move, frozen=True):
@@ -95,7 +105,7 @@ class RelocateTo(Move, frozen=True):
 
 
 class CarryTile(Move, frozen=True):
-    animal: str
+    animal: Animal
 
 
 class StopCarrying(Move, frozen=True):
@@ -112,7 +122,7 @@ class Redraw(Move, frozen=True):
 
 class ExtraTile(Move, frozen=True):
     cell: int
-    animal: str
+    animal: Animal
 
 
 class ExtraTileTo(Move, frozen=True):

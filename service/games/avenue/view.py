@@ -8,12 +8,12 @@ from service.engine import Wire
 from service.games.avenue.cards import ANIMALS, TILE_ANIMAL
 from service.games.avenue.rules import EMPTY, gardener_seats, rounds, to_act
 from service.games.avenue.scoring import project_met_by
-from service.games.avenue.state import Phase, State
+from service.games.avenue.state import Animal, Phase, PhaseName, State
 
 
 class TileView(Wire):
     id: int
-    animal: str
+    animal: Animal
     cell: int
     owner: int  # the seat whose gardener stands on the tile's card, -1 if unowned (AV-6)
 
@@ -30,7 +30,7 @@ class AvenueView(Wire):
     players: int
     round: int
     rounds: int
-    phase: str
+    phase: PhaseName
     to_act: list[int]
     turn: int  # the acting token's turn-order marker, 0-based
     order: list[int]  # per marker: the seat whose token stands there this round
@@ -49,6 +49,11 @@ class AvenueView(Wire):
     picked_tile: int = -1
     tiles_moved: int = 0
     over: bool = False
+
+
+# The turn's working fields are shown only in the phases they describe, never stale (issue #18).
+AFTER_CHOICE = {Phase.CELL, Phase.ACTION, Phase.RELOCATE_TO, Phase.CARRY, Phase.EXTRA_TO}
+WITH_CELL = {Phase.TILES, Phase.ACTION, Phase.RELOCATE_TO, Phase.CARRY, Phase.EXTRA_TO}
 
 
 def view(state: State, seat: int | None) -> AvenueView:
@@ -81,11 +86,11 @@ def view(state: State, seat: int | None) -> AvenueView:
         deck_size=len(state.deck),
         project_deck_size=len(state.project_deck),
         seats=seats,
-        chosen_slot=state.slot,
-        chosen_card=state.card,
-        cell=state.cell,
-        dest=state.dest,
-        picked_tile=state.pick,
-        tiles_moved=state.count,
+        chosen_slot=state.slot if state.phase in AFTER_CHOICE else EMPTY,
+        chosen_card=state.card if state.phase in AFTER_CHOICE else EMPTY,
+        cell=state.cell if state.phase in WITH_CELL else EMPTY,
+        dest=state.dest if state.phase == Phase.CARRY else EMPTY,
+        picked_tile=state.pick if state.phase == Phase.EXTRA_TO else EMPTY,
+        tiles_moved=state.count if state.phase in (Phase.TILES, Phase.CARRY) else 0,
         over=over,
     )

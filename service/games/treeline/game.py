@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from service.engine import Options, Rng, Scores
+from service.engine.explain import Reasons
 from service.games.treeline import hidden, rules
 from service.games.treeline.cards import CASTLES, DATA, GLADES, TOKENS_PER_SEAT
 from service.games.treeline.moves import (
@@ -18,6 +19,7 @@ from service.games.treeline.moves import (
     StrategicFlip,
     TreelineMove,
 )
+from service.games.treeline.reasons import REASONS, TURN_RULE
 from service.games.treeline.scoring import scores
 from service.games.treeline.setup import setup
 from service.games.treeline.state import Phase, State, TreelineOptions, rc
@@ -37,6 +39,11 @@ class Treeline:
     move_type: ClassVar[Any] = TreelineMove
     options_type: ClassVar[type[Options]] = TreelineOptions
     view_type: ClassVar[type[Any]] = TreelineView
+    reasons: ClassVar[Reasons] = REASONS
+    turn_rule: ClassVar[str] = TURN_RULE
+
+    def normalise(self, move: TreelineMove) -> TreelineMove:
+        return move
 
     def setup(self, players: int, options: TreelineOptions, rng: Rng) -> State:
         return setup(players, options, rng)

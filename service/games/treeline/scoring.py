@@ -1,33 +1,44 @@
 """Live and final scores (RULINGS TL-10, TL-11, TL-14).
 
 With four players every seat's entry carries its team's total: the breakdown lists the items
-of both teammates (each detail names the seat), so points == sum(breakdown) still holds.
+of both teammates (each item names its seat), so points == sum(breakdown) still holds, and
+`seatPoints` gives the seat's own share.
 """
 
 from __future__ import annotations
 
-from service.engine import ScoreEntry, ScoreItem, Scores
+import msgspec
+
+from service.engine import Cell, ScoreEntry, ScoreItem, Scores
 from service.games.treeline.cards import CASTLES, GLADES
 from service.games.treeline.glades import glade_points, is_active
-from service.games.treeline.state import Phase, State, rc, team_of
+from service.games.treeline.state import Phase, State, grid_of, rc, team_of
 
 
 def describe_line(state: State, line: int) -> str:
     return f"column {line}" if line < state.cols else f"row {line - state.cols}"
 
 
-def _items(state: State, seat: int, glade_scores: list[tuple[str, list[int]]]) -> list[ScoreItem]:
+def _items(
+    state: State, seat: int, glade_scores: list[tuple[ScoreItem, list[int]]]
+) -> list[ScoreItem]:
     items = [
         ScoreItem(
             source="castle",
             points=CASTLES[castle.tile].points,
             detail=f"castle {CASTLES[castle.tile].letter} ({describe_line(state, line)})",
+            id=CASTLES[castle.tile].letter,
+            seat=seat,
+            cells=[
+                Cell(row=r, col=c) for r, c in (rc(state, x) for x in grid_of(state).lines[line])
+            ],
         )
         for line, castle in enumerate(state.castles)
         if castle.owner == seat
     ]
     items += [
-        ScoreItem(source="glade", points=points[seat], detail=d) for d, points in glade_scores
+        msgspec.structs.replace(glade, points=points[seat], seat=seat)
+        for glade, points in glade_scores
     ]
     return items
 
@@ -38,12 +49,19 @@ def earliest_letter(state: State, seats: list[int]) -> int:
 
 
 def scores(state: State) -> Scores:
-    glade_scores: list[tuple[str, list[int]]] = []
+    glade_scores: list[tuple[ScoreItem, list[int]]] = []
     for glade in state.glades:
         if is_active(state, glade):
             row, col = rc(state, glade.cell)
-            detail = f"{GLADES[glade.kind].name} glade at ({row},{col})"
-            glade_scores.append((detail, glade_points(state, glade)))
+            card = GLADES[glade.kind]
+            item = ScoreItem(
+                source="glade",
+                points=0,
+                detail=f"{card.name} glade at ({row},{col})",
+                id=card.id,
+                cells=[Cell(row=row, col=col)],
+            )
+            glade_scores.append((item, glade_points(state, glade)))
     items = [_items(state, member, glade_scores) for member in range(state.players)]
     entries: list[ScoreEntry] = []
     for seat in range(state.players):
@@ -52,7 +70,7 @@ def scores(state: State) -> Scores:
         for member in team:
             if len(team) > 1:
                 breakdown += [
-                    ScoreItem(item.source, item.points, f"seat {member}: {item.detail}")
+                    msgspec.structs.replace(item, detail=f"seat {member}: {item.detail}")
                     for item in items[member]
                 ]
             else:
@@ -64,6 +82,8 @@ def scores(state: State) -> Scores:
                 breakdown=breakdown,
                 # higher is better: holding letter A gives 16, holding no castle gives 0
                 tiebreak=[len(CASTLES) - earliest_letter(state, team)],
+                team=team if len(team) > 1 else None,
+                seat_points=sum(i.points for i in items[seat]) if len(team) > 1 else None,
             )
         )
     final = state.phase == Phase.OVER

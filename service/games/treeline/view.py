@@ -6,9 +6,9 @@ up: the view shows such a cell as a glade with its identity left out. The Rng ne
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from service.engine import Wire
+from service.engine import Wire, closed_set
 from service.games.treeline.cards import CASTLES, GLADES
 from service.games.treeline.state import (
     Castle,
@@ -37,6 +37,17 @@ ENDS: dict[End, str | None] = {
     End.NO_REFOREST: "noLegalReforest",
 }
 
+if TYPE_CHECKING:
+    PhaseName = str
+    EndReason = str
+    Letter = str
+    GladeId = str
+else:
+    PhaseName = closed_set(PHASES.values())
+    EndReason = closed_set(e for e in ENDS.values() if e)
+    Letter = closed_set(c.letter for c in CASTLES)
+    GladeId = closed_set(g.id for g in GLADES)
+
 
 class TokenView(Wire):
     seat: int
@@ -50,11 +61,11 @@ class CellView(Wire):
     spaces: int
     forest: bool
     tokens: list[TokenView]
-    glade: str | None = None  # the glade's id, only once it is Forest side up
+    glade: GladeId | None = None  # the glade's id, only once it is Forest side up
 
 
 class CastleView(Wire):
-    letter: str
+    letter: Letter
     points: int
     line: Literal["column", "row"]
     index: int
@@ -72,10 +83,10 @@ class SeatView(Wire):
 
 class PendingView(Wire):
     seat: int
-    decision: str
+    decision: PhaseName
     card: tuple[int, int] | None = None  # the card being deployed to
     spaces_left: int = 0
-    castle: str | None = None  # the castle being claimed
+    castle: Letter | None = None  # the castle being claimed
     station_left: int = 0
 
 
@@ -87,16 +98,16 @@ class TreelineView(Wire):
     full_game: bool
     turn: int
     active_seat: int
-    phase: str
+    phase: PhaseName
     pending: PendingView | None
     cells: list[CellView]
     castles: list[CastleView]
     seats: list[SeatView]
     flipped_this_turn: list[tuple[int, int]]
     deployed_this_turn: list[tuple[int, int]]
-    claims_waiting: list[str]
+    claims_waiting: list[Letter]
     town_cards: int
-    end_reason: str | None
+    end_reason: EndReason | None
 
 
 def _tokens(toks: list[int]) -> list[TokenView]:

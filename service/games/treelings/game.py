@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from service.engine import Options, Rng, Scores
+from service.engine.explain import Reasons
 from service.games.treelings import hidden, rules, scoring
 from service.games.treelings.cards import CARDS
+from service.games.treelings.reasons import REASONS, TURN_RULE
 from service.games.treelings.state import State, TreelingsMove, TreelingsOptions
 from service.games.treelings.view import TreelingsView, view
 
@@ -20,6 +22,11 @@ class Treelings:
     move_type: ClassVar[Any] = TreelingsMove
     options_type: ClassVar[type[Options]] = TreelingsOptions
     view_type: ClassVar[type[Any]] = TreelingsView
+    reasons: ClassVar[Reasons] = REASONS
+    turn_rule: ClassVar[str] = TURN_RULE
+
+    def normalise(self, move: TreelingsMove) -> TreelingsMove:
+        return move
 
     def setup(self, players: int, options: TreelingsOptions, rng: Rng) -> State:
         return rules.new_game(players, options.start_seat, rng)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from service.engine import ScoreEntry, ScoreItem, Scores
+from service.engine import ScoreEntry, ScoreItem, Scores, Term
 from service.games.treelings.cards import COLOURS
 from service.games.treelings.state import State, Tree
 
@@ -48,7 +48,7 @@ def district_scores(state: State, seat: int) -> list[TreeScore]:
 def scores(state: State) -> Scores:
     entries = []
     for seat in range(state.players):
-        items = [_item(s) for s in district_scores(state, seat)]
+        items = [_item(seat, s) for s in district_scores(state, seat)]
         scoring_trees = sum(1 for item in items if item.points)
         entries.append(
             ScoreEntry(
@@ -65,11 +65,19 @@ def scores(state: State) -> Scores:
     return Scores(final=state.over, winners=winners, entries=entries)
 
 
-def _item(score: TreeScore) -> ScoreItem:
+def _item(seat: int, score: TreeScore) -> ScoreItem:
     colour = COLOURS[score.tree.colour]
     verdict = "scores" if score.points else "blocked"
     detail = (
         f"{colour} tree of {score.tree.height}, neighbours {score.left} (left) "
         f"and {score.right} (right): {verdict}"
     )
-    return ScoreItem(source=f"{colour} tree", points=score.points, detail=detail)
+    terms = {"height": score.tree.height, "left": score.left, "right": score.right}
+    return ScoreItem(
+        source="tree",
+        points=score.points,
+        detail=detail,
+        id=colour,
+        seat=seat,
+        terms=[Term(name=name, value=value) for name, value in terms.items()],
+    )

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
-from service.engine import Move, Options, Rng
+from service.engine import Move, Options, Rng, closed_set
+from service.games.treelings.cards import COLOURS
 
 Side = Literal["left", "right"]
+if TYPE_CHECKING:
+    Colour = str
+else:
+    Colour = closed_set(COLOURS)
 
 
 class Tree(msgspec.Struct, array_like=True):
@@ -37,7 +42,7 @@ class TreelingsOptions(Options):
 class TakeColour(Move, frozen=True):
     """Take every card of one colour from the market (TG-4)."""
 
-    colour: str
+    colour: Colour
 
 
 class TakeSingletons(Move, frozen=True):
@@ -47,7 +52,7 @@ class TakeSingletons(Move, frozen=True):
 class Place(Move, frozen=True):
     """Start the tree of a taken new colour at one end of the district (TG-5)."""
 
-    colour: str
+    colour: Colour
     side: Side
 
 

@@ -7,16 +7,16 @@ from typing import Literal
 from service.engine import Wire
 from service.games.treelings.cards import CARDS, COLOURS, FESTIVAL
 from service.games.treelings.rules import turns_left
-from service.games.treelings.state import State, Tree
+from service.games.treelings.state import Colour, State, Tree
 
 
 class TreeView(Wire):
-    colour: str
+    colour: Colour
     height: int
 
 
 class MarketPile(Wire):
-    colour: str
+    colour: Colour
     count: int
 
 

@@ -5,9 +5,17 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from service.engine import Options, Rng, Scores
+from service.engine.explain import Reasons
 from service.games.treetopia import hidden, rules
 from service.games.treetopia import view as views
-from service.games.treetopia.state import Phase, State, TreetopiaMove, TreetopiaOptions
+from service.games.treetopia.reasons import REASONS, TURN_RULE
+from service.games.treetopia.state import (
+    Phase,
+    State,
+    TreetopiaMove,
+    TreetopiaOptions,
+    UseWhirlwind,
+)
 
 
 class Treetopia:
@@ -19,6 +27,13 @@ class Treetopia:
     move_type: ClassVar[Any] = TreetopiaMove
     options_type: ClassVar[type[Options]] = TreetopiaOptions
     view_type: ClassVar[type[Any]] = views.TreetopiaView
+    reasons: ClassVar[Reasons] = REASONS
+    turn_rule: ClassVar[str] = TURN_RULE
+
+    def normalise(self, move: TreetopiaMove) -> TreetopiaMove:
+        if isinstance(move, UseWhirlwind):
+            return UseWhirlwind(cards=tuple(sorted(move.cards)))
+        return move
 
     def setup(self, players: int, options: TreetopiaOptions, rng: Rng) -> State:
         return rules.setup(players, options.start_seat, rng)

@@ -7,11 +7,11 @@ until the choice is made (then they are all face up: one in hand, the rest disca
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from service.engine import ScoreEntry, ScoreItem, Scores, Wire
+from service.engine import Cell, ScoreEntry, ScoreItem, Scores, Term, Wire, closed_set
 from service.games.treetopia import sanctuary
 from service.games.treetopia.cards import CARDS, DATA, ENVIRONMENTS, SYMBIOSES, TYPES, describe
 from service.games.treetopia.rules import to_act
@@ -38,6 +38,14 @@ from service.games.treetopia.state import (
 )
 
 TOKEN_NAMES = {"whirlwind": "Whirlwind", "eye": "Eye", "extraTurn": "Extra Turn"}
+
+
+if TYPE_CHECKING:
+    PhaseName = str
+    TypeId = str
+else:
+    PhaseName = closed_set(p.name.lower() for p in Phase)
+    TypeId = closed_set(t.id for t in TYPES)
 
 
 class Tokens(Wire):
@@ -69,10 +77,10 @@ class TreetopiaView(Wire):
     viewer: int | None
     to_act: list[int]
     active_seat: int
-    phase: str
-    symbiosis: list[str]
+    phase: PhaseName
+    symbiosis: list[TypeId]
     draw_pile: int
-    draw_pile_top_type: str | None
+    draw_pile_top_type: TypeId | None
     pool: list[int]
     discard: list[int]
     seats: list[SeatView]
@@ -148,6 +156,14 @@ def scores(state: State) -> Scores:
                 points=t.points,
                 detail=f"{CARDS[t.card].name} at row {t.row}, column {t.col}: {t.hope} card"
                 f" + {t.group} group + {t.symbiosis} symbiosis",
+                id=str(t.card),
+                seat=seat,
+                cells=[Cell(row=t.row, col=t.col)],
+                terms=[
+                    Term(name="hope", value=t.hope),
+                    Term(name="group", value=t.group),
+                    Term(name="symbiosis", value=t.symbiosis),
+                ],
             )
             for t in state.sanctuary
             if t.seat == seat

@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from service.engine import encode_state, play, start
+from service.engine import Scores, encode_state, play, start
 from service.games.treeline import GAME
 from service.games.treeline.glades import SCORERS
 
@@ -42,11 +42,32 @@ def _observe(digest: Any, state: Any) -> None:
         _feed(digest, [[msgspec.to_builtins(m), GAME.label(state, seat, m)] for m in moves])
     for viewer in [None, *range(state.players)]:
         _feed(digest, GAME.view(state, viewer))
-    _feed(digest, GAME.scores(state))
+    _feed(digest, _scores_as_recorded(GAME.scores(state)))
     _feed(digest, GAME.to_act(state))
     if state.glades:
         cells = [glade.cell for glade in state.glades] + list(range(0, len(state.land), 5))
         _feed(digest, [[score(state, cell) for cell in cells] for score in SCORERS.values()])
+
+
+def _scores_as_recorded(scores: Scores) -> dict[str, Any]:
+    """Scores in the shape they had when the digest was recorded: the typed details added
+    since (issue #18: ids, seats, cells, terms, team totals) are checked by test_scoring."""
+    return {
+        "final": scores.final,
+        "winners": scores.winners,
+        "entries": [
+            {
+                "seat": e.seat,
+                "points": e.points,
+                "breakdown": [
+                    {"source": i.source, "points": i.points, "detail": i.detail}
+                    for i in e.breakdown
+                ],
+                "tiebreak": e.tiebreak,
+            }
+            for e in scores.entries
+        ],
+    }
 
 
 def golden_digest() -> str:

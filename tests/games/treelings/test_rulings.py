@@ -284,7 +284,9 @@ def test_tg8_a_tree_scores_if_at_least_as_tall_as_both_neighbours() -> None:
     entries = GAME.scores(state).entries
     assert [i.points for i in entries[0].breakdown] == [3, 3, 0]
     assert [i.points for i in entries[1].breakdown] == [3, 0]
-    assert entries[0].breakdown[0].source == "blue tree"
+    first, last = entries[0].breakdown[0], entries[0].breakdown[2]
+    assert (first.source, first.id, first.seat) == ("tree", "blue", 0)
+    assert [(t.name, t.value) for t in last.terms] == [("height", 2), ("left", 3), ("right", 3)]
     assert "scores" in entries[0].breakdown[0].detail
     assert "blocked" in entries[0].breakdown[2].detail
     assert (entries[0].points, entries[1].points) == (6, 3)

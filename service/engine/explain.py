@@ -1,0 +1,101 @@
+"""Why a move is not legal now: a reason code, the ruling it comes from, and a sentence.
+
+Legality itself is "the move is one of `legal_moves`" (play.py); this module only explains a
+refusal, from the same list. The list is the seat's own (RULINGS ALL-4: it is identical for
+every state that differs only in what the seat may not see), so an explanation built from it
+never reveals hidden information either.
+
+A game names its reasons in a table keyed by move tag and a group of the move's fields:
+`(tag, ())` explains a move of a kind the seat does not owe now, `(tag, ("row", "col"))` a
+value of those fields that no legal move of that kind has. Fields are checked group by group
+in the table's order, then one by one, each time among the legal moves that agree with the
+groups already checked. Anything the table does not name gets a generic reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+import msgspec
+
+WRONG_DECISION = "WRONG_DECISION"  # the seat owes another kind of decision now
+VALUE_NOT_ALLOWED = "VALUE_NOT_ALLOWED"  # a field no legal move of that kind has
+COMBINATION_NOT_ALLOWED = "COMBINATION_NOT_ALLOWED"  # each field fine, not together
+GENERIC_REASONS = (WRONG_DECISION, VALUE_NOT_ALLOWED, COMBINATION_NOT_ALLOWED)
+
+
+class Reason(NamedTuple):
+    code: str
+    rule: str  # a ruling id (RULINGS.md) or rulebook section
+    sentence: str  # a template: {value}, {allowed} and {owed} are filled in
+    when: frozenset[str] = frozenset()  # (tag, ()) reasons: only while one of these is owed
+
+
+Reasons = Mapping[tuple[str, tuple[str, ...]], Reason]
+
+
+class Refusal(NamedTuple):
+    reason: str
+    rule: str
+    message: str
+
+
+def tag_of(move: msgspec.Struct) -> str:
+    return str(type(move).__struct_config__.tag)
+
+
+def explain(
+    move: msgspec.Struct, legal: Sequence[msgspec.Struct], reasons: Reasons, rule: str
+) -> Refusal:
+    """The refusal of `move`, which is not in `legal`; `rule` is the game's turn structure."""
+    tag = tag_of(move)
+    owed = ", ".join(dict.fromkeys(tag_of(m) for m in legal)) or "nothing"
+    same = [m for m in legal if type(m) is type(move)]
+    if not same:
+        reason = reasons.get((tag, ()))
+        if reason is None or not reason.when & {tag_of(m) for m in legal}:
+            reason = Reason(WRONG_DECISION, rule, "{value} is not a decision you owe now")
+        return _refusal(reason, tag, [], owed, suffix=f" (now: {owed})")
+    groups = [fields for (t, fields) in reasons if t == tag and fields]
+    groups += [(f,) for f in type(move).__struct_fields__ if not any(f in g for g in groups)]
+    for fields in groups:
+        value = _values(move, fields)
+        allowed = list(dict.fromkeys(_values(m, fields) for m in same))
+        if value not in allowed:
+            generic = Reason(
+                VALUE_NOT_ALLOWED, rule, f"{_name(fields)} {{value}} is not allowed now"
+            )
+            reason = reasons.get((tag, fields), generic)
+            return _refusal(reason, value, allowed, owed, suffix=f" (allowed: {_list(allowed)})")
+        same = [m for m in same if _values(m, fields) == value]
+    reason = Reason(COMBINATION_NOT_ALLOWED, rule, "that combination is not allowed now")
+    return _refusal(reason, tag, [], owed)
+
+
+def _values(move: msgspec.Struct, fields: tuple[str, ...]) -> Any:
+    values = tuple(getattr(move, f) for f in fields)
+    return values[0] if len(values) == 1 else values
+
+
+def _name(fields: tuple[str, ...]) -> str:
+    return "/".join(fields)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_show(v) for v in value) + ")"
+    return str(value)
+
+
+def _list(values: list[Any]) -> str:
+    return ", ".join(_show(v) for v in values) or "none"
+
+
+def _refusal(
+    reason: Reason, value: Any, allowed: list[Any], owed: str, suffix: str = ""
+) -> Refusal:
+    sentence = reason.sentence.format(value=_show(value), allowed=_list(allowed), owed=owed)
+    if "{allowed}" not in reason.sentence and "{owed}" not in reason.sentence:
+        sentence += suffix
+    return Refusal(reason.code, reason.rule, sentence)

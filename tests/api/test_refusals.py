@@ -1,0 +1,56 @@
+"""Explained refusals through both APIs (issue #18): the reason, the rule and a sentence naming
+the offending part, the same from applyMove, validateMove and REST."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.conftest import Api
+
+REFUSE = """mutation($input: ApplyMoveInput!) { applyMove(input: $input) {
+  ... on MoveRejected { code reason rule message currentVersion } } }"""
+VALIDATE = """query($id: ID!, $move: JSON!) { validateMove(gameId: $id, move: $move) {
+  valid code reason rule message } }"""
+
+
+async def _treelings(api: Api) -> tuple[str, str, list[str]]:
+    """A game, seat 0's token, and a colour that is not in its market."""
+    created = await api.http.post(
+        "/v1/games", json={"kind": "TREELINGS", "players": 2, "seed": "refusals"}
+    )
+    body = created.json()
+    game_id, token = body["game"]["id"], body["seats"][0]["token"]
+    market = {m["colour"] for m in body["game"]["state"]["market"]}
+    absent = [c for c in ("blue", "green", "purple", "red", "yellow", "brown") if c not in market]
+    return game_id, token, absent
+
+
+async def test_an_illegal_move_names_its_reason_and_rule_on_every_path(api: Api) -> None:
+    game_id, token, absent = await _treelings(api)
+    move = {"type": "takeColour", "colour": absent[0]}
+    auth = {"authorization": f"Bearer {token}"}
+    applied = await api.gql(REFUSE, {"input": {"gameId": game_id, "move": move}}, token)
+    refusal = applied["applyMove"]
+    assert (refusal["code"], refusal["reason"], refusal["rule"]) == (
+        "ILLEGAL_MOVE", "COLOUR_NOT_IN_MARKET", "TG-4"
+    )  # fmt: skip
+    assert absent[0] in refusal["message"] and "it holds" in refusal["message"]
+    validated = (await api.gql(VALIDATE, {"id": game_id, "move": move}, token))["validateMove"]
+    assert validated == {"valid": False, **{k: refusal[k] for k in validated if k != "valid"}}
+    rest = await api.http.post(f"/v1/games/{game_id}/moves", json={"move": move}, headers=auth)
+    problem: dict[str, Any] = rest.json()
+    assert rest.status_code == 422 and problem["code"] == "ILLEGAL_MOVE"
+    assert (problem["reason"], problem["rule"], problem["detail"]) == (
+        refusal["reason"], refusal["rule"], refusal["message"]
+    )  # fmt: skip
+    check = await api.http.post(f"/v1/games/{game_id}/validate", json={"move": move}, headers=auth)
+    assert check.json()["reason"] == "COLOUR_NOT_IN_MARKET"
+
+
+async def test_other_refusals_carry_no_reason(api: Api) -> None:
+    game_id, token, _ = await _treelings(api)
+    malformed = await api.gql(
+        REFUSE, {"input": {"gameId": game_id, "move": {"type": "fly"}}}, token
+    )
+    assert malformed["applyMove"]["code"] == "MALFORMED_MOVE"
+    assert malformed["applyMove"]["reason"] is None and malformed["applyMove"]["rule"] is None
