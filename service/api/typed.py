@@ -48,6 +48,12 @@ def enum_value_name(value: str) -> str:
     return name if name[:1].isalpha() else f"_{name}"
 
 
+def of_game(type_name: str, prefix: str) -> bool:
+    """Whether a generated type name belongs to the game named by `prefix` (`Treeline` owns
+    `TreelineView`, not `TreelingsView`)."""
+    return type_name.startswith(prefix) and type_name[len(prefix) : len(prefix) + 1].isupper()
+
+
 def _optional(annotation: Any) -> Any:
     return Optional[annotation]  # noqa: UP045 (the annotation may be an Annotated union)
 
@@ -80,7 +86,7 @@ class Builder:
 
     def name(self, cls: type) -> str:
         prefix = self.prefix(cls)
-        return cls.__name__ if cls.__name__.startswith(prefix) else prefix + cls.__name__
+        return cls.__name__ if of_game(cls.__name__, prefix) else prefix + cls.__name__
 
     def output(self, t: mi.Type, owner: type, field: str) -> Any:
         return self._map(t, owner, field, self.object)
@@ -108,12 +114,19 @@ class Builder:
             return self.enum(t.cls, owner, field)
         if isinstance(t, mi.UnionType):
             members = [m for m in t.types if not isinstance(m, mi.NoneType)]
-            if len(members) == 1:
-                return _optional(self._map(members[0], owner, field, struct))
             structs = [m for m in members if isinstance(m, mi.StructType)]
-            if struct == self.object and len(structs) == len(members):
+            if len(members) == 1:
+                found = self._map(members[0], owner, field, struct)
+            elif struct == self.object and len(structs) == len(members):
                 found = _union(self._base(owner) + pascal(field), [struct(m) for m in structs])
-                return found if len(members) == len(t.types) else _optional(found)
+            else:
+                found = self._untyped(owner, field)
+            return found if len(members) == len(t.types) else _optional(found)
+        return self._untyped(owner, field)
+
+    def _untyped(self, owner: type, field: str) -> Any:
+        """The JSON scalar, for a shape GraphQL cannot say (a dict, Any, a union of scalars,
+        a union in an input); UNTYPED names each such field."""
         self.untyped.append(f"{owner.__name__}.{field}")
         return JSON
 
@@ -149,7 +162,7 @@ class Builder:
                 namespace["tag_"] = strawberry.field(
                     name=t.tag_field,
                     resolver=_tag(str(t.tag)),
-                    description="The move's tag, as in its JSON form.",
+                    description="The tag that names this type in the JSON form.",
                 )
             made = type(self.name(cls), (), namespace)
             self.objects[cls] = strawberry.type(made, name=made.__name__, description=_doc(cls))
@@ -256,17 +269,18 @@ class NotThisMove(ValueError):
     """A typed input that cannot be this game's JSON: its message says why."""
 
 
-def _json(value: Any) -> Any:
-    """A strawberry input value as the JSON the Structs decode (GraphQL names, enum values)."""
+def input_json(value: Any) -> Any:
+    """A generated input's value as the JSON its Struct decodes (JSON names, enum values)."""
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, list):
-        return [_json(item) for item in value]
+        return [input_json(item) for item in value]
     definition = getattr(value, "__strawberry_definition__", None)
     if definition is None:
         return value
     return {
-        f.graphql_name or f.name: _json(getattr(value, f.python_name)) for f in definition.fields
+        f.graphql_name or f.name: input_json(getattr(value, f.python_name))
+        for f in definition.fields
     }
 
 
@@ -283,7 +297,7 @@ def move_json(value: Any) -> dict[str, Any]:
     struct = MOVES[name]
     if given is False:
         raise NotThisMove(f"{name} takes true: the move has no fields")
-    fields = {} if given is True else _json(given)
+    fields = {} if given is True else input_json(given)
     return {str(struct.tag_field): struct.tag, **fields}
 
 
@@ -293,7 +307,7 @@ def options_json(value: Any, kind: str) -> dict[str, Any]:
     options_kind = OPTIONS[name]
     if options_kind != kind:
         raise NotThisMove(f"typedOptions.{name} are {options_kind} options, not {kind}'s")
-    options: dict[str, Any] = _json(given)
+    options: dict[str, Any] = input_json(given)
     return options
 
 

@@ -68,9 +68,7 @@ def test_no_view_move_option_or_score_field_falls_back_to_json() -> None:
 def test_each_game_has_one_typed_move_input_field_per_move_type() -> None:
     fields = typed_client.SDL.get_type("TypedMoveInput").fields  # type: ignore[union-attr]
     for kind, prefix in typed_client.PREFIXES.items():
-        mine = [
-            name for name in fields if typed_client.of_kind(name, prefix[:1].lower() + prefix[1:])
-        ]
+        mine = [name for name in fields if typed.of_game(name, prefix[:1].lower() + prefix[1:])]
         assert len(mine) == len(typed.move_structs(games()[kind])), kind
 
 

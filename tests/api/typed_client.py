@@ -34,6 +34,7 @@ from graphql import (
 )
 
 from service.api.contracts import SCHEMA_DIR
+from service.api.typed import of_game
 
 SDL: GraphQLSchema = build_schema((SCHEMA_DIR / "schema.graphql").read_text())
 DS = DSLSchema(SDL)
@@ -44,11 +45,6 @@ PREFIXES = {
     "TREE_LINED_AVENUE": "Avenue",
 }
 Selection = DSLField | DSLFragment | DSLInlineFragment | DSLMetaField
-
-
-def of_kind(name: str, prefix: str) -> bool:
-    """Whether a union member belongs to the game whose types start with `prefix`."""
-    return name.startswith(prefix) and name[len(prefix) : len(prefix) + 1].isupper()
 
 
 def every_field(type_name: str, prefix: str) -> list[Selection]:
@@ -73,7 +69,7 @@ def on_members(union: GraphQLUnionType, prefix: str) -> list[Selection]:
     return [
         DSLInlineFragment().on(getattr(DS, member.name)).select(*every_field(member.name, prefix))
         for member in union.types
-        if of_kind(member.name, prefix)
+        if of_game(member.name, prefix)
     ]
 
 
