@@ -63,6 +63,17 @@ async def test_a_typed_move_and_its_json_share_one_idempotency_key(api: Api) -> 
     assert history[0]["typedMove"] == {"__typename": "TreelingsTakeSingletons"}
 
 
+async def test_a_suggestion_carries_its_typed_move(api: Api) -> None:
+    game, tokens = await create(api, "TREELINGS", 2, seed="typed-hint")
+    query = """query($id: ID!) { suggestMove(gameId: $id, strategy: GREEDY, iterations: 5, seed: 1)
+      { move typedMove { __typename ... on TreelingsTakeColour { colour type } } } }"""
+    hint = (await api.gql(query, {"id": game["id"]}, tokens[0]))["suggestMove"]
+    if hint["move"]["type"] == "takeColour":
+        assert hint["typedMove"] == {"__typename": "TreelingsTakeColour", **hint["move"]}
+    else:
+        assert hint["typedMove"] == {"__typename": "TreelingsTakeSingletons"}
+
+
 async def test_exactly_one_of_move_and_typed_move(api: Api) -> None:
     game, tokens = await create(api, "TREELINGS", 2, seed="typed-one")
     both = await _apply(
