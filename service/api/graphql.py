@@ -358,9 +358,13 @@ class Query:
         typed_move: TypedMoveInput | None = None,
     ) -> MoveValidation:
         chosen = _move(move, typed_move)
-        rejected = (
-            chosen if isinstance(chosen, Rejected) else await _validate(info, game_id, chosen)
-        )
+        try:
+            if isinstance(chosen, Rejected):
+                rejected: Rejected | None = chosen
+            else:
+                rejected = await _tables(info).validate(str(game_id), _token(info), chosen)
+        except StoreUnavailable:
+            raise unavailable() from None
         if rejected is None:
             return MoveValidation(valid=True, code=None, message="legal now", current_version=None)
         return MoveValidation(
@@ -369,13 +373,6 @@ class Query:
             message=rejected.message,
             current_version=rejected.current_version,
         )
-
-
-async def _validate(info: Info[Any, Any], game_id: strawberry.ID, move: object) -> Rejected | None:
-    try:
-        return await _tables(info).validate(str(game_id), _token(info), move)
-    except StoreUnavailable:
-        raise unavailable() from None
 
 
 async def _suggest(
@@ -406,7 +403,7 @@ def _move(move: JSON | None, typed_move: TypedMoveInput | None) -> object | Reje
         return move
     try:
         return typed.move_json(typed_move)
-    except typed.NotThisMove as exc:
+    except typed.TypedInputError as exc:
         return Rejected(EngineRejectCode.MALFORMED_MOVE, str(exc))
 
 
@@ -448,21 +445,23 @@ class Mutation:
     @strawberry.mutation(name="applyMove")
     async def apply_move(self, info: Info[Any, Any], input: ApplyMoveInput) -> ApplyMoveResult:
         move = _move(input.move, input.typed_move)
-        result = move if isinstance(move, Rejected) else await _apply(info, input, move)
+        if isinstance(move, Rejected):
+            return MoveRejected(code=move.code, message=move.message, current_version=None)
+        try:
+            result = await _tables(info).apply(
+                str(input.game_id),
+                _token(info),
+                move,
+                input.expected_version,
+                input.idempotency_key,
+            )
+        except StoreUnavailable:
+            raise unavailable() from None
         if isinstance(result, Applied):
             return MoveApplied(game=Game(table=result.table), replayed=result.replayed)
         return MoveRejected(
             code=result.code, message=result.message, current_version=result.current_version
         )
-
-
-async def _apply(info: Info[Any, Any], input: ApplyMoveInput, move: object) -> Applied | Rejected:
-    try:
-        return await _tables(info).apply(
-            str(input.game_id), _token(info), move, input.expected_version, input.idempotency_key
-        )
-    except StoreUnavailable:
-        raise unavailable() from None
 
 
 def _options(input: CreateGameInput) -> object:
@@ -473,7 +472,7 @@ def _options(input: CreateGameInput) -> object:
         raise BadSetup("give options or typedOptions, not both")
     try:
         return typed.options_json(input.typed_options, input.kind.value)
-    except typed.NotThisMove as exc:
+    except typed.TypedInputError as exc:
         raise BadSetup(str(exc)) from None
 
 

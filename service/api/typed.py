@@ -228,34 +228,41 @@ def _one_of(name: str, description: str, fields: dict[str, Any]) -> Any:
 BUILDER = Builder(dict(_game_prefix(game) for game in games().values()))
 MOVES: dict[str, mi.StructType] = {}  # TypedMoveInput's fields: the move Struct of each
 OPTIONS: dict[str, str] = {}  # TypedOptionsInput's fields: the game kind of each
-_views, _moves_out, _moves_in, _options_in = [], [], {}, {}
-for kind, game in games().items():
-    prefix = _game_prefix(game)[1]
-    field = prefix[:1].lower() + prefix[1:]
-    _views.append(BUILDER.object(_struct(game.view_type)))
-    for move in move_structs(game):
-        _moves_out.append(BUILDER.object(move))
-        MOVES[field + pascal(str(move.tag))] = move
-        _moves_in[field + pascal(str(move.tag))] = (
-            BUILDER.input_object(move) if move.fields else bool
-        )
-    OPTIONS[field] = kind
-    _options_in[field] = BUILDER.input_object(_struct(game.options_type))
-if len({str(move.tag) for move in MOVES.values()}) != len(MOVES):
-    raise TypeError("two games share a move tag: a typed move could then play in either game")
 
+
+def _generate() -> tuple[list[Any], list[Any], dict[str, Any], dict[str, Any]]:
+    """Every game's view and move types, and the fields of the two `@oneOf` inputs."""
+    views, moves, move_inputs, options_inputs = [], [], {}, {}
+    for kind, game in games().items():
+        prefix = _game_prefix(game)[1]
+        field = prefix[:1].lower() + prefix[1:]
+        views.append(BUILDER.object(_struct(game.view_type)))
+        for move in move_structs(game):
+            moves.append(BUILDER.object(move))
+            MOVES[field + pascal(str(move.tag))] = move
+            move_inputs[field + pascal(str(move.tag))] = (
+                BUILDER.input_object(move) if move.fields else bool
+            )
+        OPTIONS[field] = kind
+        options_inputs[field] = BUILDER.input_object(_struct(game.options_type))
+    if len({str(move.tag) for move in MOVES.values()}) != len(MOVES):
+        raise TypeError("two games share a move tag: a typed move could play in either game")
+    return views, moves, move_inputs, options_inputs
+
+
+_views, _moves, _move_inputs, _options_inputs = _generate()
 GameView = _union("GameView", _views)
-TypedMove = _union("TypedMove", _moves_out)
+TypedMove = _union("TypedMove", _moves)
 TypedMoveInput = _one_of(
     "TypedMoveInput",
     "A move as typed fields: exactly one field, named for the game and the move type. A move "
     "type without fields takes `true`.",
-    _moves_in,
+    _move_inputs,
 )
 TypedOptionsInput = _one_of(
     "TypedOptionsInput",
     "Create options as typed fields: exactly one field, the one of the game's kind.",
-    _options_in,
+    _options_inputs,
 )
 Breakdown = BUILDER.output(
     next(f.type for f in _struct(ScoreEntry).fields if f.name == "breakdown"),
@@ -265,7 +272,7 @@ Breakdown = BUILDER.output(
 UNTYPED = tuple(BUILDER.untyped)
 
 
-class NotThisMove(ValueError):
+class TypedInputError(ValueError):
     """A typed input that cannot be this game's JSON: its message says why."""
 
 
@@ -296,7 +303,7 @@ def move_json(value: Any) -> dict[str, Any]:
     name, given = _given(value)
     struct = MOVES[name]
     if given is False:
-        raise NotThisMove(f"{name} takes true: the move has no fields")
+        raise TypedInputError(f"{name} takes true: the move has no fields")
     fields = {} if given is True else input_json(given)
     return {str(struct.tag_field): struct.tag, **fields}
 
@@ -306,7 +313,7 @@ def options_json(value: Any, kind: str) -> dict[str, Any]:
     name, given = _given(value)
     options_kind = OPTIONS[name]
     if options_kind != kind:
-        raise NotThisMove(f"typedOptions.{name} are {options_kind} options, not {kind}'s")
+        raise TypedInputError(f"typedOptions.{name} are {options_kind} options, not {kind}'s")
     options: dict[str, Any] = input_json(given)
     return options
 
