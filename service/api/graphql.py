@@ -26,6 +26,7 @@ from service.store import StoreUnavailable
 
 if TYPE_CHECKING:  # generated from the Structs at import (typed.py): opaque to mypy
     Breakdown: TypeAlias = Any
+    GameOptions: TypeAlias = Any
     GameView: TypeAlias = Any
     TypedMove: TypeAlias = Any
     TypedMoveInput: TypeAlias = Any
@@ -33,6 +34,7 @@ if TYPE_CHECKING:  # generated from the Structs at import (typed.py): opaque to 
 else:
     from service.api.typed import (
         Breakdown,
+        GameOptions,
         GameView,
         TypedMove,
         TypedMoveInput,
@@ -91,6 +93,7 @@ class GameInfo:
     players: PlayerCount
     options: JSON = strawberry.field(description="Create options with their defaults.")
     cards: JSON = strawberry.field(description="Static card data a client needs to draw.")
+    typed_options: GameOptions = strawberry.field(description="`options`, typed.")
 
 
 TYPED_MOVE = "The move as typed fields: the same move as `move`."
@@ -315,6 +318,7 @@ class Query:
                 players=PlayerCount(min=game.min_players, max=game.max_players),
                 options=cast(JSON, _defaults(game.options_type)),
                 cards=cast(JSON, game.catalog()),
+                typed_options=game.options_type(),
             )
             for kind, game in games().items()
         ]

@@ -230,9 +230,9 @@ MOVES: dict[str, mi.StructType] = {}  # TypedMoveInput's fields: the move Struct
 OPTIONS: dict[str, str] = {}  # TypedOptionsInput's fields: the game kind of each
 
 
-def _generate() -> tuple[list[Any], list[Any], dict[str, Any], dict[str, Any]]:
-    """Every game's view and move types, and the fields of the two `@oneOf` inputs."""
-    views, moves, move_inputs, options_inputs = [], [], {}, {}
+def _generate() -> tuple[list[Any], list[Any], list[Any], dict[str, Any], dict[str, Any]]:
+    """Every game's view, move and options types, and the fields of the `@oneOf` inputs."""
+    views, moves, options, move_inputs, options_inputs = [], [], [], {}, {}
     for kind, game in games().items():
         prefix = _game_prefix(game)[1]
         field = prefix[:1].lower() + prefix[1:]
@@ -244,15 +244,17 @@ def _generate() -> tuple[list[Any], list[Any], dict[str, Any], dict[str, Any]]:
                 BUILDER.input_object(move) if move.fields else bool
             )
         OPTIONS[field] = kind
+        options.append(BUILDER.object(_struct(game.options_type)))
         options_inputs[field] = BUILDER.input_object(_struct(game.options_type))
     if len({str(move.tag) for move in MOVES.values()}) != len(MOVES):
         raise TypeError("two games share a move tag: a typed move could play in either game")
-    return views, moves, move_inputs, options_inputs
+    return views, moves, options, move_inputs, options_inputs
 
 
-_views, _moves, _move_inputs, _options_inputs = _generate()
+_views, _moves, _options, _move_inputs, _options_inputs = _generate()
 GameView = _union("GameView", _views)
 TypedMove = _union("TypedMove", _moves)
+GameOptions = _union("GameOptions", _options)
 TypedMoveInput = _one_of(
     "TypedMoveInput",
     "A move as typed fields: exactly one field, named for the game and the move type. A move "

@@ -72,6 +72,12 @@ def test_each_game_has_one_typed_move_input_field_per_move_type() -> None:
         assert len(mine) == len(typed.move_structs(games()[kind])), kind
 
 
+async def test_the_catalogs_typed_options_are_its_json_options(api: Api) -> None:
+    union = _sdl_type("GameInfo", "typedOptions")
+    for info in (await api.gql(typed_client.catalog_query()))["catalog"]:
+        assert typed_client.as_json(info["typedOptions"], union) == info["options"], info["kind"]
+
+
 @pytest.mark.parametrize("kind", KINDS)
 async def test_random_games_typed_fields_equal_the_json_and_fit_the_schemas(
     api: Api, kind: str

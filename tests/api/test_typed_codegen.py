@@ -19,7 +19,13 @@ import pytest
 from service.api.contracts import SCHEMA_DIR
 
 NODE_DIR = Path(__file__).parents[1] / "typed_node"
-CHECKED = ["TypedGameQuery", "TypedMoveInput", "TypedOptionsInput", "TreelineOptionsInput"]
+CHECKED = [
+    "TypedGameQuery",
+    "TypedCatalogQuery",
+    "TypedMoveInput",
+    "TypedOptionsInput",
+    "TreelineOptionsInput",
+]
 
 
 def _node_or_skip() -> None:

@@ -125,6 +125,18 @@ def history_query(kind: str) -> str:
     return checked(dsl_gql(query))
 
 
+def catalog_query() -> str:
+    """Every game's create options, as JSON and typed."""
+    union = SDL.get_type("GameOptions")
+    members = [
+        DSLInlineFragment().on(getattr(DS, member.name)).select(*every_field(member.name, ""))
+        for member in union.types  # type: ignore[union-attr]
+    ]
+    typed_options = DS.GameInfo.typedOptions.select(DSLMetaField("__typename"), *members)
+    query = DSLQuery(DS.Query.catalog.select(DS.GameInfo.kind, DS.GameInfo.options, typed_options))
+    return checked(dsl_gql(query))
+
+
 def apply_mutation() -> str:
     var = DSLVariableDefinitions()
     result = DS.Mutation.applyMove(input=var.input).select(
