@@ -8,7 +8,9 @@ Structs with no edit here (the JSON Schemas in schema/games/ come from the same 
   the Struct's JSON names; outputs resolve straight from the Structs the engine returns, so a
   typed read adds GraphQL field resolution and nothing else;
 - a `Literal` of strings or an `Enum` becomes an enum whose values are the JSON strings in
-  UPPER_SNAKE_CASE; lists and one-item-type tuples become lists; `X | None` is nullable;
+  UPPER_SNAKE_CASE, one per game and value set, named for the first field that uses it or
+  for its `msgspec.Meta(title=...)`; lists and one-item-type tuples become lists; `X | None` is
+  nullable; a field's `Meta(description=...)` becomes its GraphQL description;
 - names carry the game's prefix (`TreelineSeatView`, `AvenueTakeTile`, `TreelingsColour`), so
   two games may use the same Struct or field names;
 - anything else (dicts, `Any`, mixed unions) becomes the JSON scalar and is named in `UNTYPED`.
@@ -95,8 +97,9 @@ class Builder:
         return self._map(t, owner, field, self.input_object)
 
     def _map(self, t: mi.Type, owner: type, field: str, struct: Callable[[Any], Any]) -> Any:
-        if isinstance(t, mi.Metadata):
-            return self._map(t.type, owner, field, struct)
+        if isinstance(t, mi.Metadata):  # Meta(title=...) names the field's type
+            title = (t.extra_json_schema or {}).get("title")
+            return self._map(t.type, owner, title or field, struct)
         scalar = {mi.BoolType: bool, mi.IntType: int, mi.FloatType: float, mi.StrType: str}
         if type(t) in scalar:
             return scalar[type(t)]
@@ -134,23 +137,25 @@ class Builder:
         return self.prefix(owner) or owner.__name__
 
     def enum(self, key: tuple[Any, ...] | type[Enum], owner: type, field: str) -> type[Enum]:
-        """One enum per distinct value set: `<Game><Field>`, else `<Struct><Field>`."""
+        """One enum per value set and game, named for the first field that uses it:
+        `<Game><Field>` (or its Meta title), else `<Game><Struct><Field>`."""
+        base = self._base(owner)
+        for name, (found, made) in self.enums.items():
+            if found == key and of_game(name, base):
+                return made
         if isinstance(key, tuple):
             members = {enum_value_name(v): v for v in key}
-            names = [self._base(owner) + pascal(field), self.name(owner) + pascal(field)]
+            names = [base + pascal(field), self.name(owner) + pascal(field)]
         else:
             members = {m.name: m.value for m in key}
-            names = [self._base(owner) + key.__name__, self.name(owner) + key.__name__]
+            names = [base + key.__name__, self.name(owner) + key.__name__]
         if len(members) != len(key):
             raise TypeError(f"{owner.__name__}.{field}: values that share an enum name")
         for name in names:
-            found = self.enums.get(name)
-            if found is None:
+            if name not in self.enums:
                 made = strawberry.enum(cast(type[Enum], Enum(name, members)), name=name)
                 self.enums[name] = (key, made)
                 return made
-            if found[0] == key:
-                return found[1]
         raise TypeError(f"{owner.__name__}.{field}: no unique GraphQL name for its enum")
 
     def object(self, t: mi.StructType) -> Any:

@@ -41,6 +41,8 @@ class Item(msgspec.Struct, rename="camel"):
     detail: Castle | Glade | None = None
     seats: tuple[int, ...] = ()
     notes: dict[str, int] = {}
+    again: Literal["glade", "castle", "extraTurn"] = "castle"
+    sides: list[Annotated[Literal["left", "right"], msgspec.Meta(title="side")]] = []
 
 
 BUILDER = Builder({})
@@ -71,6 +73,7 @@ def test_literals_and_enums_become_enums_and_sequences_lists() -> None:
     assert "enum ItemSource {\n  CASTLE\n  EXTRA_TURN\n  GLADE\n}" in sdl
     assert "enum ItemPhase {\n  SETUP\n  PLAYING\n}" in sdl
     assert "enum CastleLine {" in sdl
+    assert "again: ItemSource!" in sdl and "sides: [ItemSide!]!" in sdl
     assert "seats: [Int!]!" in sdl and "cells: [[Int!]!]!" in sdl
     assert '"""Never negative."""\n  points: Int!' in sdl
     assert "union ItemDetail = Castle | Glade" in sdl and "detail: ItemDetail\n" in sdl
