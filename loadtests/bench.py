@@ -31,6 +31,7 @@ from loadtests.targets import (
     GraphQLApply,
     GraphQLApplyLean,
     GraphQLRead,
+    GraphQLTypedRead,
     Noop,
     Pool,
     RestApply,
@@ -47,6 +48,7 @@ TARGETS = {
     "rest-apply": "REST apply",
     "rest-apply-minimal": "REST apply (minimal)",
     "graphql-read": "GraphQL game read",
+    "graphql-read-typed": "GraphQL typed read",
     "rest-read": "REST game read",
 }
 GOALS = {"graphql-apply": 0.5, "rest-apply": 0.8}
@@ -101,6 +103,7 @@ async def _run(args: argparse.Namespace, servers: Stack) -> dict[str, Any]:
                 "rest-apply": RestApply,
                 "rest-apply-minimal": RestApplyMinimal,
                 "graphql-read": GraphQLRead,
+                "graphql-read-typed": GraphQLTypedRead,
                 "rest-read": RestRead,
             }
             target = classes[key](pool, args.clients)

@@ -19,9 +19,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
+from graphql import GraphQLObjectType, GraphQLUnionType, get_named_type, is_leaf_type
 
 from loadtests.scripts import Table, play_random, random_players, record_of
 from loadtests.wire import Connection
+from service.api import typed
+from service.api.schema import build_schema
 from service.engine import games
 from service.settings import Settings
 from service.store import RedisStore, connect
@@ -47,6 +50,34 @@ APPLY_LEAN = """mutation Apply($input: ApplyMoveInput!) {
 }"""
 
 READ = f"""query Game($id: ID!) {{ game(id: $id) {{ {GAME_FIELDS} }} }}"""
+
+
+def typed_read(kind: str) -> str:
+    """READ with the typed twins instead of the JSON fields: every field of `kind`'s view,
+    of its move types and of the score items (docs/api.md, section 10)."""
+    schema = build_schema().documents.schema
+    assert schema is not None
+    prefix = typed.BUILDER.prefix(games()[kind].view_type)
+
+    def fields(type_name: str) -> str:
+        named = schema.get_type(type_name)
+        if isinstance(named, GraphQLUnionType):
+            members = [m.name for m in named.types if typed.of_game(m.name, prefix)]
+            return "__typename " + " ".join(f"... on {m} {{ {fields(m)} }}" for m in members)
+        assert isinstance(named, GraphQLObjectType)
+        return " ".join(
+            name
+            if is_leaf_type(get_named_type(f.type))
+            else f"{name} {{ {fields(get_named_type(f.type).name)} }}"
+            for name, f in named.fields.items()
+        )
+
+    return f"""query Game($id: ID!) {{ game(id: $id) {{
+  id kind version status players toAct viewer view {{ {fields("GameView")} }}
+  legalMoves {{ label typedMove {{ {fields("TypedMove")} }} }}
+  scores {{ final winners entries {{ seat points tiebreak typedBreakdown {{ {fields("ScoreItem")} }} }} }}
+}} }}"""
+
 
 _json = msgspec.json.Encoder()
 
@@ -240,6 +271,24 @@ class GraphQLRead(ReadTarget):
 
     def request(self, table: Table) -> Request:
         body = _json.encode({"query": READ, "variables": {"id": table.id}})
+        return Request(
+            "POST", "/graphql", body, _auth(table.tokens[table.seat_to_act]), table.script.kind
+        )
+
+
+class GraphQLTypedRead(ReadTarget):
+    """The same read as GraphQLRead with typed fields: answered by strawberry, not the fast
+    path, so it shows what the typed view costs."""
+
+    name = "GraphQL typed read"
+
+    def __init__(self, pool: Pool, clients: int) -> None:
+        super().__init__(pool, clients)
+        self.documents = {kind: typed_read(kind) for kind in games()}
+
+    def request(self, table: Table) -> Request:
+        query = self.documents[table.script.kind]
+        body = _json.encode({"query": query, "variables": {"id": table.id}})
         return Request(
             "POST", "/graphql", body, _auth(table.tokens[table.seat_to_act]), table.script.kind
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncGenerator
 from enum import Enum
-from typing import Annotated, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, cast
 
 import msgspec
 import strawberry
@@ -18,10 +18,28 @@ from graphql import GraphQLError
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
+from service.api import typed
 from service.api.tables import Applied, Rejected, Table, Tables, Unauthorized
 from service.engine import BadSetup, games
 from service.engine import RejectCode as EngineRejectCode
 from service.store import StoreUnavailable
+
+if TYPE_CHECKING:  # generated from the Structs at import (typed.py): opaque to mypy
+    Breakdown: TypeAlias = Any
+    GameOptions: TypeAlias = Any
+    GameView: TypeAlias = Any
+    TypedMove: TypeAlias = Any
+    TypedMoveInput: TypeAlias = Any
+    TypedOptionsInput: TypeAlias = Any
+else:
+    from service.api.typed import (
+        Breakdown,
+        GameOptions,
+        GameView,
+        TypedMove,
+        TypedMoveInput,
+        TypedOptionsInput,
+    )
 
 
 @strawberry.enum
@@ -79,12 +97,17 @@ class GameInfo:
     players: PlayerCount
     options: JSON = strawberry.field(description="Create options with their defaults.")
     cards: JSON = strawberry.field(description="Static card data a client needs to draw.")
+    typed_options: GameOptions = strawberry.field(description="`options`, typed.")
+
+
+TYPED_MOVE = "The move as typed fields: the same move as `move`."
 
 
 @strawberry.type
 class LegalMove:
     move: JSON
     label: str
+    typed_move: TypedMove = strawberry.field(description=TYPED_MOVE)
 
 
 @strawberry.type
@@ -93,6 +116,7 @@ class ScoreEntry:
     points: int
     breakdown: JSON
     tiebreak: list[int]
+    typed_breakdown: Breakdown = strawberry.field(description="`breakdown`, typed.")
     team: list[int] | None = strawberry.field(
         default=None, description="Team games: the seats whose points `points` adds up."
     )
@@ -115,6 +139,11 @@ class HistoryEntry:
     move: JSON | None
     label: str
     forced: bool
+    game: strawberry.Private[Any]
+
+    @strawberry.field(description=TYPED_MOVE)
+    def typed_move(self) -> TypedMove | None:
+        return None if self.move is None else typed.typed_move(self.game, self.move)
 
 
 @strawberry.type
@@ -159,9 +188,15 @@ class Game:
     def state(self) -> JSON:
         return cast(JSON, self.table.view())
 
+    @strawberry.field(description="The table as the caller may see it, typed: `state`'s data.")
+    def view(self) -> GameView:
+        return self.table.view()
+
     @strawberry.field(name="legalMoves", description="The caller's legal decisions now.")
     def legal_moves(self) -> list[LegalMove]:
-        return [LegalMove(move=m, label=label) for m, label in self.table.legal_moves()]
+        return [
+            LegalMove(move=m, label=label, typed_move=m) for m, label in self.table.legal_moves()
+        ]
 
     @strawberry.field
     def scores(self) -> Scores:
@@ -175,6 +210,7 @@ class Game:
                     points=e.points,
                     breakdown=cast(JSON, e.breakdown),
                     tiebreak=e.tiebreak,
+                    typed_breakdown=e.breakdown,
                     team=e.team,
                     seat_points=e.seat_points,
                 )
@@ -190,7 +226,12 @@ class Game:
             raise unavailable() from None
         return [
             HistoryEntry(
-                version=e.version, seat=e.seat, move=e.move, label=e.label, forced=e.forced
+                version=e.version,
+                seat=e.seat,
+                move=e.move,
+                label=e.label,
+                forced=e.forced,
+                game=self.table.game,
             )
             for e in entries
         ]
@@ -215,6 +256,7 @@ class Suggestion:
     strategy: Strategy
     move: JSON
     label: str
+    typed_move: TypedMove = strawberry.field(description=TYPED_MOVE)
 
 
 @strawberry.input
@@ -223,6 +265,9 @@ class CreateGameInput:
     players: int
     seed: str | None = None
     options: JSON | None = None
+    typed_options: TypedOptionsInput | None = strawberry.field(
+        default=None, description="`options` as typed fields; give one of the two, or neither."
+    )
     bots: list[BotSeatInput] | None = strawberry.field(
         default=None,
         description="Seats the server plays itself, as soon as they are to act. They get no "
@@ -239,7 +284,12 @@ class CreateGamePayload:
 @strawberry.input
 class ApplyMoveInput:
     game_id: strawberry.ID
-    move: JSON
+    move: JSON | None = strawberry.field(
+        default=None, description="The move as JSON; give exactly one of move and typedMove."
+    )
+    typed_move: TypedMoveInput | None = strawberry.field(
+        default=None, description="The move as typed fields; give exactly one of the two."
+    )
     expected_version: int | None = None
     idempotency_key: str | None = None
 
@@ -282,6 +332,7 @@ class Query:
                 players=PlayerCount(min=game.min_players, max=game.max_players),
                 options=cast(JSON, _defaults(game.options_type)),
                 cards=cast(JSON, game.catalog()),
+                typed_options=game.options_type(),
             )
             for kind, game in games().items()
         ]
@@ -318,10 +369,18 @@ class Query:
         description="A dry run of applyMove as the bearer's seat: would it be accepted now?",
     )
     async def validate_move(
-        self, info: Info[Any, Any], game_id: strawberry.ID, move: JSON
+        self,
+        info: Info[Any, Any],
+        game_id: strawberry.ID,
+        move: JSON | None = None,
+        typed_move: TypedMoveInput | None = None,
     ) -> MoveValidation:
+        chosen = _move(move, typed_move)
         try:
-            rejected = await _tables(info).validate(str(game_id), _token(info), move)
+            if isinstance(chosen, Rejected):
+                rejected: Rejected | None = chosen
+            else:
+                rejected = await _tables(info).validate(str(game_id), _token(info), chosen)
         except StoreUnavailable:
             raise unavailable() from None
         if rejected is None:
@@ -353,7 +412,19 @@ async def _suggest(
     if isinstance(found, Rejected):
         raise ApiError(found.code.value, found.message)
     seat, move, label = found
-    return Suggestion(seat=seat, strategy=strategy, move=move, label=label)
+    return Suggestion(seat=seat, strategy=strategy, move=move, label=label, typed_move=move)
+
+
+def _move(move: JSON | None, typed_move: TypedMoveInput | None) -> object | Rejected:
+    """The JSON move of an applyMove or validateMove: from `move` or from `typedMove`."""
+    if (move is None) == (typed_move is None):
+        return Rejected(EngineRejectCode.MALFORMED_MOVE, "give exactly one of move and typedMove")
+    if move is not None:
+        return move
+    try:
+        return typed.move_json(typed_move)
+    except typed.TypedInputError as exc:
+        return Rejected(EngineRejectCode.MALFORMED_MOVE, str(exc))
 
 
 @strawberry.type
@@ -380,7 +451,7 @@ class Mutation:
         try:
             bots = {bot.seat: bot.strategy.value for bot in input.bots or []}
             table, tokens = await _tables(info).create(
-                input.kind.value, input.players, input.seed, input.options, api_key, bots
+                input.kind.value, input.players, input.seed, _options(input), api_key, bots
             )
         except BadSetup as exc:
             raise ApiError("BAD_USER_INPUT", exc.message) from None
@@ -395,11 +466,14 @@ class Mutation:
 
     @strawberry.mutation(name="applyMove")
     async def apply_move(self, info: Info[Any, Any], input: ApplyMoveInput) -> ApplyMoveResult:
+        move = _move(input.move, input.typed_move)
+        if isinstance(move, Rejected):
+            return MoveRejected(code=move.code, message=move.message, current_version=None)
         try:
             result = await _tables(info).apply(
                 str(input.game_id),
                 _token(info),
-                input.move,
+                move,
                 input.expected_version,
                 input.idempotency_key,
             )
@@ -414,6 +488,18 @@ class Mutation:
             reason=result.reason,
             rule=result.rule,
         )
+
+
+def _options(input: CreateGameInput) -> object:
+    """The JSON options of a createGame: from `options` or from `typedOptions`."""
+    if input.typed_options is None:
+        return input.options
+    if input.options is not None:
+        raise BadSetup("give options or typedOptions, not both")
+    try:
+        return typed.options_json(input.typed_options, input.kind.value)
+    except typed.TypedInputError as exc:
+        raise BadSetup(str(exc)) from None
 
 
 @strawberry.type

@@ -12,7 +12,7 @@ public: they never carry hidden information (RULINGS ALL-4), because history sho
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar, Literal, Protocol, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, Protocol, TypeVar
 
 import msgspec
 
@@ -24,11 +24,12 @@ def _camel(name: str) -> str:
     return name[:1].lower() + name[1:]
 
 
-def closed_set(values: Iterable[str]) -> Any:
+def closed_set(title: str, values: Iterable[str]) -> Any:
     """The Literal of `values`, for strings a game's data file fixes (colours, animals, tree
-    types): JSON Schema and GraphQL then list them as an enum. Modules bind it under
-    `if not TYPE_CHECKING`, with `str` for mypy, which cannot see a Literal made at runtime."""
-    return Literal[tuple(values)]
+    types), named `title`: JSON Schema and GraphQL list them as an enum of that name. Modules
+    bind it under `if not TYPE_CHECKING`, with `str` for mypy, which cannot see a Literal made
+    at runtime."""
+    return Annotated[Literal[tuple(values)], msgspec.Meta(title=title)]
 
 
 class Wire(msgspec.Struct, rename="camel", forbid_unknown_fields=True, kw_only=True):

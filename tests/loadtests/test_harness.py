@@ -101,7 +101,7 @@ def test_the_benchmark_drives_every_target_without_an_error(tmp_path: Path) -> N
     targets = results["targets"]
     assert set(targets) == {
         "noop", "floor", "graphql-apply", "graphql-apply-lean", "rest-apply",
-        "rest-apply-minimal", "graphql-read", "rest-read",
+        "rest-apply-minimal", "graphql-read", "graphql-read-typed", "rest-read",
     }  # fmt: skip
     for key, row in targets.items():
         for name in ("peak", "half"):

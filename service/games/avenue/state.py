@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     Animal = str
     PhaseName = str
 else:
-    Animal = closed_set(ANIMALS)
-    PhaseName = closed_set(p.name.lower() for p in Phase)
+    Animal = closed_set("Animal", ANIMALS)
+    PhaseName = closed_set("Phase", (p.name.lower() for p in Phase))
 
 
 class State(msgspec.Struct, array_like=True):

@@ -43,10 +43,10 @@ if TYPE_CHECKING:
     Letter = str
     GladeId = str
 else:
-    PhaseName = closed_set(PHASES.values())
-    EndReason = closed_set(e for e in ENDS.values() if e)
-    Letter = closed_set(c.letter for c in CASTLES)
-    GladeId = closed_set(g.id for g in GLADES)
+    PhaseName = closed_set("Phase", PHASES.values())
+    EndReason = closed_set("EndReason", (e for e in ENDS.values() if e))
+    Letter = closed_set("CastleLetter", (c.letter for c in CASTLES))
+    GladeId = closed_set("GladeId", (g.id for g in GLADES))
 
 
 class TokenView(Wire):

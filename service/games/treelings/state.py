@@ -13,7 +13,7 @@ Side = Literal["left", "right"]
 if TYPE_CHECKING:
     Colour = str
 else:
-    Colour = closed_set(COLOURS)
+    Colour = closed_set("Colour", COLOURS)
 
 
 class Tree(msgspec.Struct, array_like=True):

@@ -44,8 +44,8 @@ if TYPE_CHECKING:
     PhaseName = str
     TypeId = str
 else:
-    PhaseName = closed_set(p.name.lower() for p in Phase)
-    TypeId = closed_set(t.id for t in TYPES)
+    PhaseName = closed_set("Phase", (p.name.lower() for p in Phase))
+    TypeId = closed_set("TreeType", (t.id for t in TYPES))
 
 
 class Tokens(Wire):
