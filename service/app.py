@@ -13,12 +13,13 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from service import metrics
 from service.api import rest
 from service.api.contracts import openapi
 from service.api.graphql_app import GraphQLApp
-from service.api.guard import Guard
+from service.api.guard import Admission, Guard
 from service.api.ratelimit import RateLimiter
 from service.api.tables import Tables
 from service.settings import Settings
@@ -28,12 +29,13 @@ from service.store import RedisStore, connect
 def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     store = RedisStore(connect(settings, redis_url), settings)
     tables = Tables(store, settings.api_keys, settings.max_suggest_ms)
-    graphql = GraphQLApp(tables, settings)
     limiter = RateLimiter(
         store.redis,
         {"token": settings.rate_limit_per_token, "address": settings.rate_limit_per_address},
         settings.rate_limit_sync_seconds,
     )
+    admission = Admission(limiter)
+    graphql = GraphQLApp(tables, settings, admission)
 
     async def healthz(request: Request) -> Response:
         return PlainTextResponse("ok")
@@ -61,16 +63,23 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         routes=[
             Route("/graphql", graphql, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
-            *rest.routes(tables),
+            *rest.routes(tables, settings.max_json_depth),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", metrics_route),
             Route("/openapi.json", openapi_route),
         ],
         lifespan=lifespan,
+        exception_handlers={404: rest.unrouted, 405: rest.unrouted},
     )
     app.state.tables = tables
-    return Guard(app, settings.max_body_bytes, limiter)
+    guarded = Guard(app, settings.max_body_bytes, admission, settings.max_sockets_per_address)
+    if not settings.forwarded_allow_ips:
+        return guarded
+    # The client address (rate limits, socket limits) comes from X-Forwarded-For only when
+    # the peer is a configured proxy; uvicorn's own handling is off (it trusts loopback).
+    proxied: ASGIApp = ProxyHeadersMiddleware(guarded, list(settings.forwarded_allow_ips))  # type: ignore[arg-type,assignment]
+    return proxied
 
 
 def from_env() -> ASGIApp:

@@ -18,6 +18,10 @@ def _float(name: str, default: float) -> float:
     return float(raw) if raw.strip() else default
 
 
+def _list(name: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in os.environ.get(name, "").split(",") if item.strip())
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None = None  # None: start an embedded redis-server
@@ -39,6 +43,12 @@ class Settings:
     max_query_aliases: int = 10
     max_suggest_ms: int = 1000  # the most a suggestMove may think
     graphql_fast_path: bool = True  # answer hot operations without strawberry (fastpath.py)
+    max_json_depth: int = 32  # nesting of request bodies, variables, moves and socket frames
+    max_sockets_per_address: int = 256  # open WebSockets per client address, per process
+    max_subscriptions_per_socket: int = 16  # operations in flight on one WebSocket
+    max_subscriptions_per_address: int = 1024  # live subscriptions per client address, per process
+    subscriber_queue: int = 64  # events a subscriber may fall behind before it is dropped
+    forwarded_allow_ips: tuple[str, ...] = ()  # proxies whose X-Forwarded-For is believed
 
     @property
     def production(self) -> bool:
@@ -57,9 +67,7 @@ class Settings:
             redis_timeout=_float("REDIS_TIMEOUT", cls.redis_timeout),
             redis_pool_size=_int("REDIS_POOL_SIZE", cls.redis_pool_size),
             max_body_bytes=_int("RULES_MAX_BODY_BYTES", cls.max_body_bytes),
-            api_keys=tuple(
-                k.strip() for k in os.environ.get("RULES_API_KEYS", "").split(",") if k.strip()
-            ),
+            api_keys=_list("RULES_API_KEYS"),
             rate_limit_per_token=_int("RULES_RATE_LIMIT_PER_TOKEN", cls.rate_limit_per_token),
             rate_limit_per_address=_int("RULES_RATE_LIMIT_PER_ADDRESS", cls.rate_limit_per_address),
             rate_limit_sync_seconds=_float(
@@ -70,4 +78,16 @@ class Settings:
             max_query_aliases=_int("RULES_MAX_QUERY_ALIASES", cls.max_query_aliases),
             max_suggest_ms=_int("RULES_MAX_SUGGEST_MS", cls.max_suggest_ms),
             graphql_fast_path=os.environ.get("RULES_GRAPHQL_FAST_PATH", "1") != "0",
+            max_json_depth=_int("RULES_MAX_JSON_DEPTH", cls.max_json_depth),
+            max_sockets_per_address=_int(
+                "RULES_MAX_SOCKETS_PER_ADDRESS", cls.max_sockets_per_address
+            ),
+            max_subscriptions_per_socket=_int(
+                "RULES_MAX_SUBSCRIPTIONS_PER_SOCKET", cls.max_subscriptions_per_socket
+            ),
+            max_subscriptions_per_address=_int(
+                "RULES_MAX_SUBSCRIPTIONS_PER_ADDRESS", cls.max_subscriptions_per_address
+            ),
+            subscriber_queue=_int("RULES_SUBSCRIBER_QUEUE", cls.subscriber_queue),
+            forwarded_allow_ips=_list("FORWARDED_ALLOW_IPS"),
         )

@@ -22,6 +22,7 @@ from service.api.tables import Applied, Rejected, Table, Tables, Unauthorized
 from service.engine import BadSetup, games
 from service.engine import RejectCode as EngineRejectCode
 from service.store import StoreUnavailable
+from service.store.events import RESYNC
 
 
 @strawberry.enum
@@ -405,18 +406,26 @@ class Subscription:
     async def game_events(
         self, info: Info[Any, Any], game_id: strawberry.ID
     ) -> AsyncGenerator[GameEvent, None]:
-        tables = _tables(info)
+        tables, drop = _tables(info), info.context.get("drop_slow_consumer", _ignore)
         try:
-            async with tables.store.events(str(game_id)) as pubsub:
-                table = await tables.read(str(game_id), _socket_token(info))
+            async with tables.store.events(str(game_id), drop) as events:
+                table = await tables.read(str(game_id), _token(info))
                 if table is None:
                     raise ApiError("NOT_FOUND", f"no game {str(game_id)!r}")
                 last = table.record.version
                 yield GameEvent(game_id=game_id, version=last, status=GameStatus(table.status()))
-                async for message in pubsub.listen():
-                    if message.get("type") != "message":
-                        continue
-                    event = json.loads(message["data"])
+                while True:
+                    data = await events.next()
+                    if data == RESYNC:  # events were lost with the connection: read again
+                        table = await tables.read(str(game_id), _token(info))
+                        if table is None:
+                            return
+                        event: dict[str, Any] = {
+                            "version": table.record.version,
+                            "status": table.status(),
+                        }
+                    else:
+                        event = json.loads(data)
                     if event["version"] <= last:
                         continue
                     last = event["version"]
@@ -429,13 +438,5 @@ class Subscription:
             raise ApiError("UNAUTHORIZED", "that token is not a seat of this game") from None
 
 
-def _socket_token(info: Info[Any, Any]) -> str | None:
-    """The token from the connection_init payload, else from the upgrade request's header."""
-    params = info.context.get("connection_params")
-    if isinstance(params, dict):
-        header = params.get("authorization") or params.get("Authorization")
-        if isinstance(header, str):
-            scheme, _, token = header.partition(" ")
-            if scheme.lower() == "bearer" and token.strip():
-                return token.strip()
-    return _token(info)
+def _ignore() -> None:
+    pass

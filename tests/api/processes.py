@@ -24,7 +24,8 @@ def service_processes(redis_url: str, count: int) -> Iterator[list[str]]:
             processes.append(
                 subprocess.Popen(
                     [sys.executable, "-m", "uvicorn", "--factory", "service.app:from_env",
-                     "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+                     "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+                     "--no-proxy-headers"],
                     env={**os.environ, "REDIS_URL": redis_url, "LOG_LEVEL": "warning"},
                 )
             )  # fmt: skip
