@@ -130,9 +130,9 @@ def _well_formed(message: dict[str, Any]) -> bool:
         and 0 < len(operation_id) <= MAX_OPERATION_ID
         and isinstance(payload, dict)
         and isinstance(payload.get("query"), str)
-        and isinstance(payload.get("variables") or {}, dict)
-        and isinstance(payload.get("operationName") or "", str)
-        and isinstance(payload.get("extensions") or {}, dict)
+        and isinstance(payload.get("variables", {}), dict | None)
+        and isinstance(payload.get("operationName", ""), str | None)
+        and isinstance(payload.get("extensions", {}), dict | None)
     )
 
 
