@@ -7,6 +7,7 @@ Rule violations are `MoveRejected` values; a store outage is a GraphQL error wit
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncGenerator
 from enum import Enum
@@ -40,6 +41,7 @@ class GameStatus(Enum):
 
 
 RejectCode = strawberry.enum(EngineRejectCode, name="RejectCode")
+REREAD_ATTEMPTS = 5
 
 
 class ApiError(GraphQLError):
@@ -417,7 +419,7 @@ class Subscription:
                 while True:
                     data = await events.next()
                     if data == RESYNC:  # events were lost with the connection: read again
-                        table = await tables.read(str(game_id), _token(info))
+                        table = await _reread(tables, str(game_id), _token(info))
                         if table is None:
                             return
                         event: dict[str, Any] = {
@@ -440,3 +442,17 @@ class Subscription:
 
 def _ignore() -> None:
     pass
+
+
+async def _reread(tables: Tables, game_id: str, token: str | None) -> Table | None:
+    """The game after the event connection came back. The pool may still hold connections
+    that the outage broke, each failing once (commands are never retried blindly), so this
+    read, safe to repeat, is tried a few times."""
+    for attempt in range(REREAD_ATTEMPTS):
+        try:
+            return await tables.read(game_id, token)
+        except StoreUnavailable:
+            if attempt == REREAD_ATTEMPTS - 1:
+                raise
+            await asyncio.sleep(0.1 * (attempt + 1))
+    return None

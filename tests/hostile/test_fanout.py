@@ -12,6 +12,7 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
+from service.store.embedded import EmbeddedRedis
 from tests.api import gql
 from tests.api.processes import service_processes
 from tests.hostile.ws import SUBSCRIBE, WAIT, connect, create_game, operate, receive
@@ -118,3 +119,36 @@ async def test_subscribers_survive_a_cut_event_connection_without_leaks(redis_ur
             while (await client.pubsub_numsub(channel))[0][1] != 0:
                 await asyncio.sleep(0.05)
     await client.aclose()
+
+
+async def test_subscribers_survive_a_redis_restart(redis_url: str) -> None:
+    server = EmbeddedRedis(persistent=True).start()  # AOF: the game outlives the restart
+    try:
+        with service_processes(server.url, 1, {"REDIS_TIMEOUT": "1"}) as urls:
+            game, tokens = await create_game(urls[0], "restart")
+            socket = await connect(urls[0])
+            await operate(socket, "s", SUBSCRIBE, {"id": game["id"]})
+            assert (await receive(socket))["type"] == "next"
+            server.kill()
+            server.start()
+            async with httpx.AsyncClient(base_url=urls[0], timeout=WAIT) as http:
+                async with asyncio.timeout(WAIT):
+                    while (await http.get("/readyz")).status_code != 200:
+                        await asyncio.sleep(0.05)  # polling for the outcome, bounded above
+                version, _ = await _play(http, game, tokens, 1)
+            async with asyncio.timeout(WAIT):  # the version, once the replica resubscribed
+                while True:
+                    message = await receive(socket)
+                    assert message["type"] == "next", message
+                    if message["payload"]["data"]["gameEvents"]["version"] == version:
+                        break
+            await socket.close()
+            client = aioredis.Redis.from_url(server.url)
+            channel = f"g:{{{game['id']}}}:events"
+            async with asyncio.timeout(WAIT):
+                while (await client.pubsub_numsub(channel))[0][1] != 0:
+                    await asyncio.sleep(0.05)
+            assert not await client.client_list(_type="pubsub"), "no connection left subscribed"
+            await client.aclose()
+    finally:
+        server.cleanup()
