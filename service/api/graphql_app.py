@@ -24,11 +24,11 @@ from strawberry.types.unset import UNSET, UnsetType
 
 from service.api import fastpath
 from service.api.documents import _Lru
-from service.api.guard import Admission
+from service.api.guard import Admission, Occupancy
 from service.api.parsing import BadInput, decode_json
 from service.api.rest import bearer_token, refusal
 from service.api.schema import build_schema
-from service.api.sockets import Occupancy, TransportHandler, socket_token
+from service.api.sockets import TransportHandler, socket_token
 from service.api.tables import Tables
 from service.settings import Settings
 

@@ -48,6 +48,29 @@ class Admission:
         return wait
 
 
+class Occupancy:
+    """How many of something each client address holds in this process, up to a limit
+    (0: no limit)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.held: dict[str, int] = {}
+
+    def take(self, address: str) -> bool:
+        held = self.held.get(address, 0)
+        if self.limit and held >= self.limit:
+            return False
+        self.held[address] = held + 1
+        return True
+
+    def give(self, address: str) -> None:
+        held = self.held.get(address, 0) - 1
+        if held > 0:
+            self.held[address] = held
+        else:
+            self.held.pop(address, None)
+
+
 class Guard:
     def __init__(
         self, app: ASGIApp, max_body_bytes: int, admission: Admission, max_sockets: int
@@ -55,8 +78,7 @@ class Guard:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.admission = admission
-        self.max_sockets = max_sockets
-        self.sockets: dict[str, int] = {}  # open WebSockets per client address
+        self.sockets = Occupancy(max_sockets)  # open WebSockets per client address
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
@@ -99,24 +121,18 @@ class Guard:
         address = client_address(scope)
         headers = Headers(scope=scope)
         wait = self.admission.admit(credential(headers.get("authorization")), address)
-        held = self.sockets.get(address, 0)
-        if wait is not None or (self.max_sockets and held >= self.max_sockets):
+        if wait is not None or not self.sockets.take(address):
             socket = WebSocket(scope, receive, send)
-            offered = scope.get("subprotocols") or []
-            await socket.accept(offered[0] if offered else None)
+            offered = "graphql-transport-ws" in (scope.get("subprotocols") or [])
+            await socket.accept("graphql-transport-ws" if offered else None)
             reason = "RATE_LIMITED: too many requests" if wait is not None else ""
             reason = reason or "TOO_MANY_SOCKETS: too many sockets from this address"
             await socket.close(TOO_MANY_SOCKETS_CLOSE, reason)
             return
-        self.sockets[address] = held + 1
         try:
             await self.app(scope, receive, send)
         finally:
-            left = self.sockets[address] - 1
-            if left:
-                self.sockets[address] = left
-            else:
-                del self.sockets[address]
+            self.sockets.give(address)
 
     def _refuse_early(self, scope: Scope, path: str) -> Response | None:
         headers = Headers(scope=scope)

@@ -37,29 +37,6 @@ log = logging.getLogger("service.sockets")
 DISCONNECTS = (WebSocketDisconnect, WebSocketDisconnected, SendAfterClose, OSError)
 
 
-class Occupancy:
-    """How many of something each client address holds in this process, up to a limit
-    (0: no limit)."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.held: dict[str, int] = {}
-
-    def take(self, address: str) -> bool:
-        held = self.held.get(address, 0)
-        if self.limit and held >= self.limit:
-            return False
-        self.held[address] = held + 1
-        return True
-
-    def give(self, address: str) -> None:
-        held = self.held.get(address, 0) - 1
-        if held > 0:
-            self.held[address] = held
-        else:
-            self.held.pop(address, None)
-
-
 class TransportHandler(BaseGraphQLTransportWSHandler[dict[str, Any], None]):
     """One socket. The view (GraphQLApp) provides `admission`, `per_socket` and
     `per_address`."""

@@ -77,6 +77,7 @@ class Shard:
         self.pending: dict[str, int] = {}  # subscribe replies still due, per channel
         self.lock = asyncio.Lock()
         self.reader: asyncio.Task[None] | None = None
+        self.closing = False
 
     def _new_pubsub(self) -> PubSub:
         pubsub = self.connect().pubsub()
@@ -105,7 +106,7 @@ class Shard:
         await getattr(self.pubsub, sharded + command)(*names)
 
     async def _read(self) -> None:
-        while True:
+        while not self.closing:
             try:
                 if self.pubsub.connection is None:  # the first SUBSCRIBE could not be sent
                     raise ConnectionError("not connected")
@@ -136,7 +137,7 @@ class Shard:
         delay = 0.05
         for name in self.names:
             self.hub.lose(name)
-        while True:
+        while not self.closing:
             async with self.lock:
                 with contextlib.suppress(RedisError, OSError):
                     await self.pubsub.aclose()  # type: ignore[no-untyped-call]
@@ -152,10 +153,10 @@ class Shard:
             delay = min(delay * 2, MAX_BACKOFF_SECONDS)
 
     async def close(self) -> None:
+        self.closing = True  # ends the loops even if redis-py turns the cancel into a timeout
         if self.reader is not None:
             self.reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.reader
+            await asyncio.wait({self.reader})
         with contextlib.suppress(RedisError, OSError):
             await self.pubsub.aclose()  # type: ignore[no-untyped-call]
 
