@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import tempfile
 from collections.abc import Iterator
@@ -245,3 +246,43 @@ async def test_one_pubsub_connection_serves_every_subscriber_and_leaves_no_chann
             while any(n for _, n in await client.pubsub_numsub(*channels)):
                 await asyncio.sleep(0.05)  # polling Redis for the outcome, bounded above
     await client.aclose()
+
+
+async def test_socket_operations_on_one_replica_use_up_the_allowance_on_another(
+    redis_url: str,
+) -> None:
+    env = {"RULES_RATE_LIMIT_PER_TOKEN": "4", "RULES_RATE_LIMIT_PER_ADDRESS": "0",
+           "RULES_RATE_LIMIT_SYNC_SECONDS": "0.02"}  # fmt: skip
+    client = aioredis.Redis.from_url(redis_url) if "cluster" not in redis_url else None
+    if client is None:
+        pytest.skip("reads the shared counters on one server")
+    with service_processes(redis_url, 2, env) as (a, b):
+        game, tokens = await create_game(a, "shared-allowance")
+        socket = await connect(a, tokens[0])
+        for n in range(4):
+            await operate(socket, f"q{n}", gql.GAME, {"id": game["id"]})
+            assert (await receive(socket))["type"] == "next"
+            assert (await receive(socket))["type"] == "complete"
+
+        digest = hashlib.sha256(tokens[0].encode()).hexdigest()[:24]  # as ratelimit.py keys it
+
+        async def shared_count() -> int:
+            keys = [key async for key in client.scan_iter(match=f"rl:*:token:{digest}")]
+            counts = [int(await client.get(key) or 0) for key in keys]
+            return max(counts, default=0)
+
+        async with asyncio.timeout(WAIT):
+            while await shared_count() < 4:  # replica A has pushed its count
+                await asyncio.sleep(0.02)  # polling Redis for the outcome, bounded above
+        headers = {"authorization": f"Bearer {tokens[0]}"}
+        body = {"query": gql.GAME, "variables": {"id": game["id"]}}
+        async with httpx.AsyncClient(base_url=b, timeout=WAIT) as http:
+            first = await http.post("/graphql", json=body, headers=headers)
+            async with asyncio.timeout(WAIT):
+                while await shared_count() < 5:  # replica B has pushed its one and learnt 5
+                    await asyncio.sleep(0.02)
+            second = await http.post("/graphql", json=body, headers=headers)
+        await socket.close()
+    await client.aclose()
+    assert first.status_code == 200, "B had seen none of A's operations yet"
+    assert second.status_code == 429, "B knows of A's socket operations now"
