@@ -12,6 +12,7 @@ from service.settings import Settings
 from tests.api import gql
 from tests.api.play import create
 from tests.conftest import Api, client_for
+from tests.hostile.ws import one_window
 
 HUGE = "9" * 5000
 DEEP_MOVE = "[" * 3000 + "]" * 3000
@@ -128,6 +129,7 @@ async def test_a_bad_credential_is_unauthorized_never_a_spectator(
 
 
 async def test_a_respelled_token_is_no_new_rate_limit_subject(redis_url: str) -> None:
+    await one_window()
     settings = Settings(rate_limit_per_token=3, rate_limit_per_address=0)
     async with client_for(create_app(settings, redis_url)) as http:
         limited = Api(http)
@@ -146,10 +148,11 @@ async def test_a_respelled_token_is_no_new_rate_limit_subject(redis_url: str) ->
             assert typed(answer) == "UNAUTHORIZED", "a respelling is no credential at all"
 
 
-@pytest.mark.parametrize(("trusted", "admitted"), [((), 2), (("127.0.0.1",), 4)])
+@pytest.mark.parametrize(("trusted", "admitted"), [((), {1, 2}), (("127.0.0.1",), {4})])
 async def test_forwarded_addresses_are_believed_only_from_configured_proxies(
-    redis_url: str, trusted: tuple[str, ...], admitted: int
+    redis_url: str, trusted: tuple[str, ...], admitted: set[int]
 ) -> None:
+    await one_window()
     settings = Settings(
         rate_limit_per_token=0, rate_limit_per_address=2, forwarded_allow_ips=trusted
     )
@@ -164,4 +167,7 @@ async def test_forwarded_addresses_are_believed_only_from_configured_proxies(
             ).status_code
             for n in range(4)
         ]
-    assert statuses.count(200) == admitted, statuses
+    # Untrusted, the four share the peer's allowance of 2 (other tests' requests from the same
+    # loopback address in this minute may have used some of it); trusted, each forwarded
+    # address has its own.
+    assert statuses.count(200) in admitted, statuses

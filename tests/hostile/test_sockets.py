@@ -6,7 +6,6 @@ import asyncio
 import hashlib
 import json
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from tests.hostile.ws import (
     closed_with,
     connect,
     create_game,
+    one_window,
     operate,
     receive,
 )
@@ -78,6 +78,7 @@ async def test_a_bad_socket_credential_is_refused_never_read_as_a_spectator(
 
 
 async def test_socket_operations_count_against_the_token_rate_limit(limited: str) -> None:
+    await one_window()
     game, tokens = await create_game(limited, "socket-limits")
     socket = await connect(limited, tokens[0])
     codes = []
@@ -258,9 +259,7 @@ async def test_socket_operations_on_one_replica_use_up_the_allowance_on_another(
     if client is None:
         pytest.skip("reads the shared counters on one server")
     with service_processes(redis_url, 2, env) as (a, b):
-        left = 60 - time.time() % 60  # limits count per minute: stay in one window
-        if left < 20:
-            await asyncio.sleep(left)  # a wait for the clock's boundary, not for an outcome
+        await one_window()
         game, tokens = await create_game(a, "shared-allowance")
         socket = await connect(a, tokens[0])
         for n in range(4):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any
 
 import httpx
@@ -14,6 +15,15 @@ from tests.api import gql
 
 WAIT = 60  # seconds: generous, the machine's cores are shared
 SUBSCRIBE = "subscription E($id: ID!) { gameEvents(gameId: $id) { gameId version status } }"
+
+
+async def one_window(needed: float = 20) -> None:
+    """Rate limits count per minute (service/api/ratelimit.py): if fewer than `needed` seconds
+    are left in this minute, wait for the next, so a test's counts all land in one window.
+    A wait for the clock's boundary, not for an outcome."""
+    left = 60 - time.time() % 60
+    if left < needed:
+        await asyncio.sleep(left)
 
 
 async def connect(url: str, token: str | None = None, init: bool = True) -> ClientConnection:
