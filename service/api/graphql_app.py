@@ -19,7 +19,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 from strawberry.asgi import GraphQL
-from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types.unset import UNSET, UnsetType
 
 from service.api import fastpath
@@ -28,7 +27,7 @@ from service.api.guard import Admission, Occupancy
 from service.api.parsing import BadInput, decode_json
 from service.api.rest import bearer_token, refusal
 from service.api.schema import build_schema
-from service.api.sockets import TransportHandler, socket_token
+from service.api.sockets import LegacyHandler, TransportHandler, socket_token
 from service.api.tables import Tables
 from service.settings import Settings
 
@@ -38,6 +37,7 @@ HTTP_CODES = {400: "BAD_REQUEST", 404: "UNKNOWN_ROUTE", 405: "METHOD_NOT_ALLOWED
 
 class GraphQLApp(GraphQL[dict[str, Any], None]):
     graphql_transport_ws_handler_class = TransportHandler
+    graphql_ws_handler_class = LegacyHandler
 
     def __init__(self, tables: Tables, settings: Settings, admission: Admission) -> None:
         schema = build_schema(settings)
@@ -46,9 +46,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
             graphql_ide=None if settings.production else "graphiql",
             allow_queries_via_get=False,
             multipart_uploads_enabled=False,
-            # only the protocol docs/api.md documents; TransportHandler hardens it
-            subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL,),
-            max_subscriptions_per_connection=None,  # TransportHandler refuses it, typed
+            max_subscriptions_per_connection=None,  # sockets.py refuses it, typed
         )
         self.documents = schema.documents
         self.tables = tables

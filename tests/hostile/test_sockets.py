@@ -54,6 +54,7 @@ async def test_operations_on_a_socket_run_as_its_connection_init_token(limited: 
     socket = await connect(limited, tokens[1])
     await operate(socket, "q", gql.GAME, {"id": game["id"]})
     answer = await receive(socket)
+    assert answer["type"] == "data", answer
     assert answer["payload"]["data"]["game"]["viewer"] == 1, answer
     await socket.close()
 
@@ -289,3 +290,32 @@ async def test_socket_operations_on_one_replica_use_up_the_allowance_on_another(
     await client.aclose()
     assert first.status_code == 200, "B had seen none of A's operations yet"
     assert second.status_code == 429, "B knows of A's socket operations now"
+
+
+async def test_the_legacy_protocol_is_held_to_the_same_rules(limited: str) -> None:
+    game, tokens = await create_game(limited, "legacy")
+    wrong = await connect(limited, tokens[1] + "x", protocol="graphql-ws")
+    payload = {"query": SUBSCRIBE, "variables": {"id": game["id"]}}
+    await wrong.send(json.dumps({"type": "start", "id": "w", "payload": payload}))
+    answer = await receive(wrong)
+    assert answer["payload"]["errors"][0]["extensions"]["code"] == "UNAUTHORIZED", answer
+    await wrong.close()
+    socket = await connect(limited, tokens[1], protocol="graphql-ws")
+    for n in range(3):  # two at once on one socket at most; the third is refused, typed
+        payload = {"query": SUBSCRIBE, "variables": {"id": game["id"]}}
+        await socket.send(json.dumps({"type": "start", "id": f"s{n}", "payload": payload}))
+    answers = [await receive(socket) for _ in range(3)]
+    refused = [a for a in answers if a["type"] == "error"]
+    assert [a["id"] for a in refused] == ["s2"], answers
+    assert refused[0]["payload"]["extensions"]["code"] == "TOO_MANY_SUBSCRIPTIONS"
+    for n in range(2):
+        await socket.send(json.dumps({"type": "stop", "id": f"s{n}"}))
+    payload = {"query": gql.GAME, "variables": {"id": game["id"]}}
+    await socket.send(json.dumps({"type": "start", "id": "q", "payload": payload}))
+    async with asyncio.timeout(WAIT):
+        while (answer := await receive(socket))["id"] != "q":
+            pass  # the stopped subscriptions' completes
+    assert answer["type"] == "error", "this protocol carries subscriptions only"
+    assert answer["payload"]["extensions"]["code"] == "BAD_REQUEST"
+    await socket.send("42")
+    assert (await closed_with(socket))[0] == 4400

@@ -26,10 +26,12 @@ async def one_window(needed: float = 20) -> None:
         await asyncio.sleep(left)
 
 
-async def connect(url: str, token: str | None = None, init: bool = True) -> ClientConnection:
+async def connect(
+    url: str, token: str | None = None, init: bool = True, protocol: str = "graphql-transport-ws"
+) -> ClientConnection:
     socket = await websockets.connect(
         url.replace("http", "ws") + "/graphql",
-        subprotocols=["graphql-transport-ws"],  # type: ignore[list-item]
+        subprotocols=[protocol],  # type: ignore[list-item]
         open_timeout=WAIT,
     )
     if init:
