@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 import redis.asyncio as aioredis
+import websockets
 
 from tests.api import gql
 from tests.api.processes import service_processes
@@ -136,11 +137,11 @@ async def test_sockets_per_address_are_limited_with_a_close_code(limited: str) -
     async with asyncio.timeout(WAIT):
         while True:  # the closed socket's place comes back
             retry = await connect(limited, init=False)
-            await retry.send(json.dumps({"type": "connection_init", "payload": {}}))
             try:
+                await retry.send(json.dumps({"type": "connection_init", "payload": {}}))
                 if (await receive(retry))["type"] == "connection_ack":
                     break
-            except Exception:
+            except websockets.ConnectionClosed:  # refused again (4429): the slot is not back yet
                 continue
     await retry.close()
     for socket in sockets:
