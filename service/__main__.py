@@ -32,6 +32,7 @@ def main() -> None:
             loop="uvloop",
             http="httptools",
             log_level=settings.log_level,
+            proxy_headers=False,  # the app trusts FORWARDED_ALLOW_IPS only (service/app.py)
         )
 
 

@@ -15,12 +15,13 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from service import metrics
 from service.api import rest
 from service.api.contracts import openapi
 from service.api.graphql_app import GRAPHIQL_DIR, GraphQLApp
-from service.api.guard import Guard
+from service.api.guard import Admission, Guard
 from service.api.ratelimit import RateLimiter
 from service.api.tables import Tables
 from service.settings import Settings
@@ -51,12 +52,13 @@ CORS_RESPONSE_HEADERS = [
 def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     store = RedisStore(connect(settings, redis_url), settings)
     tables = Tables(store, settings.api_keys, settings.max_suggest_ms)
-    graphql = GraphQLApp(tables, settings)
     limiter = RateLimiter(
         store.redis,
         {"token": settings.rate_limit_per_token, "address": settings.rate_limit_per_address},
         settings.rate_limit_sync_seconds,
     )
+    admission = Admission(limiter)
+    graphql = GraphQLApp(tables, settings, admission)
 
     async def healthz(request: Request) -> Response:
         return PlainTextResponse("ok")
@@ -84,7 +86,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         routes=[
             Route("/graphql", graphql, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
-            *rest.routes(tables),
+            *rest.routes(tables, settings.max_json_depth),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", metrics_route),
@@ -96,20 +98,27 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
             ),
         ],
         lifespan=lifespan,
+        exception_handlers={404: rest.unrouted, 405: rest.unrouted},
     )
     app.state.tables = tables
-    guarded = Guard(app, settings.max_body_bytes, limiter)
-    if not settings.cors_origins:
-        return guarded
-    # outside the guard, so a browser can read its refusals (413, 429) too
-    return CORSMiddleware(
-        guarded,
-        allow_origins=settings.cors_origins,
-        allow_methods=["GET", "POST"],
-        allow_headers=CORS_REQUEST_HEADERS,
-        expose_headers=CORS_RESPONSE_HEADERS,
-        max_age=600,
+    guarded: ASGIApp = Guard(
+        app, settings.max_body_bytes, admission, settings.max_sockets_per_address
     )
+    if settings.cors_origins:
+        # outside the guard, so a browser can read its refusals (413, 429) too
+        guarded = CORSMiddleware(
+            guarded,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=CORS_REQUEST_HEADERS,
+            expose_headers=CORS_RESPONSE_HEADERS,
+            max_age=600,
+        )
+    if settings.forwarded_allow_ips:
+        # The client address (rate limits, socket limits) comes from X-Forwarded-For only when
+        # the peer is a configured proxy; uvicorn's own handling is off (it trusts loopback).
+        guarded = ProxyHeadersMiddleware(guarded, list(settings.forwarded_allow_ips))  # type: ignore[arg-type,assignment]
+    return guarded
 
 
 def from_env() -> ASGIApp:

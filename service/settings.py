@@ -47,6 +47,12 @@ class Settings:
     # browser origins (https://app.example.com) allowed to call the API: CORS on HTTP, the
     # Origin check on WebSocket upgrades; empty: same origin only; "*": any origin
     cors_origins: tuple[str, ...] = ()
+    max_json_depth: int = 32  # nesting of request bodies, variables, moves and socket frames
+    max_sockets_per_address: int = 256  # open WebSockets per client address, per process
+    max_subscriptions_per_socket: int = 16  # operations in flight on one WebSocket
+    max_subscriptions_per_address: int = 1024  # live subscriptions per client address, per process
+    subscriber_queue: int = 64  # events a subscriber may fall behind before it is dropped
+    forwarded_allow_ips: tuple[str, ...] = ()  # proxies whose X-Forwarded-For is believed
 
     @property
     def production(self) -> bool:
@@ -77,4 +83,16 @@ class Settings:
             max_suggest_ms=_int("RULES_MAX_SUGGEST_MS", cls.max_suggest_ms),
             graphql_fast_path=os.environ.get("RULES_GRAPHQL_FAST_PATH", "1") != "0",
             cors_origins=_list("RULES_CORS_ORIGINS"),
+            max_json_depth=_int("RULES_MAX_JSON_DEPTH", cls.max_json_depth),
+            max_sockets_per_address=_int(
+                "RULES_MAX_SOCKETS_PER_ADDRESS", cls.max_sockets_per_address
+            ),
+            max_subscriptions_per_socket=_int(
+                "RULES_MAX_SUBSCRIPTIONS_PER_SOCKET", cls.max_subscriptions_per_socket
+            ),
+            max_subscriptions_per_address=_int(
+                "RULES_MAX_SUBSCRIPTIONS_PER_ADDRESS", cls.max_subscriptions_per_address
+            ),
+            subscriber_queue=_int("RULES_SUBSCRIBER_QUEUE", cls.subscriber_queue),
+            forwarded_allow_ips=_list("FORWARDED_ALLOW_IPS"),
         )

@@ -35,6 +35,10 @@ _TOKEN = re.compile(
 )
 
 
+PARSE_FAILED = {"code": "GRAPHQL_PARSE_FAILED"}
+MAX_NUMBER = 40  # characters of one number literal; Int is 32-bit, Float a double
+
+
 class _Lru(OrderedDict[str, Any]):
     def __init__(self, size: int) -> None:
         super().__init__()
@@ -80,15 +84,21 @@ class Documents:
     def parse(self, query: str) -> tuple[DocumentNode, str] | GraphQLError:
         """graphql-core's parser costs ~12 us a token, so a cheap C-regex count refuses
         over-long documents before it runs."""
-        tokens = sum(1 for token in _TOKEN.findall(query) if token[0] != "#")
-        if tokens > self.max_tokens:
+        tokens = [token for token in _TOKEN.findall(query) if token[0] != "#"]
+        if len(tokens) > self.max_tokens:
             return GraphQLError(
                 f"Syntax Error: Document contains more than {self.max_tokens} tokens."
-                " Parsing aborted."
+                " Parsing aborted.",
+                extensions=PARSE_FAILED,
             )
+        # graphql-core converts number literals with int(), which refuses over 4,300 digits
+        if any(len(token) > MAX_NUMBER and token[0] in "-0123456789" for token in tokens):
+            message = f"Syntax Error: a number literal over {MAX_NUMBER} characters."
+            return GraphQLError(message, extensions=PARSE_FAILED)
         try:
             document = parse(query, max_tokens=self.max_tokens)
         except GraphQLError as error:
+            error.extensions = PARSE_FAILED
             return error
         return document, _root_fields(document)
 
@@ -118,9 +128,10 @@ class DocumentCache(SchemaExtension):
         if errors is None:
             assert context.graphql_document is not None
             rules = (*context.validation_rules, *self.documents.limits)
-            errors = self.documents.errors.put(
-                query, validate_document(context.schema._schema, context.graphql_document, rules)
-            )
+            errors = validate_document(context.schema._schema, context.graphql_document, rules)
+            for error in errors:
+                error.extensions = {**(error.extensions or {}), "code": "GRAPHQL_VALIDATION_FAILED"}
+            self.documents.errors.put(query, errors)
         context.pre_execution_errors = errors
         yield
 

@@ -7,6 +7,7 @@ Rule violations are `MoveRejected` values; a store outage is a GraphQL error wit
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncGenerator
 from enum import Enum
@@ -23,6 +24,7 @@ from service.api.tables import Applied, Rejected, Table, Tables, Unauthorized
 from service.engine import BadSetup, games
 from service.engine import RejectCode as EngineRejectCode
 from service.store import StoreUnavailable
+from service.store.events import RESYNC
 
 if TYPE_CHECKING:  # generated from the Structs at import (typed.py): opaque to mypy
     Breakdown: TypeAlias = Any
@@ -57,6 +59,7 @@ class GameStatus(Enum):
 
 
 RejectCode = strawberry.enum(EngineRejectCode, name="RejectCode")
+REREAD_ATTEMPTS = 5
 
 
 REASON = "ILLEGAL_MOVE only: why, as a code of the game's own (docs/rules/<game>.md lists them)."
@@ -514,39 +517,49 @@ class Subscription:
     async def game_events(
         self, info: Info[Any, Any], game_id: strawberry.ID
     ) -> AsyncGenerator[GameEvent, None]:
-        tables = _tables(info)
+        tables, drop = _tables(info), info.context.get("drop_slow_consumer", _ignore)
         try:
-            async with tables.store.events(str(game_id)) as pubsub:
-                table = await tables.read(str(game_id), _socket_token(info))
+            async with tables.store.events(str(game_id), drop) as events:
+                table = await tables.read(str(game_id), _token(info))
                 if table is None:
                     raise ApiError("NOT_FOUND", f"no game {str(game_id)!r}")
                 last, status = table.record.version, GameStatus(table.status())
                 yield GameEvent(game_id=game_id, version=last, status=status)
-                if status is GameStatus.FINISHED:
-                    return  # the stream completes: nothing follows a finished game
-                async for message in pubsub.listen():
-                    if message.get("type") != "message":
-                        continue
-                    event = json.loads(message["data"])
+                while status is not GameStatus.FINISHED:  # nothing follows a finished game
+                    data = await events.next()
+                    if data == RESYNC:  # events were lost with the connection: read again
+                        table = await _reread(tables, str(game_id), _token(info))
+                        if table is None:
+                            return
+                        event: dict[str, Any] = {
+                            "version": table.record.version,
+                            "status": table.status(),
+                        }
+                    else:
+                        event = json.loads(data)
                     if event["version"] <= last:
                         continue
                     last, status = event["version"], GameStatus(event["status"])
                     yield GameEvent(game_id=game_id, version=last, status=status)
-                    if status is GameStatus.FINISHED:
-                        return
         except StoreUnavailable:
             raise unavailable() from None
         except Unauthorized:
             raise ApiError("UNAUTHORIZED", "that token is not a seat of this game") from None
 
 
-def _socket_token(info: Info[Any, Any]) -> str | None:
-    """The token from the connection_init payload, else from the upgrade request's header."""
-    params = info.context.get("connection_params")
-    if isinstance(params, dict):
-        header = params.get("authorization") or params.get("Authorization")
-        if isinstance(header, str):
-            scheme, _, token = header.partition(" ")
-            if scheme.lower() == "bearer" and token.strip():
-                return token.strip()
-    return _token(info)
+def _ignore() -> None:
+    pass
+
+
+async def _reread(tables: Tables, game_id: str, token: str | None) -> Table | None:
+    """The game after the event connection came back. The pool may still hold connections
+    that the outage broke, each failing once (commands are never retried blindly), so this
+    read, safe to repeat, is tried a few times."""
+    for attempt in range(REREAD_ATTEMPTS):
+        try:
+            return await tables.read(game_id, token)
+        except StoreUnavailable:
+            if attempt == REREAD_ATTEMPTS - 1:
+                raise
+            await asyncio.sleep(0.1 * (attempt + 1))
+    return None

@@ -16,22 +16,29 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from cross_web import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.types import Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 from strawberry.asgi import ASGIWebSocketAdapter, GraphQL
 from strawberry.http.exceptions import WebSocketDisconnected
+from strawberry.types.unset import UNSET, UnsetType
 
 from service.api import fastpath
 from service.api.documents import _Lru
-from service.api.rest import bearer_token
+from service.api.guard import Admission, Occupancy
+from service.api.parsing import BadInput, decode_json
+from service.api.rest import bearer_token, refusal
 from service.api.schema import build_schema
+from service.api.sockets import LegacyHandler, TransportHandler, socket_token
 from service.api.tables import Tables
 from service.settings import Settings
 
 GRAPHIQL_DIR = Path(__file__).parent / "graphiql"  # served at /graphiql (app.py)
 GRAPHIQL_PAGE = (GRAPHIQL_DIR / "index.html").read_text()
+# strawberry refuses these itself (as plain text); they are answered as typed GraphQL errors
+HTTP_CODES = {400: "BAD_REQUEST", 404: "UNKNOWN_ROUTE", 405: "METHOD_NOT_ALLOWED"}
 
 
 class TextFrames(ASGIWebSocketAdapter):
@@ -47,8 +54,10 @@ class TextFrames(ASGIWebSocketAdapter):
 
 class GraphQLApp(GraphQL[dict[str, Any], None]):
     websocket_adapter_class = TextFrames
+    graphql_transport_ws_handler_class = TransportHandler
+    graphql_ws_handler_class = LegacyHandler
 
-    def __init__(self, tables: Tables, settings: Settings) -> None:
+    def __init__(self, tables: Tables, settings: Settings, admission: Admission) -> None:
         schema = build_schema(settings)
         super().__init__(
             schema,
@@ -56,11 +65,16 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
             allow_queries_via_get=False,
             multipart_uploads_enabled=False,
             allowed_origins=settings.cors_origins,  # WebSocket upgrades from other origins
+            max_subscriptions_per_connection=None,  # sockets.py refuses it, typed
         )
         self.documents = schema.documents
         self.tables = tables
         self.fast_path = settings.graphql_fast_path
         self.persisted: _Lru = _Lru(4096)
+        self.max_depth = settings.max_json_depth
+        self.admission = admission
+        self.per_socket = settings.max_subscriptions_per_socket
+        self.per_address = Occupancy(settings.max_subscriptions_per_address)
 
     async def render_graphql_ide(self, request: Request) -> Response:
         return HTMLResponse(GRAPHIQL_PAGE)
@@ -78,47 +92,52 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
 
     def decode_json(self, data: str | bytes) -> object:
         try:
-            return msgspec.json.decode(data)
-        except msgspec.DecodeError as exc:  # strawberry turns this one into a 400
+            return decode_json(data, self.max_depth)
+        except BadInput as exc:  # strawberry turns this one into a 400 (a 4400 on a socket)
             raise json.JSONDecodeError(str(exc), "", 0) from None
 
+    async def on_ws_connect(self, context: dict[str, Any]) -> UnsetType | dict[str, object] | None:
+        context["token"] = socket_token(context)  # every operation on the socket runs as it
+        unset: UnsetType = UNSET
+        return unset
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST":
+        if scope["type"] != "http":
             await super().__call__(scope, receive, send)
             return
         request = Request(scope, receive)
-        body = await request.body()
-        answer, body = await self._answer(request, body)
-        if answer is not None:
-            await answer(scope, receive, send)
-            return
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if sent:
-                return await receive()
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        await super().__call__(scope, replay, send)
+        if scope["method"] == "POST":
+            body = await request.body()
+            answer, body = await self._answer(request, body)
+            if answer is not None:
+                await answer(scope, receive, send)
+                return
+            request = Request(scope, _replay(body, receive))
+        try:
+            response = await self.run(request)
+        except HTTPException as exc:
+            code = HTTP_CODES.get(exc.status_code, "BAD_REQUEST")
+            response = refusal("/graphql", exc.status_code, code, exc.reason)
+        await response(scope, receive, send)
 
     async def _answer(self, request: Request, body: bytes) -> tuple[Response | None, bytes]:
-        """The fast path's answer, or None and the body strawberry should see."""
+        """A refusal or the fast path's answer, or None and the body strawberry should see."""
         if "json" not in request.headers.get("content-type", ""):
             return None, body
         try:
-            payload = msgspec.json.decode(body)
-        except msgspec.DecodeError:
-            return None, body
+            payload = decode_json(body, self.max_depth)
+        except BadInput as exc:
+            return refusal("/graphql", 400, "BAD_REQUEST", str(exc)), body
+        if isinstance(payload, list):
+            return refusal("/graphql", 400, "BAD_REQUEST", "batching is not enabled"), body
         if not isinstance(payload, dict):
-            return None, body
+            return refusal("/graphql", 400, "BAD_REQUEST", "the body must be a JSON object"), body
         query = payload.get("query")
         extensions = payload.get("extensions")
         if isinstance(extensions, dict) and isinstance(extensions.get("persistedQuery"), dict):
-            query, refusal = self._persisted(query, extensions["persistedQuery"])
-            if refusal is not None:
-                return refusal, body
+            query, refused = self._persisted(query, extensions["persistedQuery"])
+            if refused is not None:
+                return refused, body
             body = msgspec.json.encode({**payload, "query": query})
         variables = payload.get("variables") or {}
         if not self.fast_path or not isinstance(query, str) or not isinstance(variables, dict):
@@ -145,6 +164,20 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         if known is None:
             return "", _error("PERSISTED_QUERY_NOT_FOUND", "PersistedQueryNotFound")
         return str(known), None
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A receive that gives the body already read, then whatever the client sends next."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if sent:
+            return await receive()
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay
 
 
 def _error(code: str, message: str, status: int = 200) -> Response:

@@ -1,6 +1,9 @@
-"""The outermost HTTP middleware: body size limit, rate limits, in-flight gauge, latency.
+"""The outermost middleware: body size limit, the admission path, in-flight gauge, latency.
 
-Everything here happens before any parsing, so hostile traffic is refused cheaply.
+Everything here happens before any parsing, so hostile traffic is refused cheaply. Admission
+(rate limits per seat token and per client address) is one function for every way in: each
+HTTP request here, each WebSocket upgrade here too, and each operation sent over a socket
+(service/api/sockets.py).
 """
 
 from __future__ import annotations
@@ -8,40 +11,79 @@ from __future__ import annotations
 import math
 import time
 
-import msgspec
 from starlette.datastructures import Headers
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from service import metrics
+from service.api.parsing import natural, seat_token
 from service.api.ratelimit import RateLimiter
-from service.api.rest import Problem, problem_response
-from service.api.tables import natural
+from service.api.rest import credential, refusal
 
 OPEN_PATHS = {"/healthz", "/readyz", "/metrics", "/openapi.json"}
+TOO_MANY_SOCKETS_CLOSE = 4429
 
 
 class BodyTooLarge(Exception):
     pass
 
 
-def refusal(path: str, status: int, code: str, message: str, headers: dict[str, str]) -> Response:
-    """A refusal shaped for the caller: problem details on REST, a GraphQL error otherwise."""
-    if path.startswith("/v1/"):
-        response = problem_response(Problem(code, message))
-        response.headers.update(headers)
-        return response
-    body = {"errors": [{"message": message, "extensions": {"code": code}}]}
-    return Response(msgspec.json.encode(body), status, headers, media_type="application/json")
+class Admission:
+    """Rate limits per credential and per address, shared by replicas (ratelimit.py)."""
+
+    def __init__(self, limiter: RateLimiter) -> None:
+        self.limiter = limiter
+
+    def admit(self, token: str | None, address: str | None) -> float | None:
+        """None if the caller may go on, else the seconds to wait. Only a token in its
+        canonical form is a subject (one per credential; anything else is refused later as
+        UNAUTHORIZED and counts against its address only)."""
+        if not self.limiter.enabled:
+            return None
+        subject = token if token and seat_token(token) is not None else None
+        wait = self.limiter.admit({"token": subject, "address": address or None})
+        if wait is not None:
+            metrics.RATE_LIMITED.inc()
+        return wait
+
+
+class Occupancy:
+    """How many of something each client address holds in this process, up to a limit
+    (0: no limit)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.held: dict[str, int] = {}
+
+    def take(self, address: str) -> bool:
+        held = self.held.get(address, 0)
+        if self.limit and held >= self.limit:
+            return False
+        self.held[address] = held + 1
+        return True
+
+    def give(self, address: str) -> None:
+        held = self.held.get(address, 0) - 1
+        if held > 0:
+            self.held[address] = held
+        else:
+            self.held.pop(address, None)
 
 
 class Guard:
-    def __init__(self, app: ASGIApp, max_body_bytes: int, limiter: RateLimiter) -> None:
+    def __init__(
+        self, app: ASGIApp, max_body_bytes: int, admission: Admission, max_sockets: int
+    ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
-        self.limiter = limiter
+        self.admission = admission
+        self.sockets = Occupancy(max_sockets)  # open WebSockets per client address
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await self._socket(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -71,33 +113,52 @@ class Guard:
             operation = scope.get("rules.operation") or (path if path in OPEN_PATHS else "other")
             metrics.REQUEST_SECONDS.labels(operation).observe(time.perf_counter() - started)
 
+    async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A WebSocket upgrade is admitted like a request; an address holds at most
+        `max_sockets` open sockets on this process. A refusal accepts and closes at once
+        with a code and a reason, which clients see (an HTTP refusal of the upgrade they
+        would not)."""
+        address = client_address(scope)
+        headers = Headers(scope=scope)
+        wait = self.admission.admit(credential(headers.get("authorization")), address)
+        if wait is not None or not self.sockets.take(address):
+            socket = WebSocket(scope, receive, send)
+            offered = "graphql-transport-ws" in (scope.get("subprotocols") or [])
+            await socket.accept("graphql-transport-ws" if offered else None)
+            reason = "RATE_LIMITED: too many requests" if wait is not None else ""
+            reason = reason or "TOO_MANY_SOCKETS: too many sockets from this address"
+            await socket.close(TOO_MANY_SOCKETS_CLOSE, reason)
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.sockets.give(address)
+
     def _refuse_early(self, scope: Scope, path: str) -> Response | None:
         headers = Headers(scope=scope)
         length = headers.get("content-length")
         size = natural(length) if length is not None else 0
         if size is None or size > self.max_body_bytes:
             return self._too_large(path)
-        if self.limiter.enabled and path not in OPEN_PATHS:
-            scheme, _, token = headers.get("authorization", "").partition(" ")
-            client = scope.get("client")
-            wait = self.limiter.admit(
-                {
-                    "token": token.strip() if scheme.lower() == "bearer" else None,
-                    "address": client[0] if client else None,
-                }
-            )
-            if wait is not None:
-                metrics.RATE_LIMITED.inc()
-                return refusal(
-                    path,
-                    429,
-                    "RATE_LIMITED",
-                    "too many requests; retry after the time in Retry-After",
-                    {"retry-after": str(math.ceil(wait))},
-                )
-        return None
+        if path in OPEN_PATHS:
+            return None
+        wait = self.admission.admit(credential(headers.get("authorization")), client_address(scope))
+        if wait is None:
+            return None
+        return refusal(
+            path,
+            429,
+            "RATE_LIMITED",
+            "too many requests; retry after the time in Retry-After",
+            {"retry-after": str(math.ceil(wait))},
+        )
 
     def _too_large(self, path: str) -> Response:
         return refusal(
             path, 413, "PAYLOAD_TOO_LARGE", f"request body over {self.max_body_bytes} bytes", {}
         )
+
+
+def client_address(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else ""

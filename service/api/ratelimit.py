@@ -11,7 +11,6 @@ Keys hold a hash of the token, never the token. If Redis is down, limiting goes 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import time
 from collections.abc import Callable
@@ -41,6 +40,7 @@ class RateLimiter:
         self.keys: dict[tuple[str, str], str] = {}
         self.expiring: set[str] = set()  # keys whose EXPIRE Redis has confirmed
         self.task: asyncio.Task[None] | None = None
+        self.closing = False
 
     @property
     def enabled(self) -> bool:
@@ -100,13 +100,16 @@ class RateLimiter:
                 self.shared[key] = max(self.shared.get(key, 0), int(total))
 
     async def _sync_forever(self) -> None:
-        while True:
+        while not self.closing:
             await asyncio.sleep(self.sync_seconds)
             await self.sync()
 
     async def close(self) -> None:
+        """Stop syncing. A cancel that lands while redis-py waits under its own timeout can
+        come out as a TimeoutError, which `sync` takes for an outage; the `closing` flag
+        still ends the loop, so shutdown never hangs."""
+        self.closing = True
         if self.task is not None:
             self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+            await asyncio.wait({self.task})
             self.task = None

@@ -10,14 +10,17 @@ If-None-Match names the current ETag answers 304 with no body.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
+from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from service.api.tables import Rejected, Table, Tables, Unauthorized, natural
+from service.api.parsing import natural, within_depth
+from service.api.tables import Rejected, Table, Tables, Unauthorized
 from service.engine import BadSetup
 from service.store import HistoryRecord, StoreUnavailable
 
@@ -35,6 +38,8 @@ STATUS = {
     "UNAVAILABLE": 503,
     "PAYLOAD_TOO_LARGE": 413,
     "RATE_LIMITED": 429,
+    "UNKNOWN_ROUTE": 404,
+    "METHOD_NOT_ALLOWED": 405,
 }
 TITLES = {
     "NOT_FOUND": "No such game",
@@ -50,6 +55,8 @@ TITLES = {
     "UNAVAILABLE": "Store unavailable",
     "PAYLOAD_TOO_LARGE": "Request too large",
     "RATE_LIMITED": "Too many requests",
+    "UNKNOWN_ROUTE": "No such route",
+    "METHOD_NOT_ALLOWED": "Method not allowed",
 }
 
 
@@ -94,8 +101,8 @@ def json_response(body: Any, status: int = 200, headers: dict[str, str] | None =
     return Response(msgspec.json.encode(body), status, headers, media_type="application/json")
 
 
-def problem_response(problem: Problem) -> Response:
-    status = STATUS[problem.code]
+def problem_response(problem: Problem, status: int | None = None) -> Response:
+    status = status or STATUS[problem.code]
     body: dict[str, Any] = {
         "type": f"https://tree-games.dev/problems/{problem.code.lower().replace('_', '-')}",
         "title": TITLES[problem.code],
@@ -116,6 +123,28 @@ def problem_response(problem: Problem) -> Response:
     )
 
 
+def refusal(
+    path: str, status: int, code: str, message: str, headers: Mapping[str, str] | None = None
+) -> Response:
+    """A refusal shaped for the caller: problem details, or a GraphQL error on /graphql."""
+    if path != "/graphql":
+        response = problem_response(Problem(code, message), status)
+        response.headers.update(headers or {})
+        return response
+    body = {"errors": [{"message": message, "extensions": {"code": code}}]}
+    return Response(msgspec.json.encode(body), status, headers, media_type="application/json")
+
+
+async def unrouted(request: HTTPConnection, exc: Exception) -> Response:
+    """Starlette's 404 (no route) and 405 (wrong method), typed like every other refusal."""
+    assert isinstance(exc, HTTPException)
+    code = "METHOD_NOT_ALLOWED" if exc.status_code == 405 else "UNKNOWN_ROUTE"
+    message = f"{request.url.path} does not answer {request.scope.get('method', 'that')}"
+    if code == "UNKNOWN_ROUTE":
+        message = f"no route {request.url.path}"
+    return refusal(request.url.path, exc.status_code, code, message, exc.headers)
+
+
 def from_rejection(rejected: Rejected) -> Problem:
     return Problem(
         rejected.code.value, rejected.message, rejected.current_version, explained(rejected)
@@ -128,19 +157,33 @@ def explained(rejected: Rejected) -> dict[str, str]:
     return {"reason": rejected.reason, "rule": rejected.rule}
 
 
-async def _body(request: Request, type_: type[Any]) -> Any:
+async def _body(request: Request, type_: type[Any], max_depth: int) -> Any:
     try:
-        return msgspec.json.decode(await request.body(), type=type_)
+        body = msgspec.json.decode(await request.body(), type=type_)
     except msgspec.DecodeError as exc:
         raise Problem("BAD_REQUEST", f"the body is not valid JSON for this route: {exc}") from None
+    except RecursionError:
+        raise Problem("BAD_REQUEST", f"the body nests deeper than {max_depth} levels") from None
+    # Only the free-form fields (a move, create options) can nest; the route's own
+    # fields are typed.
+    if not all(within_depth(value, max_depth - 1) for value in msgspec.structs.astuple(body)):
+        raise Problem("BAD_REQUEST", f"the body nests deeper than {max_depth} levels")
+    return body
 
 
 def bearer_token(request: HTTPConnection) -> str | None:
     """The token of `Authorization: Bearer <token>`, for REST, GraphQL and websockets alike."""
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    return credential(request.headers.get("authorization"))
+
+
+def credential(authorization: str | None) -> str | None:
+    """The token an Authorization value carries: None when there is none (a spectator), ""
+    for any other scheme or an empty one, which no seat accepts, so a bad credential is
+    refused and never read as a spectator (docs/security.md)."""
+    if authorization is None:
         return None
-    return token.strip()
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
 
 
 def _if_match(request: Request) -> int | None:
@@ -162,7 +205,7 @@ def _none_match(request: Request, version: int) -> bool:
     return "*" in tags or f'"{version}"' in tags
 
 
-def routes(tables: Tables) -> list[Route]:
+def routes(tables: Tables, max_depth: int) -> list[Route]:
     async def read(request: Request) -> Table:
         game_id = request.path_params["game_id"]
         try:
@@ -174,7 +217,7 @@ def routes(tables: Tables) -> list[Route]:
         return table
 
     async def create_game(request: Request) -> Response:
-        body = await _body(request, CreateBody)
+        body = await _body(request, CreateBody, max_depth)
         try:
             bots = {bot.seat: bot.strategy for bot in body.bots or []}
             table, tokens = await tables.create(
@@ -224,7 +267,7 @@ def routes(tables: Tables) -> list[Route]:
         )
 
     async def apply_move(request: Request) -> Response:
-        body = await _body(request, MoveBody)
+        body = await _body(request, MoveBody, max_depth)
         result = await tables.apply(
             request.path_params["game_id"],
             bearer_token(request),
@@ -248,7 +291,7 @@ def routes(tables: Tables) -> list[Route]:
         )
 
     async def validate_move(request: Request) -> Response:
-        body = await _body(request, MoveBody)
+        body = await _body(request, MoveBody, max_depth)
         rejected = await tables.validate(
             request.path_params["game_id"], bearer_token(request), body.move
         )
@@ -257,7 +300,7 @@ def routes(tables: Tables) -> list[Route]:
         return json_response(validation_json(rejected))
 
     async def suggest_move(request: Request) -> Response:
-        body = await _body(request, SuggestBody)
+        body = await _body(request, SuggestBody, max_depth)
         found = await tables.suggest(
             request.path_params["game_id"],
             bearer_token(request),

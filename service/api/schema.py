@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import strawberry
-from graphql import GraphQLError
+from graphql import GraphQLError, GraphQLSyntaxError
 from strawberry.extensions import DisableIntrospection, MaskErrors
 from strawberry.schema.config import StrawberryConfig
 
@@ -18,6 +18,29 @@ from service.settings import Settings
 def _should_mask(error: GraphQLError) -> bool:
     original = error.original_error
     return original is not None and not isinstance(original, GraphQLError)
+
+
+def _code(error: GraphQLError) -> str:
+    if _should_mask(error):
+        return "INTERNAL_SERVER_ERROR"
+    if isinstance(error, GraphQLSyntaxError) or error.message.startswith("Syntax Error"):
+        return "GRAPHQL_PARSE_FAILED"
+    return "GRAPHQL_VALIDATION_FAILED"  # the document or its variables do not fit the schema
+
+
+class TypedErrors(MaskErrors):
+    """Unexpected errors masked, and every error with an `extensions.code`, so a client can
+    tell a bad document from a refusal from our fault."""
+
+    def _process_errors(self, errors: list[GraphQLError]) -> list[GraphQLError]:
+        typed = []
+        for error in errors:
+            code = (error.extensions or {}).get("code") or _code(error)
+            if self.should_mask_error(error):
+                error = self.anonymise_error(error)
+            error.extensions = {**(error.extensions or {}), "code": code}
+            typed.append(error)
+        return typed
 
 
 class Schema(strawberry.Schema):
@@ -40,7 +63,7 @@ def build_schema(settings: Settings | None = None) -> Schema:
     documents = Documents(settings)
     extensions: list[Any] = [
         documents.extension,
-        lambda: MaskErrors(should_mask_error=_should_mask),
+        lambda: TypedErrors(should_mask_error=_should_mask),
     ]
     if settings.production:
         extensions.append(DisableIntrospection)

@@ -20,6 +20,7 @@ from typing import Any, cast
 import msgspec
 
 from service import metrics
+from service.api.parsing import seat_token
 from service.bots import STRATEGIES, Strategy, play_bots, suggest
 from service.engine import (
     BadSetup,
@@ -116,11 +117,6 @@ class Rejected:
     rule: str | None = None
 
 
-def natural(text: str) -> int | None:
-    """The whole number an ASCII digit string spells (str.isdigit() also admits '²')."""
-    return int(text) if text.isascii() and text.isdigit() else None
-
-
 def _hash(secret: str) -> bytes:
     return hashlib.sha256(secret.encode()).digest()
 
@@ -134,10 +130,10 @@ def seat_of(record: Record, token: str | None) -> int | None:
     """The seat `token` names in this game; None for no token; Unauthorized for a bad one."""
     if token is None:
         return None
-    seat_text, _, secret = token.partition(".")
-    seat = natural(seat_text)
-    if seat is None or not secret or seat >= len(record.token_hashes):
+    parsed = seat_token(token)
+    if parsed is None or parsed[0] >= len(record.token_hashes):
         raise Unauthorized
+    seat, secret = parsed
     if not hmac.compare_digest(record.token_hashes[seat], _hash(secret)):
         raise Unauthorized
     return seat
@@ -358,10 +354,10 @@ class Tables:
         self, game_id: str, token: str | None, idempotency_key: str | None
     ) -> tuple[Record | None, tuple[int, Done | None] | Rejected]:
         """Load the record and, if the token is valid, the idempotency entry of its seat."""
-        seat_hint = token.partition(".")[0] if token else ""
+        parsed = seat_token(token) if token else None
         field_key = None
-        if idempotency_key is not None and (seat := natural(seat_hint)) is not None:
-            field_key = f"{seat}:{idempotency_key}"
+        if idempotency_key is not None and parsed is not None:
+            field_key = f"{parsed[0]}:{idempotency_key}"
         record, done = await self.store.load(game_id, field_key)
         if record is None:
             return None, Rejected(RejectCode.NOT_FOUND, f"no game {game_id!r}")

@@ -9,7 +9,8 @@
 
 On a cluster (`redis+cluster://` URL or `?cluster=true`) the events are sharded pub/sub
 (SPUBLISH/SSUBSCRIBE, Redis 7+): they stay on the shard that owns the game's slot instead of
-being broadcast over the cluster bus to every node, and subscribers follow the slot.
+being broadcast over the cluster bus to every node. Subscribers share one pub/sub connection
+per process and server (service/store/events.py).
 
 A move costs two round trips: `load` (record and idempotency entry in one pipeline) and
 `commit` (one Lua script: version check, record write, history append, idempotency entry,
@@ -22,15 +23,14 @@ applied a second time; the client retries with its idempotency key instead.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
 from redis.asyncio import BlockingConnectionPool, Redis
-from redis.asyncio.client import PubSub
-from redis.asyncio.cluster import ClusterNode, ClusterPubSub, RedisCluster
+from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
@@ -39,6 +39,9 @@ from redis.exceptions import NoScriptError, RedisError
 from service import metrics
 from service.settings import Settings
 from service.store.records import HistoryRecord, Record, history_decoder, record_decoder
+
+if TYPE_CHECKING:
+    from service.store.events import Subscriber
 
 T = TypeVar("T")
 
@@ -160,52 +163,6 @@ def connect(settings: Settings, url: str) -> Client:
     return Redis(connection_pool=pool)
 
 
-class Events:
-    """A subscription to one game's events; `listen()` yields pub/sub message dicts of type
-    "message" whose `data` is the JSON event, whether the server is one node or a cluster."""
-
-    def __init__(self, pubsub: PubSub, channel: str) -> None:
-        self.pubsub = pubsub
-        self.channel = channel
-
-    async def subscribe(self) -> None:
-        try:
-            if isinstance(self.pubsub, ClusterPubSub):
-                await self.pubsub.ssubscribe(self.channel)
-            else:
-                await self.pubsub.subscribe(self.channel)
-        except RedisError as exc:
-            metrics.STORE_ERRORS.labels("subscribe").inc()
-            raise StoreUnavailable(f"the game store is unavailable ({type(exc).__name__})") from exc
-
-    async def _next(self) -> dict[str, Any] | None:
-        if isinstance(self.pubsub, ClusterPubSub):
-            message = await self.pubsub.get_sharded_message(
-                ignore_subscribe_messages=True,
-                timeout=None,  # type: ignore[arg-type]  # None waits, as in get_message
-            )
-        else:
-            message = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
-        if message is None or message.get("type") not in ("message", "smessage"):
-            return None
-        return {**message, "type": "message"}
-
-    async def listen(self) -> AsyncIterator[dict[str, Any]]:
-        while True:
-            try:
-                message = await self._next()
-            except RedisError as exc:
-                metrics.STORE_ERRORS.labels("listen").inc()
-                raise StoreUnavailable(
-                    f"the game store is unavailable ({type(exc).__name__})"
-                ) from exc
-            if message is not None:
-                yield message
-
-    async def aclose(self) -> None:
-        await self.pubsub.aclose()  # type: ignore[no-untyped-call]
-
-
 class RedisStore:
     def __init__(self, redis: Client, settings: Settings) -> None:
         self.redis = redis
@@ -215,6 +172,9 @@ class RedisStore:
         self._create = redis.register_script(_CREATE)
         self._commit = redis.register_script(_COMMIT_TEMPLATE.replace("$PUBLISH", publish))
         self._seconds: dict[str, Any] = {}
+        from service.store.events import EventHub  # events.py builds on this module
+
+        self.hub = EventHub(redis, settings.subscriber_queue, settings.redis_timeout)
 
     async def _timed(self, command: str, call: Callable[[], Awaitable[T]]) -> T:
         started = time.perf_counter()
@@ -326,16 +286,13 @@ class RedisStore:
         )
         return [history_decoder.decode(item) for item in raw]
 
-    @asynccontextmanager
-    async def events(self, game_id: str) -> AsyncIterator[Events]:
-        if isinstance(self.redis, RedisCluster):
-            await self._timed("subscribe", self.redis.initialize)
-        subscription = Events(self.redis.pubsub(), events_channel(game_id))
-        try:
-            await subscription.subscribe()
-            yield subscription
-        finally:
-            await subscription.aclose()
+    def events(
+        self, game_id: str, on_drop: Callable[[], None] = lambda: None
+    ) -> AbstractAsyncContextManager[Subscriber]:
+        """A subscriber of one game's events (service/store/events.py); `on_drop` runs if it
+        falls too far behind."""
+        return self.hub.subscribe(game_id, on_drop)
 
     async def close(self) -> None:
+        await self.hub.close()
         await self.redis.aclose()

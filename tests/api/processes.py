@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import IO
 
 import httpx
 
@@ -15,8 +16,11 @@ from service.store.embedded import free_port
 
 
 @contextmanager
-def service_processes(redis_url: str, count: int) -> Iterator[list[str]]:
-    """`count` replicas on free loopback ports sharing one Redis; yields their base URLs."""
+def service_processes(
+    redis_url: str, count: int, env: dict[str, str] | None = None, log: IO[bytes] | None = None
+) -> Iterator[list[str]]:
+    """`count` replicas on free loopback ports sharing one Redis; yields their base URLs.
+    `env` adds settings; `log` receives their standard error (the log)."""
     processes, urls = [], []
     try:
         for _ in range(count):
@@ -24,8 +28,10 @@ def service_processes(redis_url: str, count: int) -> Iterator[list[str]]:
             processes.append(
                 subprocess.Popen(
                     [sys.executable, "-m", "uvicorn", "--factory", "service.app:from_env",
-                     "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-                    env={**os.environ, "REDIS_URL": redis_url, "LOG_LEVEL": "warning"},
+                     "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+                     "--no-proxy-headers"],
+                    env={**os.environ, "REDIS_URL": redis_url, "LOG_LEVEL": "warning", **(env or {})},
+                    stderr=log,
                 )
             )  # fmt: skip
             urls.append(f"http://127.0.0.1:{port}")

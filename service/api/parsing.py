@@ -1,0 +1,69 @@
+"""Strict parsing of every value a client sends: numbers, JSON bodies, seat tokens.
+
+Each parser bounds its input before converting it, so a hostile value costs a typed refusal,
+never a 500: Python refuses int() of more than 4,300 digits, and msgspec and graphql-core
+recurse once per nesting level.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+
+MAX_DIGITS = 18  # every version, seat and count fits; int64 still holds it
+TOKEN = re.compile(r"(0|[1-9][0-9]{0,2})\.([A-Za-z0-9_-]{32})")  # seat.secret, as issued
+
+
+class BadInput(Exception):
+    """A value that is not what the route accepts; the message says what is expected."""
+
+
+def natural(text: str) -> int | None:
+    """The whole number an ASCII digit string of at most MAX_DIGITS digits spells, else None
+    (str.isdigit() alone also admits '²')."""
+    if len(text) > MAX_DIGITS or not text.isascii() or not text.isdigit():
+        return None
+    return int(text)
+
+
+def seat_token(token: str) -> tuple[int, str] | None:
+    """The seat and secret of a token in its one canonical form `<seat>.<secret>`, else None.
+    Seats are canonical decimals (no sign, no leading zero) so one credential has one
+    spelling, and a rate limit keyed on it cannot be dodged by respelling it."""
+    match = TOKEN.fullmatch(token)
+    return (int(match[1]), match[2]) if match else None
+
+
+def within_depth(value: object, limit: int) -> bool:
+    """Whether decoded JSON nests at most `limit` arrays and objects deep (no recursion)."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        children: Any
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth >= limit:
+            return False
+        stack.extend((child, depth + 1) for child in children)
+    return True
+
+
+def decode_json(data: bytes | str, max_depth: int) -> object:
+    """JSON that parses and nests at most `max_depth` deep; BadInput otherwise."""
+    try:
+        value = msgspec.json.decode(data)
+    except (msgspec.DecodeError, RecursionError) as exc:
+        raise BadInput(f"the body is not valid JSON: {_reason(exc)}") from None
+    if not within_depth(value, max_depth):
+        raise BadInput(f"JSON nests deeper than {max_depth} levels")
+    return value
+
+
+def _reason(exc: Exception) -> str:
+    return "nested too deep" if isinstance(exc, RecursionError) else str(exc)

@@ -1,0 +1,195 @@
+"""The WebSocket side of hostile clients: admission, limits, strict frames.
+
+strawberry's handlers speak the protocols (graphql-transport-ws, and the legacy graphql-ws);
+these subclasses add what a public endpoint needs:
+- every operation on a socket is admitted like an HTTP request (rate limits by the socket's
+  token and the client's address: `guard.admit`), and runs as the `connection_init` token;
+- limits on operations per socket and live operations per address, refused with an `error`
+  message carrying `extensions.code`;
+- frames that are not protocol messages close the socket with 4400, as the protocol says;
+- a subscriber too slow for its events is closed with `SLOW_CONSUMER_CLOSE`;
+- a client that goes away is a normal event: no traceback in the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, cast
+
+from graphql import GraphQLError, OperationDefinitionNode, OperationType
+from starlette.websockets import WebSocketDisconnect
+from starlette.websockets import WebSocketDisconnected as SendAfterClose
+from strawberry.http.exceptions import WebSocketDisconnected
+from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import (
+    BaseGraphQLTransportWSHandler,
+)
+from strawberry.subscriptions.protocols.graphql_transport_ws.types import Message
+from strawberry.subscriptions.protocols.graphql_ws.handlers import BaseGraphQLWSHandler
+
+from service.api.guard import client_address
+from service.api.rest import credential
+
+SLOW_CONSUMER_CLOSE = 4413  # "fell too far behind its events"; resubscribe and catch up
+TOO_MANY_CLOSE = 4429  # too many sockets from this address
+MAX_OPERATION_ID = 128
+
+log = logging.getLogger("service.sockets")
+# A send racing the client's close raises starlette's SendAfterClose: the "Cannot call send
+# once a close message has been sent" traceback of issue #15.
+DISCONNECTS = (WebSocketDisconnect, WebSocketDisconnected, SendAfterClose, OSError)
+
+
+class Hardening:
+    """What both protocol handlers add: admission and limits per operation, the slow
+    consumer's close. The view (GraphQLApp) provides `admission`, `per_socket` and
+    `per_address`; the handler provides `view`, `context`, `websocket`."""
+
+    view: Any
+    context: dict[str, Any]
+    websocket: Any
+
+    def refusal(self, in_flight: int) -> tuple[str, str, dict[str, Any]] | None:
+        """Why a new operation may not run (code, message, extensions), or None."""
+        address = client_address(self.context["request"].scope)
+        wait = self.view.admission.admit(self.context.get("token"), address)
+        if wait is not None:
+            return "RATE_LIMITED", "too many requests; retry later", {"retryAfter": wait}
+        if self.view.per_socket and in_flight >= self.view.per_socket:
+            return "TOO_MANY_SUBSCRIPTIONS", "too many operations on this socket", {}
+        if not self.view.per_address.take(address):
+            return "TOO_MANY_SUBSCRIPTIONS", "too many subscriptions from this address", {}
+        return None
+
+    def hold(self, task: asyncio.Task[Any] | None) -> None:
+        """The address's slot, taken by `refusal`, is given back when `task` ends (or now,
+        if no operation started)."""
+        address = client_address(self.context["request"].scope)
+        if task is None:
+            self.view.per_address.give(address)
+        else:
+            task.add_done_callback(lambda done: self._ended(done, address))
+
+    def _ended(self, task: asyncio.Task[Any], address: str) -> None:
+        self.view.per_address.give(address)
+        _quiet(task)
+
+    def drop_slow_consumer(self) -> None:
+        reason = "SLOW_CONSUMER: fell too far behind; resubscribe and catch up with history"
+        task = asyncio.get_running_loop().create_task(
+            self.websocket.close(SLOW_CONSUMER_CLOSE, reason)
+        )
+        task.add_done_callback(_quiet)
+
+
+def _error(code: str, message: str, more: dict[str, Any]) -> Any:
+    return {"message": message, "extensions": {"code": code, **more}}
+
+
+class TransportHandler(Hardening, BaseGraphQLTransportWSHandler[dict[str, Any], None]):
+    """graphql-transport-ws (docs/api.md)."""
+
+    async def handle_message(self, message: Message) -> None:
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            await self.handle_invalid_message("a message is a JSON object with a type")
+            return
+        if message["type"] == "subscribe" and not _well_formed(dict(message)):
+            await self.handle_invalid_message("a subscribe message needs an id and a payload")
+            return
+        if message["type"] == "connection_init":
+            self.context["drop_slow_consumer"] = self.drop_slow_consumer
+        await super().handle_message(message)
+
+    async def handle_subscribe(self, message: Any) -> None:
+        if not self.connection_acknowledged or message["id"] in self.operations:
+            await super().handle_subscribe(message)  # the protocol's own close codes
+            return
+        refused = self.refusal(len(self.operations))
+        if refused is not None:
+            error = _error(*refused)
+            await self.send_message({"id": message["id"], "type": "error", "payload": [error]})
+            return
+        await super().handle_subscribe(message)
+        self.hold(getattr(self.operations.get(message["id"]), "task", None))
+
+    async def handle_task_exception(self, error: Exception) -> None:
+        if isinstance(error, DISCONNECTS):  # the client left; uvicorn logs the close
+            log.debug("socket closed during an operation: %s", type(error).__name__)
+            return
+        await super().handle_task_exception(error)
+
+
+class LegacyHandler(Hardening, BaseGraphQLWSHandler[dict[str, Any], None]):
+    """The legacy graphql-ws (Apollo) protocol, which older clients still speak: the same
+    admission and limits; a frame that is not a protocol message closes with 4400."""
+
+    async def handle_message(self, message: Any) -> None:
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            await self.websocket.close(4400, "a message is a JSON object with a type")
+            return
+        if message["type"] == "start" and not _well_formed(message):
+            await self.websocket.close(4400, "a start message needs an id and a payload")
+            return
+        if message["type"] == "connection_init":
+            self.context["drop_slow_consumer"] = self.drop_slow_consumer
+        await super().handle_message(cast(Any, message))
+
+    async def handle_start(self, message: Any) -> None:
+        if not self.connection_acknowledged or message["id"] in self.tasks:
+            await super().handle_start(message)
+            return
+        refused = self.refusal(len(self.tasks))
+        if refused is None and not self._subscription(message["payload"]["query"]):
+            self.hold(None)
+            refused = ("BAD_REQUEST", "the graphql-ws protocol carries subscriptions only", {})
+        if refused is not None:
+            await self.send_message(
+                {"type": "error", "id": message["id"], "payload": _error(*refused)}
+            )
+            return
+        await super().handle_start(message)
+        self.hold(self.tasks.get(message["id"]))
+
+    def _subscription(self, query: str) -> bool:
+        """Whether the document holds only subscriptions (strawberry refuses anything else
+        on this protocol with a logged traceback). A document that does not parse is left to
+        strawberry, which answers it typed."""
+        documents = self.view.documents
+        found = documents.parsed.get(query) or documents.parsed.put(query, documents.parse(query))
+        if isinstance(found, GraphQLError):
+            return True
+        return all(
+            definition.operation is OperationType.SUBSCRIPTION
+            for definition in found[0].definitions
+            if isinstance(definition, OperationDefinitionNode)
+        )
+
+
+def _well_formed(message: dict[str, Any]) -> bool:
+    operation_id, payload = message.get("id"), message.get("payload")
+    return (
+        isinstance(operation_id, str)
+        and 0 < len(operation_id) <= MAX_OPERATION_ID
+        and isinstance(payload, dict)
+        and isinstance(payload.get("query"), str)
+        and isinstance(payload.get("variables", {}), dict | None)
+        and isinstance(payload.get("operationName", ""), str | None)
+        and isinstance(payload.get("extensions", {}), dict | None)
+    )
+
+
+def socket_token(context: dict[str, Any]) -> str | None:
+    """The socket's identity: the connection_init payload's `authorization`, else the
+    upgrade request's header (already in the context)."""
+    params = context.get("connection_params")
+    header = params.get("authorization", params.get("Authorization")) if params else None
+    if header is None:
+        token: str | None = context.get("token")
+        return token
+    return credential(header) if isinstance(header, str) else ""
+
+
+def _quiet(task: asyncio.Task[Any]) -> None:
+    """Retrieve a finished task's exception: a socket already gone is nothing to report."""
+    if not task.cancelled() and isinstance(task.exception(), DISCONNECTS):
+        log.debug("socket closed during an operation")

@@ -1,0 +1,266 @@
+"""Game events for every local subscriber, through one pub/sub connection per Redis server.
+
+A `gameEvents` subscription used to hold a pool connection of its own, so a few dozen
+spectators could starve ordinary requests (issue #15). Here one `Shard` per server (per master
+on a cluster, with SSUBSCRIBE) reads every event and fans it out to the local subscribers of
+its channel, each through a bounded queue: a subscriber that falls `queue_size` events behind
+is dropped (its `on_drop` closes its socket) instead of letting memory grow. A channel is
+subscribed when its first local subscriber arrives and unsubscribed when its last one leaves.
+
+If the connection breaks (Redis restarted, a network cut), the shard reconnects with backoff
+and subscribes its channels again; when Redis confirms, each subscriber gets a `RESYNC`
+marker, because events published meanwhile are lost and the caller must re-read the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis.asyncio import ConnectionPool, Redis
+from redis.asyncio.client import PubSub
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import RedisError
+
+from service import metrics
+from service.store.redis_store import Client, StoreUnavailable, events_channel
+
+RESYNC = b""  # the marker after a reconnect: events may have been missed, read the game again
+MAX_BACKOFF_SECONDS = 1.0
+
+log = logging.getLogger("service.events")
+
+
+class Subscriber:
+    """One local subscription: events of one game, in order, at most `size` behind."""
+
+    def __init__(self, size: int, on_drop: Callable[[], None]) -> None:
+        self.queue: asyncio.Queue[bytes] = asyncio.Queue(size)
+        self.on_drop = on_drop
+        self.dropped = False
+
+    def push(self, data: bytes) -> bool:
+        """Queue one event; False (and dropped) when the subscriber is too far behind."""
+        try:
+            self.queue.put_nowait(data)
+        except asyncio.QueueFull:
+            self.dropped = True
+            self.on_drop()
+            return False
+        return True
+
+    async def next(self) -> bytes:
+        """The next event's JSON, or RESYNC."""
+        return await self.queue.get()
+
+
+@dataclass
+class Channel:
+    subscribers: set[Subscriber] = field(default_factory=set)
+    confirmed: asyncio.Event = field(default_factory=asyncio.Event)
+    lost: bool = False  # the connection broke since Redis last confirmed this channel
+    shard: Shard | None = None
+
+
+class Shard:
+    """One pub/sub connection and the task that reads it."""
+
+    def __init__(self, hub: EventHub, connect: Callable[[], Redis | RedisCluster]) -> None:
+        self.hub = hub
+        self.connect = connect
+        self.pubsub: PubSub = self._new_pubsub()
+        self.names: set[str] = set()  # channels this shard carries
+        self.pending: dict[str, int] = {}  # subscribe replies still due, per channel
+        self.lock = asyncio.Lock()
+        self.reader: asyncio.Task[None] | None = None
+        self.closing = False
+
+    def _new_pubsub(self) -> PubSub:
+        pubsub = self.connect().pubsub()
+        assert isinstance(pubsub, PubSub)
+        return pubsub
+
+    async def subscribe(self, name: str) -> None:
+        self.names.add(name)
+        async with self.lock:
+            with contextlib.suppress(RedisError, OSError):  # the reader sees it and recovers
+                await self._send("subscribe", name)
+        if self.reader is None:
+            self.reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def unsubscribe(self, name: str) -> None:
+        self.names.discard(name)
+        async with self.lock:
+            with contextlib.suppress(RedisError, OSError):
+                await self._send("unsubscribe", name)
+
+    async def _send(self, command: str, *names: str) -> None:
+        if command == "subscribe":
+            for name in names:
+                self.pending[name] = self.pending.get(name, 0) + 1
+        sharded = "s" if self.hub.sharded else ""
+        await getattr(self.pubsub, sharded + command)(*names)
+
+    async def _read(self) -> None:
+        while not self.closing:
+            try:
+                if self.pubsub.connection is None:  # the first SUBSCRIBE could not be sent
+                    raise ConnectionError("not connected")
+                message = await self.pubsub.get_message(timeout=None)
+            except (RedisError, OSError) as exc:
+                metrics.STORE_ERRORS.labels("listen").inc()
+                log.warning("event connection lost (%s); reconnecting", type(exc).__name__)
+                await self._recover()
+                continue
+            if message is not None:
+                self._handle(message)
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        kind, channel = message["type"], message["channel"]
+        name = channel.decode() if isinstance(channel, bytes) else str(channel)
+        if kind in ("message", "smessage"):
+            self.hub.dispatch(name, message["data"])
+        elif kind in ("subscribe", "ssubscribe"):
+            due = self.pending.get(name, 1) - 1
+            if due > 0:
+                self.pending[name] = due
+                return
+            self.pending.pop(name, None)
+            self.hub.confirm(name)
+
+    async def _recover(self) -> None:
+        """Reconnect with backoff and subscribe every channel again."""
+        delay = 0.05
+        for name in self.names:
+            self.hub.lose(name)
+        while not self.closing:
+            async with self.lock:
+                with contextlib.suppress(RedisError, OSError):
+                    await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+                self.pubsub, self.pending = self._new_pubsub(), {}
+                try:
+                    await self.pubsub.connect()  # type: ignore[no-untyped-call]
+                    if self.names:
+                        await self._send("subscribe", *sorted(self.names))
+                    return
+                except (RedisError, OSError):
+                    pass
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, MAX_BACKOFF_SECONDS)
+
+    async def close(self) -> None:
+        self.closing = True  # ends the loops even if redis-py turns the cancel into a timeout
+        if self.reader is not None:
+            self.reader.cancel()
+            await asyncio.wait({self.reader})
+        with contextlib.suppress(RedisError, OSError):
+            await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
+class EventHub:
+    """Every local subscription of one process, over one pub/sub connection per server."""
+
+    def __init__(self, redis: Client, queue_size: int, timeout: float) -> None:
+        self.redis = redis
+        self.sharded = isinstance(redis, RedisCluster)
+        self.queue_size = queue_size
+        self.timeout = timeout
+        self.channels: dict[str, Channel] = {}
+        self.shards: dict[str, Shard] = {}
+
+    @contextlib.asynccontextmanager
+    async def subscribe(
+        self, game_id: str, on_drop: Callable[[], None]
+    ) -> AsyncIterator[Subscriber]:
+        """A subscriber of this game's events, once Redis has confirmed the channel (so no
+        event committed after this returns can be missed)."""
+        name = events_channel(game_id)
+        subscriber = Subscriber(self.queue_size, on_drop)
+        channel = self.channels.get(name)
+        try:
+            if channel is None:
+                channel = self.channels[name] = Channel({subscriber})
+                channel.shard = await self._shard(name)
+                await channel.shard.subscribe(name)
+            else:
+                channel.subscribers.add(subscriber)
+            try:
+                async with asyncio.timeout(self.timeout):
+                    await channel.confirmed.wait()
+            except TimeoutError:
+                metrics.STORE_ERRORS.labels("subscribe").inc()
+                raise StoreUnavailable("the game store did not confirm the subscription") from None
+            yield subscriber
+        finally:
+            await self._leave(name, subscriber)
+
+    async def _leave(self, name: str, subscriber: Subscriber) -> None:
+        channel = self.channels.get(name)
+        if channel is None:
+            return
+        channel.subscribers.discard(subscriber)
+        if not channel.subscribers:
+            del self.channels[name]
+            if channel.shard is not None:
+                await channel.shard.unsubscribe(name)
+
+    def dispatch(self, name: str, data: bytes) -> None:
+        channel = self.channels.get(name)
+        if channel is None:
+            return
+        for subscriber in list(channel.subscribers):
+            if not subscriber.push(data):
+                channel.subscribers.discard(subscriber)
+                log.info("a subscriber of %s fell %d events behind; dropped", name, self.queue_size)
+
+    def confirm(self, name: str) -> None:
+        channel = self.channels.get(name)
+        if channel is None:
+            return
+        channel.confirmed.set()
+        if channel.lost:
+            channel.lost = False
+            self.dispatch(name, RESYNC)
+
+    def lose(self, name: str) -> None:
+        channel = self.channels.get(name)
+        if channel is not None and channel.confirmed.is_set():
+            channel.lost = True
+
+    async def _shard(self, name: str) -> Shard:
+        key = ""
+        if isinstance(self.redis, RedisCluster):
+            try:
+                await self.redis.initialize()
+            except RedisError as exc:
+                raise StoreUnavailable(f"the game store is unavailable ({exc})") from exc
+            node = self.redis.get_node_from_key(name)
+            if node is None:
+                raise StoreUnavailable(f"no cluster node serves {name}")
+            key = node.name
+        shard = self.shards.get(key)
+        if shard is None:
+            shard = self.shards[key] = Shard(self, self._connector(key))
+        return shard
+
+    def _connector(self, key: str) -> Callable[[], Redis | RedisCluster]:
+        """How a shard gets its connection: the process's own client on one server, a client
+        of that master on a cluster (sharded channels are served by their slot's master)."""
+        redis = self.redis
+        if not isinstance(redis, RedisCluster):
+            return lambda: redis
+        node = redis.get_node(node_name=key)
+        assert node is not None
+        kwargs = {k: v for k, v in node.connection_kwargs.items() if k != "event_dispatcher"}
+        pool = ConnectionPool(connection_class=node.connection_class, **kwargs)
+        client = Redis(connection_pool=pool)
+        return lambda: client
+
+    async def close(self) -> None:
+        for shard in self.shards.values():
+            await shard.close()
+        self.shards.clear()
