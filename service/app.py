@@ -19,6 +19,7 @@ from service.api import rest
 from service.api.contracts import openapi
 from service.api.graphql_app import GraphQLApp
 from service.api.guard import Guard
+from service.api.hints import HintPool
 from service.api.ratelimit import RateLimiter
 from service.api.tables import Tables
 from service.settings import Settings
@@ -27,7 +28,8 @@ from service.store import RedisStore, connect
 
 def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     store = RedisStore(connect(settings, redis_url), settings)
-    tables = Tables(store, settings.api_keys, settings.max_suggest_ms)
+    hints = HintPool(settings.hint_processes, settings.hint_grace_ms)
+    tables = Tables(store, settings.api_keys, settings.max_suggest_ms, hints)
     graphql = GraphQLApp(tables, settings)
     limiter = RateLimiter(
         store.redis,
@@ -56,6 +58,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         yield
         await limiter.close()
         await store.close()
+        hints.close()
 
     app = Starlette(
         routes=[

@@ -15,6 +15,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from service.api.hints import HintsBusy
 from service.api.tables import Rejected, Table, Tables, Unauthorized, natural
 from service.engine import BadSetup
 from service.store import HistoryRecord, StoreUnavailable
@@ -32,6 +33,8 @@ STATUS = {
     "UNAVAILABLE": 503,
     "PAYLOAD_TOO_LARGE": 413,
     "RATE_LIMITED": 429,
+    "HINTS_BUSY": 503,
+    "HINT_TIMEOUT": 503,
 }
 TITLES = {
     "NOT_FOUND": "No such game",
@@ -46,7 +49,10 @@ TITLES = {
     "UNAVAILABLE": "Store unavailable",
     "PAYLOAD_TOO_LARGE": "Request too large",
     "RATE_LIMITED": "Too many requests",
+    "HINTS_BUSY": "Every hint process is busy",
+    "HINT_TIMEOUT": "The hint took too long",
 }
+RETRYABLE = {"UNAVAILABLE", "HINTS_BUSY", "HINT_TIMEOUT"}
 
 
 class BotSeat(msgspec.Struct, forbid_unknown_fields=True):
@@ -97,7 +103,7 @@ def problem_response(problem: Problem) -> Response:
         body["currentVersion"] = problem.current_version
     if problem.code == "UNAUTHORIZED":
         headers["www-authenticate"] = "Bearer"
-    if problem.code == "UNAVAILABLE":
+    if problem.code in RETRYABLE:
         headers["retry-after"] = "1"
     return Response(
         msgspec.json.encode(body), status, headers, media_type="application/problem+json"
@@ -225,14 +231,17 @@ def routes(tables: Tables) -> list[Route]:
 
     async def suggest_move(request: Request) -> Response:
         body = await _body(request, SuggestBody)
-        found = await tables.suggest(
-            request.path_params["game_id"],
-            bearer_token(request),
-            body.strategy,
-            body.budget_ms,
-            body.iterations,
-            body.seed,
-        )
+        try:
+            found = await tables.suggest(
+                request.path_params["game_id"],
+                bearer_token(request),
+                body.strategy,
+                body.budget_ms,
+                body.iterations,
+                body.seed,
+            )
+        except HintsBusy as busy:
+            raise Problem(busy.code, busy.message) from None
         if isinstance(found, Rejected):
             raise from_rejection(found)
         seat, move, label = found

@@ -4,6 +4,7 @@
     g:{id}:h       list: msgpack HistoryRecord, one per version, oldest first
     g:{id}:i       hash: "<seat>:<idempotency key>" -> version after that move
     g:{id}:events  channel: one JSON event per new version
+    bots:{bots-n}  stream: bot turns due, one lane per slot (service/store/jobs.py)
 
 On a cluster (`redis+cluster://` URL or `?cluster=true`) the events are sharded pub/sub
 (SPUBLISH/SSUBSCRIBE, Redis 7+): they stay on the shard that owns the game's slot instead of
@@ -11,7 +12,7 @@ being broadcast over the cluster bus to every node, and subscribers follow the s
 
 A move costs two round trips: `load` (record and idempotency entry in one pipeline) and
 `commit` (one Lua script: version check, record write, history append, idempotency entry,
-TTLs, one published event per new version; all or nothing).
+TTLs, one published event per new version, the bot job if a bot seat is due; all or nothing).
 
 Commands are never retried blindly (retries=0): a write whose reply is lost must not be
 applied a second time; the client retries with its idempotency key instead.
@@ -36,24 +37,44 @@ from redis.exceptions import NoScriptError, RedisError
 
 from service import metrics
 from service.settings import Settings
+from service.store.jobs import LANE_KEYS, WAKE, in_lane_slot, lane_of
 from service.store.records import HistoryRecord, Record, history_decoder, record_decoder
 
 T = TypeVar("T")
 
 Client = Redis | RedisCluster
 
-_CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 'r', ARGV[2])
-if #ARGV > 3 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 4)) end
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-redis.call('EXPIRE', KEYS[2], ARGV[3])
-return 1
+# A bot seat due at a version becomes a job on the game's lane (KEYS[#KEYS] when the caller
+# passes it, i.e. when it shares the game's slot) and a wake-up for idle workers.
+_ENQUEUE = f"""
+local function enqueue(lane, game, version, seat)
+  if seat == '' or not lane then return end
+  redis.call('XADD', lane, '*', 'g', game, 'v', version, 's', seat)
+  redis.call('PUBLISH', '{WAKE}', lane)
+end
 """
 
-# KEYS: record, history, idempotency. ARGV: expected version, new version, record, idempotency
-# field ('' for none), ttl, game id, final status, history entries...
-_COMMIT_TEMPLATE = """
+# KEYS: record, history[, lane]. ARGV: version, record, ttl, game id, bot seat due ('' for none),
+# history entries...
+_CREATE = (
+    _ENQUEUE
+    + """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'r', ARGV[2])
+if #ARGV > 5 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 6)) end
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+enqueue(KEYS[3], ARGV[4], ARGV[1], ARGV[5])
+return 1
+"""
+)
+
+# KEYS: record, history, idempotency[, lane]. ARGV: expected version, new version, record,
+# idempotency field ('' for none), ttl, game id, final status, bot seat due ('' for none),
+# history entries...
+_COMMIT_TEMPLATE = (
+    _ENQUEUE
+    + """
 if ARGV[4] ~= '' then
   local done = redis.call('HGET', KEYS[3], ARGV[4])
   if done then return {'dup', tonumber(done)} end
@@ -62,7 +83,7 @@ local current = redis.call('HGET', KEYS[1], 'v')
 if not current then return {'gone', 0} end
 if current ~= ARGV[1] then return {'stale', tonumber(current)} end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3])
-redis.call('RPUSH', KEYS[2], unpack(ARGV, 8))
+redis.call('RPUSH', KEYS[2], unpack(ARGV, 9))
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[2]) end
 for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
 local channel = 'g:{' .. ARGV[6] .. '}:events'
@@ -71,8 +92,10 @@ for v = tonumber(ARGV[1]) + 1, tonumber(ARGV[2]) do
   if v == tonumber(ARGV[2]) then status = ARGV[7] end
   redis.call('$PUBLISH', channel, cjson.encode({gameId = ARGV[6], version = v, status = status}))
 end
+enqueue(KEYS[4], ARGV[6], ARGV[2], ARGV[8])
 return {'ok', tonumber(ARGV[2])}
 """
+)
 
 
 class StoreUnavailable(Exception):
@@ -248,16 +271,33 @@ class RedisStore:
         except StoreUnavailable:
             return False
 
-    async def create(self, game_id: str, record: Record, history: list[HistoryRecord]) -> bool:
-        keys = _keys(game_id)
+    async def create(
+        self,
+        game_id: str,
+        record: Record,
+        history: list[HistoryRecord],
+        bot_due: int | None = None,
+    ) -> bool:
+        """Store a new game; with `bot_due`, that bot seat's job at its version too. New ids
+        come from jobs.new_game_id(), so the lane always shares the game's slot."""
+        keys = [*_keys(game_id)[:2], *self._lane(game_id)]
         args: list[bytes | int | str] = [
             record.version,
             msgspec.msgpack.encode(record),
             self.ttl(record.finished),
+            game_id,
+            "" if bot_due is None else bot_due,
             *(msgspec.msgpack.encode(h) for h in history),
         ]
-        created = await self._timed("create", lambda: self._evalsha(self._create, keys[:2], args))
+        created = await self._timed("create", lambda: self._evalsha(self._create, keys, args))
         return bool(created)
+
+    def _lane(self, game_id: str) -> list[str]:
+        """The lane key, as a script key, when the script may write it (same slot, or one
+        server where slots do not matter); else nothing."""
+        if self.cluster and not in_lane_slot(game_id):
+            return []
+        return [LANE_KEYS[lane_of(game_id)]]
 
     async def load(
         self, game_id: str, idempotency: str | None = None
@@ -285,8 +325,11 @@ class RedisStore:
         record: Record,
         history: list[HistoryRecord],
         idempotency: str | None,
+        bot_due: int | None = None,
     ) -> Committed:
-        keys = _keys(game_id)
+        """The version-checked write; with `bot_due`, that bot seat's job at the new version."""
+        lane = self._lane(game_id)
+        keys = [*_keys(game_id), *lane]
         args: list[bytes | int | str] = [
             expected,
             record.version,
@@ -295,10 +338,27 @@ class RedisStore:
             self.ttl(record.finished),
             game_id,
             "FINISHED" if record.finished else "ACTIVE",
+            "" if bot_due is None else bot_due,
             *(msgspec.msgpack.encode(h) for h in history),
         ]
         reply = await self._timed("commit", lambda: self._evalsha(self._commit, keys, args))
-        return Committed(reply[0].decode(), int(reply[1]))
+        committed = Committed(reply[0].decode(), int(reply[1]))
+        if committed.outcome == "ok" and bot_due is not None and not lane:
+            await self._enqueue_after(game_id, record.version, bot_due)
+        return committed
+
+    async def _enqueue_after(self, game_id: str, version: int, seat: int) -> None:
+        """A game from before the lanes, on a cluster: its slot holds no lane, so the job is
+        appended right after the commit. Not atomic with it: if this process dies in between,
+        the turn waits until a read of the game notices it (Tables.read)."""
+        key = LANE_KEYS[lane_of(game_id)]
+        fields: dict[Any, Any] = {"g": game_id, "v": version, "s": seat}
+
+        async def append() -> None:
+            await self.redis.xadd(key, fields)
+            await self.redis.publish(WAKE, key)
+
+        await self._timed("enqueue", append)
 
     async def history(self, game_id: str, after: int = 0) -> list[HistoryRecord]:
         _, history_key, _ = _keys(game_id)
