@@ -26,7 +26,7 @@ import msgspec
 
 from service import metrics
 
-RETRY_AFTER_SECONDS = 1
+STARTUP_SECONDS = 60  # a generous bound for a new child to import the games
 
 
 class HintsBusy(Exception):
@@ -55,6 +55,7 @@ def _think(connection: Connection) -> None:
     from service.engine.play import decode_state
 
     decoder = msgspec.msgpack.Decoder(HintRequest)
+    connection.send_bytes(b"ready")  # the time cap starts with the request, not the start-up
     while True:
         try:
             request = decoder.decode(connection.recv_bytes())
@@ -85,6 +86,21 @@ class _Child:
         )
         self.process.start()
         theirs.close()
+        self.ready = False
+
+    def started(self) -> bool:
+        """Whether the child is ready, waiting up to STARTUP_SECONDS for a new one (a child
+        not ready by then is stopped)."""
+        if self.ready:
+            return True
+        try:
+            if self.connection.poll(STARTUP_SECONDS) and self.connection.recv_bytes() == b"ready":
+                self.ready = True
+                return True
+        except (EOFError, OSError):
+            pass
+        self.stop()
+        return False
 
     def ask(self, request: HintRequest, kill_after: float) -> tuple[Any, str] | None:
         """The answer, or None if none came within `kill_after` seconds (then the child is
@@ -132,6 +148,8 @@ class HintPool:
 
     def _ask(self, request: HintRequest) -> tuple[Any, str] | None:
         child = self._idle.pop() if self._idle else _Child()
+        if not child.started():
+            return None
         answer = child.ask(request, request.budget_ms / 1000 + self.grace)
         if answer is not None:
             self._idle.append(child)

@@ -16,6 +16,8 @@ from service.store.embedded import EmbeddedRedis, EmbeddedRedisCluster
 
 class WorkerProcess:
     def __init__(self, redis_url: str, **settings: str) -> None:
+        self.redis_url = redis_url
+        self.logged = ""
         self.log: IO[str] = tempfile.TemporaryFile("w+")  # noqa: SIM115  # closed in stop()
         environment = {
             **os.environ,
@@ -41,9 +43,10 @@ class WorkerProcess:
         if self.process.poll() is None:
             self.process.terminate()
         self.process.wait(30)
-        text = self.output()
-        self.log.close()
-        return text
+        if not self.log.closed:
+            self.logged = self.output()
+            self.log.close()
+        return self.logged
 
 
 @contextmanager
