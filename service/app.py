@@ -29,7 +29,9 @@ from service.store import RedisStore, connect
 def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     store = RedisStore(connect(settings, redis_url), settings)
     hints = HintPool(settings.hint_processes, settings.hint_grace_ms)
-    tables = Tables(store, settings.api_keys, settings.max_suggest_ms, hints)
+    tables = Tables(
+        store, settings.api_keys, settings.max_suggest_ms, hints, settings.worker_reclaim_seconds
+    )
     graphql = GraphQLApp(tables, settings)
     limiter = RateLimiter(
         store.redis,

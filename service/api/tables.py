@@ -173,11 +173,13 @@ class Tables:
         api_keys: tuple[str, ...] = (),
         max_suggest_ms: int = 1000,
         hints: HintPool | None = None,
+        requeue_after: float = 30.0,
     ) -> None:
         self.store = store
         self.api_key_hashes = [_hash(key) for key in api_keys]
         self.max_suggest_ms = max_suggest_ms
         self.hints = hints or HintPool(1)
+        self.requeue_after = requeue_after
 
     def may_create(self, api_key: str | None) -> bool:
         """With RULES_API_KEYS set, creating a game needs one of those keys."""
@@ -238,7 +240,20 @@ class Tables:
         record, _ = await self.store.load(game_id)
         if record is None:
             return None
-        return Table(game_id, record, games()[record.kind], seat_of(record, token))
+        table = Table(game_id, record, games()[record.kind], seat_of(record, token))
+        if record.bots and not record.finished and self.store.queues_after_commit(game_id):
+            await self._requeue_if_stuck(table)
+        return table
+
+    async def _requeue_if_stuck(self, table: Table) -> None:
+        """A game from before the lanes, on a cluster, whose bot turn was not queued (the
+        process that committed died before appending it): queued again once it has waited
+        longer than a worker's reclaim timeout."""
+        if time.time() - table.record.updated < self.requeue_after:
+            return
+        seat = bot_due(table.game, table.state, table.record.bots)
+        if seat is not None:
+            await self.store.requeue(table.id, table.record.version, seat, self.requeue_after)
 
     async def apply(
         self,

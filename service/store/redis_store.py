@@ -4,6 +4,7 @@
     g:{id}:h       list: msgpack HistoryRecord, one per version, oldest first
     g:{id}:i       hash: "<seat>:<idempotency key>" -> version after that move
     g:{id}:events  channel: one JSON event per new version
+    g:{id}:q       string: a bot job re-queued lately (games from before the lanes only)
     bots:{bots-n}  stream: bot turns due, one lane per slot (service/store/jobs.py)
 
 On a cluster (`redis+cluster://` URL or `?cluster=true`) the events are sharded pub/sub
@@ -278,8 +279,8 @@ class RedisStore:
         history: list[HistoryRecord],
         bot_due: int | None = None,
     ) -> bool:
-        """Store a new game; with `bot_due`, that bot seat's job at its version too. New ids
-        come from jobs.new_game_id(), so the lane always shares the game's slot."""
+        """Store a new game; with `bot_due`, that bot seat's job at its version too (new ids
+        come from jobs.new_game_id(), so the lane shares the game's slot)."""
         keys = [*_keys(game_id)[:2], *self._lane(game_id)]
         args: list[bytes | int | str] = [
             record.version,
@@ -290,12 +291,27 @@ class RedisStore:
             *(msgspec.msgpack.encode(h) for h in history),
         ]
         created = await self._timed("create", lambda: self._evalsha(self._create, keys, args))
+        if created and bot_due is not None and len(keys) == 2:
+            await self._enqueue_after(game_id, record.version, bot_due)
         return bool(created)
+
+    def queues_after_commit(self, game_id: str) -> bool:
+        """Whether this game's bot jobs are appended after its commits instead of by them."""
+        return self.cluster and not in_lane_slot(game_id)
+
+    async def requeue(self, game_id: str, version: int, seat: int, every: float) -> None:
+        """Append the job (version, seat) again, at most once per `every` seconds per game."""
+        marker = f"g:{{{game_id}}}:q"
+        fresh = await self._timed(
+            "requeue", lambda: self.redis.set(marker, version, nx=True, px=int(every * 1000))
+        )
+        if fresh:
+            await self._enqueue_after(game_id, version, seat)
 
     def _lane(self, game_id: str) -> list[str]:
         """The lane key, as a script key, when the script may write it (same slot, or one
         server where slots do not matter); else nothing."""
-        if self.cluster and not in_lane_slot(game_id):
+        if self.queues_after_commit(game_id):
             return []
         return [LANE_KEYS[lane_of(game_id)]]
 
@@ -350,7 +366,7 @@ class RedisStore:
     async def _enqueue_after(self, game_id: str, version: int, seat: int) -> None:
         """A game from before the lanes, on a cluster: its slot holds no lane, so the job is
         appended right after the commit. Not atomic with it: if this process dies in between,
-        the turn waits until a read of the game notices it (Tables.read)."""
+        the next read of the game after the reclaim timeout queues it again (Tables.read)."""
         key = LANE_KEYS[lane_of(game_id)]
         fields: dict[Any, Any] = {"g": game_id, "v": version, "s": seat}
 

@@ -1,23 +1,30 @@
 """Bot turns as jobs played by real worker processes: the human's answer does not wait, events
 follow, a killed worker's job is taken over, a decision taken twice is committed once, stale
-jobs are dropped, and bots stay deterministic. Runs on one Redis and on a cluster."""
+jobs are dropped, bots stay deterministic, and games from before the lanes still get their
+bot turns. Runs on one Redis and on a cluster."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import os
+import secrets
 import signal
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 from redis.exceptions import ResponseError
 
+from service.api.tables import new_token
 from service.app import create_app
+from service.engine import games
+from service.engine import start as engine_start
+from service.engine.play import encode_state
 from service.settings import Settings
-from service.store import RedisStore, connect
-from service.store.jobs import GROUP, LANE_KEYS, lane_of
+from service.store import FORMAT, Record, RedisStore, connect
+from service.store.jobs import GROUP, LANE_KEYS, in_lane_slot, lane_of
 from tests.api import gql
 from tests.api.play import apply
 from tests.api.test_bots_api import CREATE_WITH_BOTS, until_seat_acts
@@ -69,7 +76,7 @@ async def _jobs_left(store: RedisStore) -> int:
 async def test_the_human_is_answered_at_once_and_the_bots_moves_follow_as_events(
     api: Api, bot_worker: WorkerProcess
 ) -> None:
-    bots = {1: "SEARCH", 2: "SEARCH", 3: "SEARCH"}
+    bots = {1: "SEARCH", 2: "GREEDY", 3: "GREEDY"}
     created = await _create(api, "TREELINE", 4, bots, "answer-at-once")
     game_id, token = created["game"]["id"], created["seats"][0]["token"]
     seen = await until_seat_acts(api, game_id, token, 0)
@@ -104,7 +111,7 @@ async def test_bots_play_the_same_moves_for_the_same_seed_and_human_moves(
     for _ in range(2):
         created = await _create(api, "TREELINGS", 3, {0: "SEARCH", 2: "GREEDY"}, "same-seed")
         game_id, token = created["game"]["id"], created["seats"][0]["token"]
-        for _ in range(3):
+        for _ in range(2):
             seen = await until_seat_acts(api, game_id, token, 1)
             move = seen["legalMoves"][0]["move"]
             await apply(api, game_id, token, move, expectedVersion=seen["version"])
@@ -188,3 +195,45 @@ async def test_stale_and_unknown_jobs_are_acknowledged_and_dropped(
     assert f"{game_id} v5 seat 0: stale" in log and f"{game_id} v0 seat 1: stale" in log
     history = (await api.gql(gql.HISTORY, {"id": game_id}))["game"]["history"]
     assert len(history) == seen["version"]
+
+
+async def _legacy_game(store: RedisStore, updated: float, queued: bool) -> tuple[str, str, int]:
+    """A game stored as a release before the lanes did: an id in any slot (here in none of
+    the lanes' slots), its bot seat to act. Returns its id, the human's token and seat."""
+    game_id = secrets.token_urlsafe(12)
+    while in_lane_slot(game_id):
+        game_id = secrets.token_urlsafe(12)
+    game = games()["TREELINGS"]
+    played = engine_start(game, 2, None, "legacy")
+    bot = game.to_act(played.state)[0]
+    human = 1 - bot
+    token, token_hash = new_token(human)
+    hashes = [token_hash if seat == human else b"" for seat in range(2)]
+    state = encode_state(played.state)
+    record = Record(FORMAT, "TREELINGS", 2, 0, False, "legacy", hashes, state, updated, updated)
+    record.bots = {bot: "GREEDY"}
+    assert await store.create(game_id, record, [], bot if queued else None)
+    return game_id, token, human
+
+
+async def test_a_game_whose_id_is_in_no_lane_slot_still_gets_its_bot_turns(
+    api: Api, bot_worker: WorkerProcess
+) -> None:
+    store = RedisStore(connect(SETTINGS, bot_worker.redis_url), SETTINGS)
+    game_id, token, human = await _legacy_game(store, time.time(), queued=True)
+    await store.close()
+    seen = await until_seat_acts(api, game_id, token, human)
+    assert seen["version"] >= 1
+
+
+@pytest.mark.skipif(
+    not os.environ.get("TEST_REDIS_CLUSTER"), reason="one server queues every job atomically"
+)
+async def test_a_lost_bot_job_of_an_old_game_is_queued_again_by_a_read(
+    api: Api, bot_worker: WorkerProcess
+) -> None:
+    store = RedisStore(connect(SETTINGS, bot_worker.redis_url), SETTINGS)
+    game_id, token, human = await _legacy_game(store, time.time() - 3600, queued=False)
+    await store.close()
+    seen = await until_seat_acts(api, game_id, token, human)
+    assert seen["version"] >= 1
