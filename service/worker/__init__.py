@@ -16,6 +16,7 @@ bot thinking, and `python -m service.worker` starts one per core.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 from typing import cast
@@ -59,14 +60,16 @@ class Worker:
                 job = await self._next()
                 if job is None:
                     self.rung.clear()
-                    await self.rung.wait()
+                    if not (self.due or self.reclaimed or self.stopping.is_set()):
+                        await self.rung.wait()  # a wake-up, the next sweep, or stop()
                     continue
                 await self.play(job)
                 self.due.add(job.lane)  # its commit may have queued the next turn there
         finally:
-            for task in background:
-                task.cancel()
-            await asyncio.gather(*background, return_exceptions=True)
+            # The sweeper ends by itself once stopping is set (redis-py may swallow a
+            # cancellation in the middle of a command); the listener waits on a socket.
+            background[0].cancel()
+            await asyncio.wait(background, timeout=self.settings.redis_timeout * 3)
             await self.store.close()
 
     async def _next(self) -> Job | None:
@@ -81,7 +84,7 @@ class Worker:
     async def _sweep(self) -> None:
         """Every poll interval: reclaim jobs of dead workers, look at every lane (a wake-up
         may have been lost), and export the backlog."""
-        while True:
+        while not self.stopping.is_set():
             for lane in range(LANES):
                 job = await self.queue.reclaim(lane)
                 if job is not None:
@@ -92,7 +95,8 @@ class Worker:
             metrics.BOT_OLDEST_JOB_SECONDS.set(oldest)
             self.due.update(range(LANES))
             self.rung.set()
-            await asyncio.sleep(self.settings.worker_poll_seconds)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), self.settings.worker_poll_seconds)
 
     async def _listen(self) -> None:
         redis = self.store.redis
