@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import signal
-from typing import cast
+from collections.abc import Awaitable, Callable
+from typing import TypeVar, cast
 
 import msgspec
 from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import RedisError
 
 from service import metrics
 from service.api.tables import advance, bot_due, bot_seed
@@ -31,10 +34,11 @@ from service.engine import games
 from service.engine import play as engine_play
 from service.engine.play import decode_state
 from service.settings import Settings
-from service.store import RedisStore, connect
+from service.store import RedisStore, StoreUnavailable, connect
 from service.store.jobs import LANE_KEYS, LANES, WAKE, Job, JobQueue
 
 log = logging.getLogger("service.worker")
+T = TypeVar("T")
 
 
 class Worker:
@@ -53,17 +57,22 @@ class Worker:
         self.rung.set()
 
     async def run(self) -> None:
-        await self.queue.ensure_groups()
+        async def groups() -> bool:
+            await self.queue.ensure_groups()
+            return True
+
+        while not self.stopping.is_set() and not await self._redis_call(groups):
+            pass  # Redis is not there yet
         background = [asyncio.create_task(self._listen()), asyncio.create_task(self._sweep())]
         try:
             while not self.stopping.is_set():
-                job = await self._next()
+                job = await self._redis_call(self._next)
                 if job is None:
                     self.rung.clear()
                     if not (self.due or self.reclaimed or self.stopping.is_set()):
                         await self.rung.wait()  # a wake-up, the next sweep, or stop()
                     continue
-                await self.play(job)
+                await self._redis_call(functools.partial(self.play, job))
                 self.due.add(job.lane)  # its commit may have queued the next turn there
         finally:
             # The sweeper ends by itself once stopping is set (redis-py may swallow a
@@ -71,6 +80,18 @@ class Worker:
             background[0].cancel()
             await asyncio.wait(background, timeout=self.settings.redis_timeout * 3)
             await self.store.close()
+
+    async def _redis_call(self, call: Callable[[], Awaitable[T]]) -> T | None:
+        """`call()`, or None after a Redis failure, logged in one line and followed by a
+        pause of one poll interval (or until stop()). A job cut short by it stays pending and
+        is reclaimed."""
+        try:
+            return await call()
+        except (RedisError, StoreUnavailable) as exc:
+            log.warning("redis unavailable (%s: %s); retrying", type(exc).__name__, exc)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), self.settings.worker_poll_seconds)
+            return None
 
     async def _next(self) -> Job | None:
         if self.reclaimed:
@@ -85,27 +106,34 @@ class Worker:
         """Every poll interval: reclaim jobs of dead workers, look at every lane (a wake-up
         may have been lost), and export the backlog."""
         while not self.stopping.is_set():
-            for lane in range(LANES):
-                job = await self.queue.reclaim(lane)
-                if job is not None:
-                    log.info("reclaimed job %s of %s v%d", job.entry, job.game_id, job.version)
-                    self.reclaimed.append(job)
-            pending, oldest = await self.queue.backlog()
-            metrics.BOT_JOBS_PENDING.set(pending)
-            metrics.BOT_OLDEST_JOB_SECONDS.set(oldest)
-            self.due.update(range(LANES))
-            self.rung.set()
+            await self._redis_call(self._sweep_once)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stopping.wait(), self.settings.worker_poll_seconds)
 
+    async def _sweep_once(self) -> None:
+        for lane in range(LANES):
+            job = await self.queue.reclaim(lane)
+            if job is not None:
+                log.info("reclaimed job %s of %s v%d", job.entry, job.game_id, job.version)
+                self.reclaimed.append(job)
+        pending, oldest = await self.queue.backlog()
+        metrics.BOT_JOBS_PENDING.set(pending)
+        metrics.BOT_OLDEST_JOB_SECONDS.set(oldest)
+        self.due.update(range(LANES))
+        self.rung.set()
+
     async def _listen(self) -> None:
+        while not self.stopping.is_set():
+            await self._redis_call(self._listen_once)
+
+    async def _listen_once(self) -> None:
         redis = self.store.redis
         if isinstance(redis, RedisCluster):
             await redis.initialize()
         pubsub = redis.pubsub()
-        await pubsub.subscribe(WAKE)
         lane_of_key = {key.encode(): lane for lane, key in enumerate(LANE_KEYS)}
         try:
+            await pubsub.subscribe(WAKE)
             while True:
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
                 if message and message.get("data") in lane_of_key:

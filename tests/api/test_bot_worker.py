@@ -12,6 +12,7 @@ import secrets
 import signal
 import time
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -67,6 +68,20 @@ async def _claimed_by_one_worker(store: RedisStore, game_id: str) -> bool:
     except ResponseError:  # the worker has not created its consumer group yet
         return False
     return bool(pending["pending"] == 1 and len(pending["consumers"]) == 1)
+
+
+@asynccontextmanager
+async def _in_a_workers_hands(
+    isolated: tuple[str, Api, RedisStore], seed: str, **settings: str
+) -> AsyncIterator[tuple[str, str, WorkerProcess]]:
+    """A new game whose SEARCH bot (seat 0) is due, its job taken by a new worker process;
+    yields the game's id, the human's token and the worker."""
+    url, api, store = isolated
+    created = await _create(api, "TREELINGS", 2, {0: "SEARCH"}, seed)
+    game_id, token = created["game"]["id"], created["seats"][0]["token"]
+    with worker_process(url, **settings) as worker:
+        await _until(lambda: _claimed_by_one_worker(store, game_id), "the worker took the job")
+        yield game_id, token, worker
 
 
 async def _jobs_left(store: RedisStore) -> int:
@@ -125,10 +140,7 @@ async def test_a_worker_killed_mid_decision_leaves_its_job_to_another_that_plays
     isolated: tuple[str, Api, RedisStore],
 ) -> None:
     url, api, store = isolated
-    created = await _create(api, "TREELINGS", 2, {0: "SEARCH"}, "killed")
-    game_id, token = created["game"]["id"], created["seats"][0]["token"]
-    with worker_process(url, **STUCK) as stuck:
-        await _until(lambda: _claimed_by_one_worker(store, game_id), "the worker took the job")
+    async with _in_a_workers_hands(isolated, "killed", **STUCK) as (game_id, token, stuck):
         stuck.process.send_signal(signal.SIGKILL)
         stuck.process.wait(30)
         with worker_process(url, **QUICK_RECLAIM) as rescuer:
@@ -151,11 +163,8 @@ async def test_a_decision_taken_by_two_workers_is_committed_once(
     isolated: tuple[str, Api, RedisStore],
 ) -> None:
     url, api, store = isolated
-    created = await _create(api, "TREELINGS", 2, {0: "SEARCH"}, "twice")
-    game_id, token = created["game"]["id"], created["seats"][0]["token"]
     slow = {"RULES_BOT_ITERATIONS": "5000"}  # seconds of SEARCH: mid-decision when paused
-    with worker_process(url, **slow) as paused:
-        await _until(lambda: _claimed_by_one_worker(store, game_id), "the first worker took it")
+    async with _in_a_workers_hands(isolated, "twice", **slow) as (game_id, token, paused):
         os.kill(paused.process.pid, signal.SIGSTOP)
         try:
             with worker_process(url, **QUICK_RECLAIM) as rescuer:
