@@ -1,6 +1,7 @@
 """The bot benchmark of issue 16: bot turns on worker processes while other clients play.
 
     python -m loadtests.bots [--clients 8] [--bot-games 4] [--seconds 20] [--workers 1]
+                             [--split-cores]
 
 It starts a private redis-server, the service (uvicorn, as the container runs it) and
 `--workers` worker processes (`python -m service.worker`, one process each), then runs three
@@ -223,6 +224,12 @@ def main() -> None:
     parser.add_argument("--bot-games", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--split-cores",
+        action="store_true",
+        help="workers on the last core, the rest (API, Redis, clients) on the others, as "
+        "separate worker pods would be",
+    )
     parser.add_argument("--out", type=Path, default=Path("loadtests/results"))
     args = parser.parse_args()
     with ExitStack() as stop:
@@ -231,6 +238,12 @@ def main() -> None:
         service = stop.enter_context(uvicorn("service", "service.app:from_env", redis.url))
         found = stop.enter_context(workers(redis.url, args.workers))
         pids, ports = [pid for pid, _ in found], [port for _, port in found]
+        if args.split_cores:
+            cores = sorted(os.sched_getaffinity(0))
+            for pid in pids:
+                os.sched_setaffinity(pid, cores[-1:])
+            for pid in (0, service.pid, redis.process.pid if redis.process else 0):
+                os.sched_setaffinity(pid, cores[:-1] or cores)
 
         def measured(clients: int, bot_games: int) -> tuple[Samples, float, float, float]:
             """The samples, seconds, bot decisions and worker CPU seconds of one phase."""
@@ -249,6 +262,7 @@ def main() -> None:
         alone, _, alone_decided, alone_cpu = measured(0, 1)
     report = {
         "clients": args.clients, "bot_games": args.bot_games, "seconds": args.seconds, "workers": args.workers,
+        "split_cores": args.split_cores, "load_average": os.getloadavg()[0],
         "base": {"apply_p50_ms": _ms(base.applies, 50), "apply_p99_ms": _ms(base.applies, 99), "read_p50_ms": _ms(base.reads, 50), "read_p99_ms": _ms(base.reads, 99), "reads": len(base.reads)},
         "bots": {"human_apply_p50_ms": _ms(loaded.human_applies, 50), "human_apply_p99_ms": _ms(loaded.human_applies, 99), "read_p50_ms": _ms(loaded.reads, 50), "read_p99_ms": _ms(loaded.reads, 99), "reads": len(loaded.reads), "turn_p50_ms": _ms(loaded.turns, 50), "turns": len(loaded.turns)},
         "decisions_per_second": round(decided / elapsed, 1),

@@ -9,8 +9,8 @@ A job is acknowledged only after its commit, so a worker that dies mid-decision 
 pending, and another worker takes it over (XAUTOCLAIM) after RULES_WORKER_RECLAIM_SECONDS; if
 both end up committing, the version check lets exactly one through.
 
-The decision runs on the worker's event loop thread: a worker process is one core's worth of
-bot thinking, and `python -m service.worker` starts one per core.
+The decision runs on a thread beside the event loop, one at a time: a worker process is one
+core's worth of bot thinking, and `python -m service.worker` starts one per core.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from redis.exceptions import RedisError
 from service import metrics
 from service.api.tables import advance, bot_due, bot_seed
 from service.bots import Strategy, suggest
-from service.engine import games
+from service.engine import Played, games
 from service.engine import play as engine_play
 from service.engine.play import decode_state
 from service.settings import Settings
@@ -164,15 +164,17 @@ class Worker:
         if bot_due(game, state, record.bots) != job.seat:
             return "stale", ""
         strategy = cast(Strategy, record.bots[job.seat])
-        move = suggest(
-            game,
-            state,
-            job.seat,
-            strategy,
-            seed=bot_seed(record.seed, record.version),
-            iterations=self.settings.bot_iterations or None,
-        )
-        played = engine_play(game, state, job.seat, msgspec.to_builtins(move))
+        seed, iterations = bot_seed(record.seed, record.version), self.settings.bot_iterations
+
+        def decide() -> Played:
+            move = suggest(
+                game, state, job.seat, strategy, seed=seed, iterations=iterations or None
+            )
+            return engine_play(game, state, job.seat, msgspec.to_builtins(move))
+
+        # On a thread: the event loop keeps reading Redis replies (a reply left unread for a
+        # whole decision would look like a timeout) and wake-ups meanwhile.
+        played = await asyncio.to_thread(decide)
         new_record, history = advance(record, game, played)
         committed = await self.store.commit(
             job.game_id,
