@@ -43,7 +43,7 @@ class HintRequest(msgspec.Struct, array_like=True, frozen=True):
     state: bytes  # the game's State, msgpack, as stored
     seat: int
     strategy: str
-    seed: int
+    seed: str  # a client's seed may exceed 64 bits (msgpack's integers); the bots read it as text
     iterations: int | None
     budget_ms: int
 
@@ -69,7 +69,7 @@ def _think(connection: Connection) -> None:
             state,
             request.seat,
             request.strategy,  # type: ignore[arg-type]  # checked by Tables.suggest
-            seed=request.seed,
+            seed=int(request.seed),
             iterations=request.iterations,
             deadline=lambda ends=ends: time.monotonic() > ends,  # type: ignore[misc]
         )

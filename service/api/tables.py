@@ -397,7 +397,7 @@ class Tables:
             record.state,
             seat,
             strategy,
-            seed if seed is not None else bot_seed(record.seed, record.version),
+            str(seed if seed is not None else bot_seed(record.seed, record.version)),
             iterations,
             budget_ms,
         )

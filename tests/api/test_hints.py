@@ -24,7 +24,7 @@ def _request(kind: str, strategy: str, budget_ms: int, iterations: int | None) -
     game = games()[kind]
     played = engine_start(game, 2, None, "hints")
     seat = game.to_act(played.state)[0]
-    return HintRequest(kind, encode_state(played.state), seat, strategy, 7, iterations, budget_ms)
+    return HintRequest(kind, encode_state(played.state), seat, strategy, "7", iterations, budget_ms)
 
 
 @pytest.fixture
@@ -90,3 +90,20 @@ async def test_a_hint_process_silent_past_its_cap_is_killed_and_the_next_hint_ge
         assert move
     finally:
         pool.close()
+
+
+async def test_a_hint_seed_wider_than_64_bits_is_used_as_given(api: Api) -> None:
+    created = (await api.gql(gql.CREATE, {"input": {"kind": "TREELINGS", "players": 2}}))[
+        "createGame"
+    ]
+    token = created["seats"][created["game"]["toAct"][0]]["token"]
+    answers = [
+        await api.http.post(
+            f"/v1/games/{created['game']['id']}/suggest",
+            json={"strategy": "RANDOM", "seed": -18818057638555676585633516352580878336},
+            headers={"authorization": f"Bearer {token}"},
+        )
+        for _ in range(2)
+    ]
+    assert [a.status_code for a in answers] == [200, 200]
+    assert answers[0].json() == answers[1].json()
