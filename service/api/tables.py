@@ -388,7 +388,7 @@ class Tables:
             )
         if strategy not in STRATEGIES:
             return Rejected(RejectCode.MALFORMED_MOVE, f"strategy is one of {STRATEGIES}")
-        budget_ms = min(budget_ms or DEFAULT_BUDGET_MS, self.max_suggest_ms)
+        budget_ms = max(min(budget_ms or DEFAULT_BUDGET_MS, self.max_suggest_ms), 1)
         if iterations is not None:
             iterations = min(max(iterations, 1), MAX_SUGGEST_ITERATIONS)
             budget_ms = self.max_suggest_ms  # iterations, but never past the time cap (#15)

@@ -107,3 +107,12 @@ async def test_a_hint_seed_wider_than_64_bits_is_used_as_given(api: Api) -> None
     ]
     assert [a.status_code for a in answers] == [200, 200]
     assert answers[0].json() == answers[1].json()
+
+
+async def test_a_negative_budget_thinks_briefly_instead_of_timing_out(api: Api) -> None:
+    created = (await api.gql(gql.CREATE, {"input": {"kind": "TREELINGS", "players": 2}}))[
+        "createGame"
+    ]
+    token = created["seats"][created["game"]["toAct"][0]]["token"]
+    variables = {"id": created["game"]["id"], "strategy": "SEARCH", "budgetMs": -701914}
+    assert (await api.gql(SUGGEST, variables, token))["suggestMove"]["label"]
