@@ -20,12 +20,10 @@ from __future__ import annotations
 import secrets
 import time
 from binascii import crc_hqx
-from collections.abc import Iterable
 from string import ascii_letters, digits
 from typing import Any
 
 import msgspec
-from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ResponseError
 
 LANES = 32
@@ -49,9 +47,13 @@ class Job(msgspec.Struct, frozen=True):
     version: int
     seat: int
 
-    def age(self, now: float | None = None) -> float:
-        """Seconds since the job was appended (stream ids carry Redis' clock in ms)."""
-        return max((now or time.time()) - int(self.entry.partition("-")[0]) / 1000, 0.0)
+    def age(self) -> float:
+        return _age(self.entry, time.time())
+
+
+def _age(entry: str, now: float) -> float:
+    """Seconds since the entry was appended (stream ids carry Redis' clock in ms)."""
+    return max(now - int(entry.partition("-")[0]) / 1000, 0.0)
 
 
 def slot(game_id: str) -> int:
@@ -139,23 +141,13 @@ class JobQueue:
             pipe.xdel(key, entry)
             await pipe.execute()
 
-    async def backlog(self, lanes: Iterable[int] = range(LANES)) -> tuple[int, float]:
+    async def backlog(self) -> tuple[int, float]:
         """Jobs not yet done over all lanes, and the age in seconds of the oldest one."""
-        lanes = list(lanes)
         async with self.redis.pipeline(transaction=False) as pipe:
-            for lane in lanes:
-                pipe.xlen(LANE_KEYS[lane])
-                pipe.xrange(LANE_KEYS[lane], count=1)
+            for key in LANE_KEYS:
+                pipe.xlen(key)
+                pipe.xrange(key, count=1)
             replies = await pipe.execute()
-        pending = sum(replies[0::2])
         now = time.time()
-        ages = [
-            Job(0, entries[0][0].decode(), "", 0, 0).age(now)
-            for entries in replies[1::2]
-            if entries
-        ]
-        return pending, max(ages, default=0.0)
-
-
-def is_cluster(redis: Any) -> bool:
-    return isinstance(redis, RedisCluster)
+        ages = [_age(entries[0][0].decode(), now) for entries in replies[1::2] if entries]
+        return sum(replies[0::2]), max(ages, default=0.0)

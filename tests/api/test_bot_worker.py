@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import httpx
 import pytest
 from redis.exceptions import ResponseError
 
@@ -25,6 +26,7 @@ from service.engine import start as engine_start
 from service.engine.play import encode_state
 from service.settings import Settings
 from service.store import FORMAT, Record, RedisStore, connect
+from service.store.embedded import free_port
 from service.store.jobs import GROUP, LANE_KEYS, in_lane_slot, lane_of
 from tests.api import gql
 from tests.api.play import apply
@@ -195,15 +197,31 @@ async def test_stale_and_unknown_jobs_are_acknowledged_and_dropped(
     await store.redis.xadd(lane, {"g": game_id, "v": 5, "s": 0})  # a version never reached
     await store.redis.xadd(lane, {"g": game_id, "v": 0, "s": 1})  # not a bot seat
     await store.redis.xadd(lane, {"what": "not a job"})
-    with worker_process(url) as worker:
+    port = free_port()
+    with worker_process(url, RULES_WORKER_METRICS_PORT=str(port)) as worker:
         seen = await until_seat_acts(api, game_id, token, 1)
         await _until(lambda: _no_jobs(store), "every job acknowledged and deleted")
+        exported = await _until(lambda: _metrics_once_idle(port), "the backlog exported as 0")
         log = worker.stop()
     assert seen["version"] >= 1
+    played = exported['rules_bot_jobs_total{outcome="played"}']  # one per bot decision
+    assert played >= 1 and exported['rules_bot_jobs_total{outcome="stale"}'] == 2.0
+    assert exported['rules_bot_decisions_total{strategy="GREEDY"}'] == played
+    assert exported['rules_bot_job_seconds_count{strategy="GREEDY"}'] == played
     assert f"{game_id} v0 seat 0: played" in log
     assert f"{game_id} v5 seat 0: stale" in log and f"{game_id} v0 seat 1: stale" in log
     history = (await api.gql(gql.HISTORY, {"id": game_id}))["game"]["history"]
     assert len(history) == seen["version"]
+
+
+async def _metrics_once_idle(port: int) -> dict[str, float] | None:
+    """The worker's samples once it has exported an empty backlog."""
+    async with httpx.AsyncClient() as http:
+        text = (await http.get(f"http://127.0.0.1:{port}/metrics")).text
+    samples = dict(line.rsplit(" ", 1) for line in text.splitlines() if not line.startswith("#"))
+    exported = {name: float(value) for name, value in samples.items()}
+    idle = exported.get("rules_bot_jobs_pending") == 0.0
+    return exported if idle and exported.get("rules_bot_oldest_job_seconds") == 0.0 else None
 
 
 async def _legacy_game(store: RedisStore, updated: float, queued: bool) -> tuple[str, str, int]:
