@@ -17,8 +17,8 @@ phases of `--seconds` each:
 It prints the human's applyMove p50/p99 in phase 2 against the clients' applyMove in phase 1
 (target 1.5x), the clients' read p99 in phase 2 against phase 1 (target 1.3x), bot decisions
 per second per worker core (decisions from the workers' metrics, CPU from /proc), and the turn
-latency alone against the bots' decisions x the worker's CPU time per decision (the bots'
-budget: DEFAULT_ITERATIONS, ~100 ms on an idle core) + 100 ms. Results go to
+latency alone against the worker's CPU time per turn (the bots' budgets: DEFAULT_ITERATIONS,
+~100 ms a SEARCH decision on an idle core) + 100 ms. Results go to
 --out/bots.json (git-ignored).
 """
 
@@ -267,15 +267,12 @@ def main() -> None:
         "bots": {"human_apply_p50_ms": _ms(loaded.human_applies, 50), "human_apply_p99_ms": _ms(loaded.human_applies, 99), "read_p50_ms": _ms(loaded.reads, 50), "read_p99_ms": _ms(loaded.reads, 99), "reads": len(loaded.reads), "turn_p50_ms": _ms(loaded.turns, 50), "turns": len(loaded.turns)},
         "decisions_per_second": round(decided / elapsed, 1),
         "decisions_per_worker_cpu_second": round(decided / cpu, 1) if cpu else None,
-        "alone": {"turn_p50_ms": _ms(alone.turns, 50), "turn_p99_ms": _ms(alone.turns, 99), "turns": len(alone.turns), "decisions_per_turn": round(sum(alone.turn_decisions) / max(len(alone.turns), 1), 1), "worker_cpu_ms_per_decision": round(alone_cpu / max(alone_decided, 1) * 1000, 1)},
+        "alone": {"turn_p50_ms": _ms(alone.turns, 50), "turn_p99_ms": _ms(alone.turns, 99), "turns": len(alone.turns), "versions_per_turn": round(sum(alone.turn_decisions) / max(len(alone.turns), 1), 1), "bot_decisions_per_turn": round(alone_decided / max(len(alone.turns), 1), 1), "worker_cpu_ms_per_decision": round(alone_cpu / max(alone_decided, 1) * 1000, 1), "worker_cpu_ms_per_turn": round(alone_cpu / max(len(alone.turns), 1) * 1000)},
     }  # fmt: skip
     ratio_apply = report["bots"]["human_apply_p99_ms"] / report["base"]["apply_p99_ms"]
     ratio_read = report["bots"]["read_p99_ms"] / report["base"]["read_p99_ms"]
-    # the bots' budgets: each decision's thinking, as the worker's CPU time measured it
-    alone_report = report["alone"]
-    turn_target = (
-        alone_report["decisions_per_turn"] * alone_report["worker_cpu_ms_per_decision"] + 100
-    )
+    # the bots' budgets: the worker's thinking per turn (CPU time, as the budgets are iterations)
+    turn_target = report["alone"]["worker_cpu_ms_per_turn"] + 100
     report["ratios"] = {
         "human_apply_p99": round(ratio_apply, 2),
         "read_p99": round(ratio_read, 2),
