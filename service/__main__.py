@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
 
 import uvicorn
 
@@ -20,6 +24,9 @@ def main() -> None:
             stack.callback(server.cleanup)
             redis_url = server.url
             print(f"Started an embedded Redis at {redis_url} (set REDIS_URL to use your own)")
+        if settings.run_workers > 0:
+            stack.enter_context(_workers(redis_url, settings.run_workers))
+            print(f"Bot workers: {settings.run_workers} (RULES_RUN_WORKERS)")
         base = f"http://{settings.host}:{settings.port}"
         print(f"GraphQL:  {base}/graphql")
         if not settings.production:
@@ -34,6 +41,18 @@ def main() -> None:
             log_level=settings.log_level,
             proxy_headers=False,  # the app trusts FORWARDED_ALLOW_IPS only (service/app.py)
         )
+
+
+@contextlib.contextmanager
+def _workers(redis_url: str, count: int) -> Iterator[None]:
+    """`python -m service.worker` beside the API, so that bot seats play out of the box."""
+    environment = {**os.environ, "REDIS_URL": redis_url, "RULES_WORKER_PROCESSES": str(count)}
+    worker = subprocess.Popen([sys.executable, "-m", "service.worker"], env=environment)
+    try:
+        yield
+    finally:
+        worker.terminate()
+        worker.wait(30)
 
 
 if __name__ == "__main__":

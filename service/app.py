@@ -22,6 +22,7 @@ from service.api import rest
 from service.api.contracts import openapi
 from service.api.graphql_app import GRAPHIQL_DIR, GraphQLApp
 from service.api.guard import Admission, Guard
+from service.api.hints import HintPool
 from service.api.ratelimit import RateLimiter
 from service.api.tables import Tables
 from service.settings import Settings
@@ -51,7 +52,10 @@ CORS_RESPONSE_HEADERS = [
 
 def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     store = RedisStore(connect(settings, redis_url), settings)
-    tables = Tables(store, settings.api_keys, settings.max_suggest_ms)
+    hints = HintPool(settings.hint_processes, settings.hint_grace_ms)
+    tables = Tables(
+        store, settings.api_keys, settings.max_suggest_ms, hints, settings.worker_reclaim_seconds
+    )
     limiter = RateLimiter(
         store.redis,
         {"token": settings.rate_limit_per_token, "address": settings.rate_limit_per_address},
@@ -81,6 +85,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         yield
         await limiter.close()
         await store.close()
+        hints.close()
 
     app = Starlette(
         routes=[

@@ -53,3 +53,42 @@ RATE_LIMITED = Counter(
     "Requests refused by a rate limit (per token or per client address).",
     registry=REGISTRY,
 )
+HINTS = Counter(
+    "rules_hints_total",
+    "Hints asked, by outcome (OK, HINTS_BUSY: refused as every hint process was busy, "
+    "HINT_TIMEOUT: stopped past its time cap).",
+    ["outcome"],
+    registry=REGISTRY,
+)
+HINTS_IN_FLIGHT = Gauge(
+    "rules_hints_in_flight", "Hints being thought about by this replica now.", registry=REGISTRY
+)
+BOT_JOBS_PENDING = Gauge(
+    "rules_bot_jobs_pending",
+    "Bot turns queued or being played, over every lane (the whole store, as a worker saw it).",
+    registry=REGISTRY,
+)
+BOT_OLDEST_JOB_SECONDS = Gauge(
+    "rules_bot_oldest_job_seconds",
+    "Age of the oldest bot turn not yet done (the whole store, as a worker saw it).",
+    registry=REGISTRY,
+)
+BOT_JOBS = Counter(
+    "rules_bot_jobs_total",
+    "Bot jobs done by this worker, by outcome (played, stale: the game had moved on).",
+    ["outcome"],
+    registry=REGISTRY,
+)
+BOT_DECISIONS = Counter(
+    "rules_bot_decisions_total",
+    "Bot decisions committed by this worker, by strategy (rate() = decisions per second).",
+    ["strategy"],
+    registry=REGISTRY,
+)
+BOT_JOB_SECONDS = Histogram(
+    "rules_bot_job_seconds",
+    "From a bot job's append to its decision committed, by strategy.",
+    ["strategy"],
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0),
+    registry=REGISTRY,
+)

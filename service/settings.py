@@ -53,6 +53,14 @@ class Settings:
     max_subscriptions_per_address: int = 1024  # live subscriptions per client address, per process
     subscriber_queue: int = 64  # events a subscriber may fall behind before it is dropped
     forwarded_allow_ips: tuple[str, ...] = ()  # proxies whose X-Forwarded-For is believed
+    hint_processes: int = 1  # hints thought about at once per replica; more are refused
+    hint_grace_ms: int = 1000  # a hint child silent this long past its budget is replaced
+    worker_processes: int = 0  # `python -m service.worker`: processes; 0 = one per core
+    worker_reclaim_seconds: float = 30.0  # a job pending this long is taken over
+    worker_poll_seconds: float = 1.0  # idle workers look at every lane this often
+    worker_metrics_port: int = 0  # worker i serves /metrics on port + i; 0 = none
+    bot_iterations: int = 0  # SEARCH iterations per bot decision; 0 = ~100 ms per game
+    run_workers: int = 1  # worker processes `python -m service` (make run) starts
 
     @property
     def production(self) -> bool:
@@ -95,4 +103,14 @@ class Settings:
             ),
             subscriber_queue=_int("RULES_SUBSCRIBER_QUEUE", cls.subscriber_queue),
             forwarded_allow_ips=_list("FORWARDED_ALLOW_IPS"),
+            hint_processes=_int("RULES_HINT_PROCESSES", cls.hint_processes),
+            hint_grace_ms=_int("RULES_HINT_GRACE_MS", cls.hint_grace_ms),
+            worker_processes=_int("RULES_WORKER_PROCESSES", cls.worker_processes),
+            worker_reclaim_seconds=_float(
+                "RULES_WORKER_RECLAIM_SECONDS", cls.worker_reclaim_seconds
+            ),
+            worker_poll_seconds=_float("RULES_WORKER_POLL_SECONDS", cls.worker_poll_seconds),
+            worker_metrics_port=_int("RULES_WORKER_METRICS_PORT", cls.worker_metrics_port),
+            bot_iterations=_int("RULES_BOT_ITERATIONS", cls.bot_iterations),
+            run_workers=_int("RULES_RUN_WORKERS", cls.run_workers),
         )

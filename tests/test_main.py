@@ -90,3 +90,14 @@ def test_make_run_serves_metrics_and_health(service_url: str) -> None:
     metrics = httpx.get(f"{service_url}/metrics")
     assert metrics.status_code == 200 and "rules_requests_in_flight" in metrics.text
     assert httpx.get(f"{service_url}/healthz").status_code == 200
+
+
+def test_make_run_starts_a_bot_worker_that_plays_bot_seats(service_url: str) -> None:
+    created = httpx.post(
+        f"{service_url}/v1/games",
+        json={"kind": "TREELINGS", "players": 2, "bots": [{"seat": 0, "strategy": "GREEDY"}]},
+    ).json()
+    deadline = time.monotonic() + 60
+    while httpx.get(f"{service_url}/v1/games/{created['game']['id']}").json()["toAct"] != [1]:
+        assert time.monotonic() < deadline, "no worker played the bot's turn"
+        time.sleep(0.05)

@@ -20,6 +20,7 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from service.api import typed
+from service.api.hints import HintsBusy
 from service.api.tables import Applied, Rejected, Table, Tables, Unauthorized
 from service.engine import BadSetup, games
 from service.engine import RejectCode as EngineRejectCode
@@ -412,6 +413,8 @@ async def _suggest(
         )
     except StoreUnavailable:
         raise unavailable() from None
+    except HintsBusy as busy:
+        raise ApiError(busy.code, busy.message) from None
     if isinstance(found, Rejected):
         raise ApiError(found.code.value, found.message)
     seat, move, label = found

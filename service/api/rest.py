@@ -19,6 +19,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from service.api.hints import HintsBusy
 from service.api.parsing import natural, within_depth
 from service.api.tables import Rejected, Table, Tables, Unauthorized
 from service.engine import BadSetup
@@ -40,6 +41,8 @@ STATUS = {
     "RATE_LIMITED": 429,
     "UNKNOWN_ROUTE": 404,
     "METHOD_NOT_ALLOWED": 405,
+    "HINTS_BUSY": 503,
+    "HINT_TIMEOUT": 503,
 }
 TITLES = {
     "NOT_FOUND": "No such game",
@@ -57,7 +60,10 @@ TITLES = {
     "RATE_LIMITED": "Too many requests",
     "UNKNOWN_ROUTE": "No such route",
     "METHOD_NOT_ALLOWED": "Method not allowed",
+    "HINTS_BUSY": "Every hint process is busy",
+    "HINT_TIMEOUT": "The hint took too long",
 }
+RETRYABLE = {"UNAVAILABLE", "HINTS_BUSY", "HINT_TIMEOUT"}
 
 
 class BotSeat(msgspec.Struct, forbid_unknown_fields=True):
@@ -116,7 +122,7 @@ def problem_response(problem: Problem, status: int | None = None) -> Response:
     body.update(problem.explained)
     if problem.code == "UNAUTHORIZED":
         headers["www-authenticate"] = "Bearer"
-    if problem.code == "UNAVAILABLE":
+    if problem.code in RETRYABLE:
         headers["retry-after"] = "1"
     return Response(
         msgspec.json.encode(body), status, headers, media_type="application/problem+json"
@@ -301,14 +307,17 @@ def routes(tables: Tables, max_depth: int) -> list[Route]:
 
     async def suggest_move(request: Request) -> Response:
         body = await _body(request, SuggestBody, max_depth)
-        found = await tables.suggest(
-            request.path_params["game_id"],
-            bearer_token(request),
-            body.strategy,
-            body.budget_ms,
-            body.iterations,
-            body.seed,
-        )
+        try:
+            found = await tables.suggest(
+                request.path_params["game_id"],
+                bearer_token(request),
+                body.strategy,
+                body.budget_ms,
+                body.iterations,
+                body.seed,
+            )
+        except HintsBusy as busy:
+            raise Problem(busy.code, busy.message) from None
         if isinstance(found, Rejected):
             raise from_rejection(found)
         seat, move, label = found

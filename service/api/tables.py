@@ -8,20 +8,20 @@ then the engine's own checks (game over, seat to act, well-formed, legal).
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
 import secrets
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, cast
+from typing import Any
 
 import msgspec
 
 from service import metrics
+from service.api.hints import HintPool, HintRequest
 from service.api.parsing import seat_token
-from service.bots import STRATEGIES, Strategy, play_bots, suggest
+from service.bots import STRATEGIES
 from service.engine import (
     BadSetup,
     Game,
@@ -38,6 +38,7 @@ from service.engine import start as engine_start
 from service.engine.play import Step, decode_state, encode_state
 from service.engine.rng import seed_to_int
 from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore
+from service.store.jobs import new_game_id
 
 MAX_SEED = 200
 DEFAULT_BUDGET_MS = 100
@@ -139,20 +140,16 @@ def seat_of(record: Record, token: str | None) -> int | None:
     return seat
 
 
-def _bot_seed(game_seed: str, version: int) -> int:
+def bot_seed(game_seed: str, version: int) -> int:
+    """The seed of the bot decision taken at `version`: replays and retries agree."""
     return seed_to_int(f"{game_seed}:bots:{version}")
 
 
-async def _with_bots(
-    game: Game[Any, Any], played: Played, bots: dict[int, str], seed: int
-) -> Played:
-    """`played` followed by every decision its bot seats owe, in the same write (the bots
-    run on a worker thread so the event loop keeps answering)."""
-    if game.is_over(played.state) or not set(game.to_act(played.state)) & set(bots):
-        return played
-    strategies = cast(dict[int, Strategy], bots)
-    more = await asyncio.to_thread(play_bots, game, played.state, strategies, seed=seed)
-    return Played(more.state, [*played.steps, *more.steps])
+def bot_due(game: Game[Any, Any], state: Any, bots: dict[int, str]) -> int | None:
+    """The bot seat that owes a decision now, if any (the first one: one job at a time)."""
+    if not bots or game.is_over(state):
+        return None
+    return next((seat for seat in game.to_act(state) if seat in bots), None)
 
 
 def fingerprint(game_id: str, seat: int, move: object, expected_version: int | None) -> str:
@@ -169,13 +166,35 @@ def _history(first_version: int, steps: list[Step]) -> list[HistoryRecord]:
     ]
 
 
+def advance(
+    record: Record, game: Game[Any, Any], played: Played
+) -> tuple[Record, list[HistoryRecord]]:
+    """The record after `played` and its history entries, ready for one commit."""
+    new_record = msgspec.structs.replace(
+        record,
+        format=FORMAT,
+        version=record.version + len(played.steps),
+        finished=game.is_over(played.state),
+        state=encode_state(played.state),
+        updated=time.time(),
+    )
+    return new_record, _history(record.version, played.steps)
+
+
 class Tables:
     def __init__(
-        self, store: RedisStore, api_keys: tuple[str, ...] = (), max_suggest_ms: int = 1000
+        self,
+        store: RedisStore,
+        api_keys: tuple[str, ...] = (),
+        max_suggest_ms: int = 1000,
+        hints: HintPool | None = None,
+        requeue_after: float = 30.0,
     ) -> None:
         self.store = store
         self.api_key_hashes = [_hash(key) for key in api_keys]
         self.max_suggest_ms = max_suggest_ms
+        self.hints = hints or HintPool(1)
+        self.requeue_after = requeue_after
 
     def may_create(self, api_key: str | None) -> bool:
         """With RULES_API_KEYS set, creating a game needs one of those keys."""
@@ -209,8 +228,6 @@ class Tables:
             raise BadSetup(f"a bot's strategy is one of {', '.join(STRATEGIES)}")
         seed = seed if seed is not None else secrets.token_hex(16)
         played = engine_start(game, players, options, seed)
-        if bots:
-            played = await _with_bots(game, played, bots, _bot_seed(seed, 0))
         tokens = {seat: new_token(seat) for seat in range(players) if seat not in bots}
         now = time.time()
         record = Record(
@@ -227,9 +244,10 @@ class Tables:
             bots=bots,
             options=options if options is not None else {},
         )
-        game_id = secrets.token_urlsafe(12)
-        while not await self.store.create(game_id, record, _history(0, played.steps)):
-            game_id = secrets.token_urlsafe(12)
+        history, due = _history(0, played.steps), bot_due(game, played.state, bots)
+        game_id = new_game_id()
+        while not await self.store.create(game_id, record, history, due):
+            game_id = new_game_id()
         metrics.GAMES_CREATED.labels(kind).inc()
         table = Table(game_id, record, game, None, played.state)
         return table, {seat: token for seat, (token, _) in tokens.items()}
@@ -238,7 +256,20 @@ class Tables:
         record, _ = await self.store.load(game_id)
         if record is None:
             return None
-        return Table(game_id, record, games()[record.kind], seat_of(record, token))
+        table = Table(game_id, record, games()[record.kind], seat_of(record, token))
+        if record.bots and not record.finished and self.store.queues_after_commit(game_id):
+            await self._requeue_if_stuck(table)
+        return table
+
+    async def _requeue_if_stuck(self, table: Table) -> None:
+        """A game from before the lanes, on a cluster, whose bot turn was not queued (the
+        process that committed died before appending it): queued again once it has waited
+        longer than a worker's reclaim timeout."""
+        if time.time() - table.record.updated < self.requeue_after:
+            return
+        seat = bot_due(table.game, table.state, table.record.bots)
+        if seat is not None:
+            await self.store.requeue(table.id, table.record.version, seat, self.requeue_after)
 
     async def apply(
         self,
@@ -288,25 +319,16 @@ class Tables:
                 played = engine_play(game, state, seat, move)
             except IllegalMove as exc:
                 return kind, Rejected(exc.code, exc.message, record.version, exc.reason, exc.rule)
-            if record.bots:
-                seed = _bot_seed(record.seed, record.version)
-                played = await _with_bots(game, played, record.bots, seed)
-            new_record = msgspec.structs.replace(
-                record,
-                format=FORMAT,
-                version=record.version + len(played.steps),
-                finished=game.is_over(played.state),
-                state=encode_state(played.state),
-                updated=time.time(),
-            )
+            new_record, history = advance(record, game, played)
             field_key = None if idempotency_key is None else f"{seat}:{idempotency_key}"
             committed = await self.store.commit(
                 game_id,
                 record.version,
                 new_record,
-                _history(record.version, played.steps),
+                history,
                 field_key,
                 asked,
+                bot_due=bot_due(game, played.state, record.bots),
             )
             if committed.outcome == "ok":
                 return kind, Applied(Table(game_id, new_record, game, seat, played.state))
@@ -409,24 +431,21 @@ class Tables:
             )
         if strategy not in STRATEGIES:
             return Rejected(RejectCode.MALFORMED_MOVE, f"strategy is one of {STRATEGIES}")
-        deadline = None
-        if iterations is None:
-            budget = min(budget_ms or DEFAULT_BUDGET_MS, self.max_suggest_ms) / 1000
-            ends = time.monotonic() + budget
-            deadline = lambda: time.monotonic() > ends  # noqa: E731
-        else:
+        budget_ms = max(min(budget_ms or DEFAULT_BUDGET_MS, self.max_suggest_ms), 1)
+        if iterations is not None:
             iterations = min(max(iterations, 1), MAX_SUGGEST_ITERATIONS)
-        move = await asyncio.to_thread(
-            suggest,
-            game,
-            state,
+            budget_ms = self.max_suggest_ms  # iterations, but never past the time cap (#15)
+        request = HintRequest(
+            record.kind,
+            record.state,
             seat,
             strategy,
-            seed=seed if seed is not None else _bot_seed(record.seed, record.version),
-            iterations=iterations,
-            deadline=deadline,
+            str(seed if seed is not None else bot_seed(record.seed, record.version)),
+            iterations,
+            budget_ms,
         )
-        return seat, move, game.label(state, seat, move)
+        move, label = await self.hints.suggest(request)
+        return seat, move, label
 
     async def history(self, table: Table, after: int | None) -> list[HistoryRecord]:
         """Entries after `after` up to the table's version (a replayed answer is an earlier

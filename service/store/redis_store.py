@@ -6,6 +6,8 @@
                    "f:<seat>:<idempotency key>" -> the request's fingerprint (entries of
                    earlier releases have none; a separate field keeps their readers working)
     g:{id}:events  channel: one JSON event per new version
+    g:{id}:q       string: a bot job re-queued lately (games from before the lanes only)
+    bots:{bots-n}  stream: bot turns due, one lane per slot (service/store/jobs.py)
 
 On a cluster (`redis+cluster://` URL or `?cluster=true`) the events are sharded pub/sub
 (SPUBLISH/SSUBSCRIBE, Redis 7+): they stay on the shard that owns the game's slot instead of
@@ -14,7 +16,7 @@ per process and server (service/store/events.py).
 
 A move costs two round trips: `load` (record and idempotency entry in one pipeline) and
 `commit` (one Lua script: version check, record write, history append, idempotency entry,
-TTLs, one published event per new version; all or nothing).
+TTLs, one published event per new version, the bot job if a bot seat is due; all or nothing).
 
 Commands are never retried blindly (retries=0): a write whose reply is lost must not be
 applied a second time; the client retries with its idempotency key instead.
@@ -38,6 +40,7 @@ from redis.exceptions import NoScriptError, RedisError
 
 from service import metrics
 from service.settings import Settings
+from service.store.jobs import LANE_KEYS, WAKE, in_lane_slot, lane_of
 from service.store.records import HistoryRecord, Record, history_decoder, record_decoder
 
 if TYPE_CHECKING:
@@ -47,18 +50,37 @@ T = TypeVar("T")
 
 Client = Redis | RedisCluster
 
-_CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 'r', ARGV[2])
-if #ARGV > 3 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 4)) end
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-redis.call('EXPIRE', KEYS[2], ARGV[3])
-return 1
+# A bot seat due at a version becomes a job on the game's lane (KEYS[#KEYS] when the caller
+# passes it, i.e. when it shares the game's slot) and a wake-up for idle workers.
+_ENQUEUE = f"""
+local function enqueue(lane, game, version, seat)
+  if seat == '' or not lane then return end
+  redis.call('XADD', lane, '*', 'g', game, 'v', version, 's', seat)
+  redis.call('PUBLISH', '{WAKE}', lane)
+end
 """
 
-# KEYS: record, history, idempotency. ARGV: expected version, new version, record, idempotency
-# field ('' for none), ttl, game id, final status, request fingerprint, history entries...
-_COMMIT_TEMPLATE = """
+# KEYS: record, history[, lane]. ARGV: version, record, ttl, game id, bot seat due ('' for none),
+# history entries...
+_CREATE = (
+    _ENQUEUE
+    + """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'r', ARGV[2])
+if #ARGV > 5 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 6)) end
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+enqueue(KEYS[3], ARGV[4], ARGV[1], ARGV[5])
+return 1
+"""
+)
+
+# KEYS: record, history, idempotency[, lane]. ARGV: expected version, new version, record,
+# idempotency field ('' for none), ttl, game id, final status, request fingerprint, bot seat
+# due ('' for none), history entries...
+_COMMIT_TEMPLATE = (
+    _ENQUEUE
+    + """
 if ARGV[4] ~= '' then
   local done = redis.call('HGET', KEYS[3], ARGV[4])
   if done then return {'dup', tonumber(done)} end
@@ -67,7 +89,7 @@ local current = redis.call('HGET', KEYS[1], 'v')
 if not current then return {'gone', 0} end
 if current ~= ARGV[1] then return {'stale', tonumber(current)} end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3])
-redis.call('RPUSH', KEYS[2], unpack(ARGV, 9))
+redis.call('RPUSH', KEYS[2], unpack(ARGV, 10))
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[2], 'f:' .. ARGV[4], ARGV[8]) end
 for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
 local channel = 'g:{' .. ARGV[6] .. '}:events'
@@ -76,8 +98,10 @@ for v = tonumber(ARGV[1]) + 1, tonumber(ARGV[2]) do
   if v == tonumber(ARGV[2]) then status = ARGV[7] end
   redis.call('$PUBLISH', channel, cjson.encode({gameId = ARGV[6], version = v, status = status}))
 end
+enqueue(KEYS[4], ARGV[6], ARGV[2], ARGV[9])
 return {'ok', tonumber(ARGV[2])}
 """
+)
 
 
 class StoreUnavailable(Exception):
@@ -218,16 +242,48 @@ class RedisStore:
         except StoreUnavailable:
             return False
 
-    async def create(self, game_id: str, record: Record, history: list[HistoryRecord]) -> bool:
-        keys = _keys(game_id)
+    async def create(
+        self,
+        game_id: str,
+        record: Record,
+        history: list[HistoryRecord],
+        bot_due: int | None = None,
+    ) -> bool:
+        """Store a new game; with `bot_due`, that bot seat's job at its version too (new ids
+        come from jobs.new_game_id(), so the lane shares the game's slot)."""
+        keys = [*_keys(game_id)[:2], *self._lane(game_id)]
         args: list[bytes | int | str] = [
             record.version,
             msgspec.msgpack.encode(record),
             self.ttl(record.finished),
+            game_id,
+            "" if bot_due is None else bot_due,
             *(msgspec.msgpack.encode(h) for h in history),
         ]
-        created = await self._timed("create", lambda: self._evalsha(self._create, keys[:2], args))
+        created = await self._timed("create", lambda: self._evalsha(self._create, keys, args))
+        if created and bot_due is not None and len(keys) == 2:
+            await self._enqueue_after(game_id, record.version, bot_due)
         return bool(created)
+
+    def queues_after_commit(self, game_id: str) -> bool:
+        """Whether this game's bot jobs are appended after its commits instead of by them."""
+        return self.cluster and not in_lane_slot(game_id)
+
+    async def requeue(self, game_id: str, version: int, seat: int, every: float) -> None:
+        """Append the job (version, seat) again, at most once per `every` seconds per game."""
+        marker = f"g:{{{game_id}}}:q"
+        fresh = await self._timed(
+            "requeue", lambda: self.redis.set(marker, version, nx=True, px=int(every * 1000))
+        )
+        if fresh:
+            await self._enqueue_after(game_id, version, seat)
+
+    def _lane(self, game_id: str) -> list[str]:
+        """The lane key, as a script key, when the script may write it (same slot, or one
+        server where slots do not matter); else nothing."""
+        if self.queues_after_commit(game_id):
+            return []
+        return [LANE_KEYS[lane_of(game_id)]]
 
     async def load(
         self, game_id: str, idempotency: str | None = None
@@ -258,8 +314,11 @@ class RedisStore:
         history: list[HistoryRecord],
         idempotency: str | None,
         fingerprint: str = "",
+        bot_due: int | None = None,
     ) -> Committed:
-        keys = _keys(game_id)
+        """The version-checked write; with `bot_due`, that bot seat's job at the new version."""
+        lane = self._lane(game_id)
+        keys = [*_keys(game_id), *lane]
         args: list[bytes | int | str] = [
             expected,
             record.version,
@@ -269,10 +328,27 @@ class RedisStore:
             game_id,
             "FINISHED" if record.finished else "ACTIVE",
             fingerprint,
+            "" if bot_due is None else bot_due,
             *(msgspec.msgpack.encode(h) for h in history),
         ]
         reply = await self._timed("commit", lambda: self._evalsha(self._commit, keys, args))
-        return Committed(reply[0].decode(), int(reply[1]))
+        committed = Committed(reply[0].decode(), int(reply[1]))
+        if committed.outcome == "ok" and bot_due is not None and not lane:
+            await self._enqueue_after(game_id, record.version, bot_due)
+        return committed
+
+    async def _enqueue_after(self, game_id: str, version: int, seat: int) -> None:
+        """A game from before the lanes, on a cluster: its slot holds no lane, so the job is
+        appended right after the commit. Not atomic with it: if this process dies in between,
+        the next read of the game after the reclaim timeout queues it again (Tables.read)."""
+        key = LANE_KEYS[lane_of(game_id)]
+        fields: dict[Any, Any] = {"g": game_id, "v": version, "s": seat}
+
+        async def append() -> None:
+            await self.redis.xadd(key, fields)
+            await self.redis.publish(WAKE, key)
+
+        await self._timed("enqueue", append)
 
     async def history(
         self, game_id: str, after: int = 0, until: int | None = None

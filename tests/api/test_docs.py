@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.api.processes import service_processes
+from tests.api.workers import WorkerProcess
 
 DOC = Path(__file__).parents[2] / "docs" / "api.md"
 BLOCK = re.compile(r"```(sh|python|text)\n(.*?)```\n(?:<!-- doc-test: (.*?) -->)?", re.S)
@@ -44,7 +45,7 @@ def test_the_doc_has_examples_for_graphql_rest_and_python() -> None:
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="the shell examples need curl")
-def test_every_documented_example_runs(redis_url: str) -> None:
+def test_every_documented_example_runs(redis_url: str, bot_worker: WorkerProcess) -> None:
     with service_processes(redis_url, 1) as (base,):
         saved = {"BASE": base}
         for language, code, directive in examples():

@@ -286,7 +286,8 @@ def test_dev_keeps_games_in_its_own_persistent_redis() -> None:
     policy = one(docs, "NetworkPolicy", "redis")
     (ingress,) = policy["spec"]["ingress"]
     assert [peer["podSelector"]["matchLabels"] for peer in ingress["from"]] == [
-        {"app.kubernetes.io/name": APP}
+        {"app.kubernetes.io/name": APP},
+        {"app.kubernetes.io/name": "rules-worker"},
     ]
 
 

@@ -1,0 +1,153 @@
+"""Bot turns as jobs on Redis Streams, laid out for Redis Cluster (docs/reliability.md).
+
+A Lua script may only touch keys of one hash slot, the game's, so the stream a commit appends
+a job to must share that slot. There are LANES streams, `bots:{bots-<n>}`, each in its own
+slot (their slots are spread over the key space); new game ids are drawn so that the id hashes
+to one of those slots, so each game's jobs go to the lane of its own slot, atomically with the
+commit. A game whose id hashes elsewhere (created before lanes existed) uses the lane
+`crc16(id) % LANES`: on one Redis server the script still writes it atomically; on a cluster
+the store appends it right after the commit (see RedisStore.commit).
+
+Each job is one stream entry {g: game id, v: version, s: seat}: "at version v, bot seat s is
+due". Workers read every lane through the consumer group GROUP, acknowledge and delete each
+entry when done, and reclaim (XAUTOCLAIM) entries a dead worker left pending. The commit script
+also PUBLISHes the lane's key on WAKE (a plain channel: it has no slot and reaches every
+node) so idle workers look at once instead of at their next poll.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from binascii import crc_hqx
+from string import ascii_letters, digits
+from typing import Any
+
+import msgspec
+from redis.exceptions import ResponseError
+
+LANES = 32
+SLOTS = 16384
+GROUP = "bots"
+WAKE = "bots:wake"
+
+_TAGS = [f"bots-{lane}" for lane in range(LANES)]
+LANE_KEYS = [f"bots:{{{tag}}}" for tag in _TAGS]
+_LANE_OF_SLOT = {crc_hqx(tag.encode(), 0) % SLOTS: lane for lane, tag in enumerate(_TAGS)}
+assert len(_LANE_OF_SLOT) == LANES, "every lane needs a slot of its own"
+
+_URL_SAFE = ascii_letters + digits + "-_"
+_SUFFIXES = [(a + b).encode() for a in _URL_SAFE for b in _URL_SAFE]
+
+
+class Job(msgspec.Struct, frozen=True):
+    lane: int
+    entry: str  # the stream entry id, "<milliseconds>-<n>"
+    game_id: str
+    version: int
+    seat: int
+
+    def age(self) -> float:
+        return _age(self.entry, time.time())
+
+
+def _age(entry: str, now: float) -> float:
+    """Seconds since the entry was appended (stream ids carry Redis' clock in ms)."""
+    return max(now - int(entry.partition("-")[0]) / 1000, 0.0)
+
+
+def slot(game_id: str) -> int:
+    return crc_hqx(game_id.encode(), 0) % SLOTS
+
+
+def in_lane_slot(game_id: str) -> bool:
+    return slot(game_id) in _LANE_OF_SLOT
+
+
+def lane_of(game_id: str) -> int:
+    return _LANE_OF_SLOT.get(slot(game_id), crc_hqx(game_id.encode(), 0) % LANES)
+
+
+def new_game_id() -> str:
+    """A random 16-character URL-safe id whose hash slot is one of the lanes' slots: 14 random
+    characters, then the first 2-character suffix that lands in a lane (CRC16 continues over
+    the suffix, so each try costs one short crc_hqx; about 512 tries on average)."""
+    while True:
+        prefix = secrets.token_urlsafe(11)[:14]
+        start = crc_hqx(prefix.encode(), 0)
+        for suffix in _SUFFIXES:
+            if crc_hqx(suffix, start) % SLOTS in _LANE_OF_SLOT:
+                return prefix + suffix.decode()
+
+
+def _job(lane: int, entry: Any, fields: dict[bytes, bytes]) -> Job | None:
+    try:
+        return Job(
+            lane,
+            entry.decode() if isinstance(entry, bytes) else str(entry),
+            fields[b"g"].decode(),
+            int(fields[b"v"]),
+            int(fields[b"s"]),
+        )
+    except (KeyError, ValueError):
+        return None  # not a job this release understands: acknowledged and dropped by caller
+
+
+class JobQueue:
+    """The workers' side of the lanes: read, reclaim, acknowledge, measure."""
+
+    def __init__(self, redis: Any, consumer: str, reclaim_after_ms: int) -> None:
+        self.redis = redis
+        self.consumer = consumer
+        self.reclaim_after_ms = reclaim_after_ms
+
+    async def ensure_groups(self) -> None:
+        for key in LANE_KEYS:
+            try:
+                await self.redis.xgroup_create(key, GROUP, id="0", mkstream=True)
+            except ResponseError as exc:
+                if "BUSYGROUP" not in str(exc):
+                    raise
+
+    async def read(self, lane: int) -> Job | None:
+        """The next new job of `lane` for this consumer, without waiting."""
+        reply = await self.redis.xreadgroup(GROUP, self.consumer, {LANE_KEYS[lane]: ">"}, count=1)
+        for _, entries in reply or []:
+            for entry, fields in entries:
+                return await self._usable(lane, entry, fields)
+        return None
+
+    async def reclaim(self, lane: int) -> Job | None:
+        """A job of `lane` left pending by another consumer for longer than the timeout."""
+        reply = await self.redis.xautoclaim(
+            LANE_KEYS[lane], GROUP, self.consumer, self.reclaim_after_ms, "0-0", count=1
+        )
+        for entry, fields in reply[1]:
+            if fields:  # a deleted entry comes back without fields
+                return await self._usable(lane, entry, fields)
+        return None
+
+    async def _usable(self, lane: int, entry: Any, fields: dict[bytes, bytes]) -> Job | None:
+        job = _job(lane, entry, fields)
+        if job is None:
+            await self.done(lane, entry.decode() if isinstance(entry, bytes) else str(entry))
+        return job
+
+    async def done(self, lane: int, entry: str) -> None:
+        """Acknowledged and deleted: the stream holds only jobs not yet done."""
+        key = LANE_KEYS[lane]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.xack(key, GROUP, entry)
+            pipe.xdel(key, entry)
+            await pipe.execute()
+
+    async def backlog(self) -> tuple[int, float]:
+        """Jobs not yet done over all lanes, and the age in seconds of the oldest one."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for key in LANE_KEYS:
+                pipe.xlen(key)
+                pipe.xrange(key, count=1)
+            replies = await pipe.execute()
+        now = time.time()
+        ages = [_age(entries[0][0].decode(), now) for entries in replies[1::2] if entries]
+        return sum(replies[0::2]), max(ages, default=0.0)

@@ -1,0 +1,197 @@
+"""Bot workers: play the bot turns queued on the lanes (service/store/jobs.py, docs/bots.md).
+
+A worker takes one job at a time: it loads the game, and if the game is still at the job's
+version with that bot seat to act, it decides (the bot's strategy, seeded from the game's seed
+and the version, seeing only the seat's view) and commits through the same version-checked
+script as any client, expected version = the job's version. That commit queues the next bot
+job if another bot is due. A job whose game has moved on is stale: acknowledged and dropped.
+A job is acknowledged only after its commit, so a worker that dies mid-decision leaves it
+pending, and another worker takes it over (XAUTOCLAIM) after RULES_WORKER_RECLAIM_SECONDS; if
+both end up committing, the version check lets exactly one through.
+
+The decision runs on a thread beside the event loop, one at a time: a worker process is one
+core's worth of bot thinking, and `python -m service.worker` starts one per core.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import signal
+from collections.abc import Awaitable, Callable
+from typing import TypeVar, cast
+
+import msgspec
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import RedisError
+
+from service import metrics
+from service.api.tables import advance, bot_due, bot_seed
+from service.bots import Strategy, suggest
+from service.engine import Played, games
+from service.engine import play as engine_play
+from service.engine.play import decode_state
+from service.settings import Settings
+from service.store import RedisStore, StoreUnavailable, connect
+from service.store.jobs import LANE_KEYS, LANES, WAKE, Job, JobQueue
+
+log = logging.getLogger("service.worker")
+T = TypeVar("T")
+
+
+class Worker:
+    def __init__(self, settings: Settings, redis_url: str, name: str) -> None:
+        self.settings = settings
+        self.store = RedisStore(connect(settings, redis_url), settings)
+        self.queue = JobQueue(self.store.redis, name, int(settings.worker_reclaim_seconds * 1000))
+        self.due: set[int] = set(range(LANES))  # lanes worth a look now
+        self.reclaimed: list[Job] = []
+        self.rung = asyncio.Event()  # set when a lane may hold a job, or to stop
+        self.stopping = asyncio.Event()
+
+    def stop(self) -> None:
+        """Finish the job in hand, then return from run()."""
+        self.stopping.set()
+        self.rung.set()
+
+    async def run(self) -> None:
+        async def groups() -> bool:
+            await self.queue.ensure_groups()
+            return True
+
+        while not self.stopping.is_set() and not await self._redis_call(groups):
+            pass  # Redis is not there yet
+        background = [asyncio.create_task(self._listen()), asyncio.create_task(self._sweep())]
+        try:
+            while not self.stopping.is_set():
+                job = await self._redis_call(self._next)
+                if job is None:
+                    self.rung.clear()
+                    if not (self.due or self.reclaimed or self.stopping.is_set()):
+                        await self.rung.wait()  # a wake-up, the next sweep, or stop()
+                    continue
+                await self._redis_call(functools.partial(self.play, job))
+                self.due.add(job.lane)  # its commit may have queued the next turn there
+        finally:
+            # The sweeper ends by itself once stopping is set (redis-py may swallow a
+            # cancellation in the middle of a command); the listener waits on a socket.
+            background[0].cancel()
+            await asyncio.wait(background, timeout=self.settings.redis_timeout * 3)
+            await self.store.close()
+
+    async def _redis_call(self, call: Callable[[], Awaitable[T]]) -> T | None:
+        """`call()`, or None after a Redis failure, logged in one line and followed by a
+        pause of one poll interval (or until stop()). A job cut short by it stays pending and
+        is reclaimed."""
+        try:
+            return await call()
+        except (RedisError, StoreUnavailable) as exc:
+            log.warning("redis unavailable (%s: %s); retrying", type(exc).__name__, exc)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), self.settings.worker_poll_seconds)
+            return None
+
+    async def _next(self) -> Job | None:
+        if self.reclaimed:
+            return self.reclaimed.pop()
+        while self.due:
+            job = await self.queue.read(self.due.pop())
+            if job is not None:
+                return job
+        return None
+
+    async def _sweep(self) -> None:
+        """Every poll interval: reclaim jobs of dead workers, look at every lane (a wake-up
+        may have been lost), and export the backlog."""
+        while not self.stopping.is_set():
+            await self._redis_call(self._sweep_once)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), self.settings.worker_poll_seconds)
+
+    async def _sweep_once(self) -> None:
+        for lane in range(LANES):
+            job = await self.queue.reclaim(lane)
+            if job is not None:
+                log.info("reclaimed job %s of %s v%d", job.entry, job.game_id, job.version)
+                self.reclaimed.append(job)
+        pending, oldest = await self.queue.backlog()
+        metrics.BOT_JOBS_PENDING.set(pending)
+        metrics.BOT_OLDEST_JOB_SECONDS.set(oldest)
+        self.due.update(range(LANES))
+        self.rung.set()
+
+    async def _listen(self) -> None:
+        while not self.stopping.is_set():
+            await self._redis_call(self._listen_once)
+
+    async def _listen_once(self) -> None:
+        redis = self.store.redis
+        if isinstance(redis, RedisCluster):
+            await redis.initialize()
+        pubsub = redis.pubsub()
+        lane_of_key = {key.encode(): lane for lane, key in enumerate(LANE_KEYS)}
+        try:
+            await pubsub.subscribe(WAKE)
+            while True:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
+                if message and message.get("data") in lane_of_key:
+                    self.due.add(lane_of_key[message["data"]])
+                    self.rung.set()
+        finally:
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def play(self, job: Job) -> str:
+        """Play one job; its outcome: "played" or "stale"."""
+        outcome, strategy = await self._decide_and_commit(job)
+        await self.queue.done(job.lane, job.entry)
+        metrics.BOT_JOBS.labels(outcome).inc()
+        if outcome == "played":
+            metrics.BOT_DECISIONS.labels(strategy).inc()
+            metrics.BOT_JOB_SECONDS.labels(strategy).observe(job.age())
+        log.info(
+            "job %s %s v%d seat %d: %s", job.entry, job.game_id, job.version, job.seat, outcome
+        )
+        return outcome
+
+    async def _decide_and_commit(self, job: Job) -> tuple[str, str]:
+        record, _ = await self.store.load(job.game_id)
+        if record is None or record.version != job.version or record.finished:
+            return "stale", ""
+        game = games()[record.kind]
+        state = decode_state(game, record.state)
+        if bot_due(game, state, record.bots) != job.seat:
+            return "stale", ""
+        strategy = cast(Strategy, record.bots[job.seat])
+        seed, iterations = bot_seed(record.seed, record.version), self.settings.bot_iterations
+
+        def decide() -> Played:
+            move = suggest(
+                game, state, job.seat, strategy, seed=seed, iterations=iterations or None
+            )
+            return engine_play(game, state, job.seat, msgspec.to_builtins(move))
+
+        # On a thread: the event loop keeps reading Redis replies (a reply left unread for a
+        # whole decision would look like a timeout) and wake-ups meanwhile.
+        played = await asyncio.to_thread(decide)
+        new_record, history = advance(record, game, played)
+        committed = await self.store.commit(
+            job.game_id,
+            job.version,
+            new_record,
+            history,
+            None,
+            bot_due=bot_due(game, played.state, record.bots),
+        )
+        return ("played" if committed.outcome == "ok" else "stale"), strategy
+
+
+async def serve(settings: Settings, redis_url: str, name: str) -> None:
+    """Run one worker until SIGTERM or SIGINT; the job in hand is finished first."""
+    worker = Worker(settings, redis_url, name)
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, worker.stop)
+    await worker.run()
+    log.info("worker %s stopped", name)
