@@ -445,7 +445,7 @@ class Tables:
             budget_ms,
         )
         move, label = await self.hints.suggest(request)
-        return seat, move, label
+        return seat, msgspec.convert(move, type=game.move_type), label
 
     async def history(self, table: Table, after: int | None) -> list[HistoryRecord]:
         """Entries after `after` up to the table's version (a replayed answer is an earlier

@@ -107,8 +107,8 @@ async def test_the_human_is_answered_at_once_and_the_bots_moves_follow_as_events
         assert set(answered["toAct"]) <= {1, 2, 3}, "the game as committed, the bots to act"
         versions = []
         async with asyncio.timeout(60):
-            async for message in events.listen():
-                event = json.loads(message["data"])
+            while True:
+                event = json.loads(await events.next())
                 versions.append(event["version"])
                 after = (await api.gql(gql.GAME, {"id": game_id}, token))["game"]
                 if event["version"] == after["version"] and 0 in after["toAct"]:
