@@ -107,7 +107,8 @@ async def _run(args: argparse.Namespace, servers: Stack) -> dict[str, Any]:
         pids = {"server": pid, "redis": servers.redis_pid}
         passes: dict[str, Any] = {}
         for label in ("peak", "half"):
-            rate = None if label == "peak" else passes["peak"]["rps"] / 2
+            # At least 1/s: a peak starved to nothing by a busy machine still gets a paced pass.
+            rate = None if label == "peak" else max(passes["peak"]["rps"] / 2, 1.0)
             if target.kind_of_work == "apply" and key != "floor":
                 expected = max(apply_rps, 200.0) * (args.seconds + args.warmup)
                 await pool.fill(int(expected * (1.5 if rate is None else 0.8)))

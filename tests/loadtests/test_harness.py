@@ -92,7 +92,7 @@ def test_the_benchmark_drives_every_target_without_an_error(tmp_path: Path) -> N
     plot = importlib.util.find_spec("matplotlib") is not None
     command = [
         sys.executable, "-m", "loadtests.bench", "--clients", "4", "--seconds", "0.6",
-        "--warmup", "0.2", "--initial-moves", "300", "--engine-seconds", "0.05",
+        "--warmup", "1", "--initial-moves", "300", "--engine-seconds", "0.05",
         "--out", str(tmp_path), *([] if plot else ["--no-plot"]),
     ]  # fmt: skip
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240)

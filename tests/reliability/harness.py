@@ -93,8 +93,9 @@ def _answers(url: str) -> bool:
         return False
 
 
-async def until(condition: object, what: str, timeout: float = 10.0) -> float:
-    """Poll an async predicate until it holds; returns the seconds it took."""
+async def until(condition: object, what: str, timeout: float = 60.0) -> float:
+    """Poll an async predicate until it holds; returns the seconds it took. The bound is
+    generous: it only turns an event that never comes into a failure, on a busy machine too."""
     started = time.monotonic()
     while not await condition():  # type: ignore[operator]
         if time.monotonic() - started > timeout:

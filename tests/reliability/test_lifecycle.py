@@ -63,16 +63,19 @@ async def test_an_untouched_active_game_expires_and_each_move_restarts_its_clock
             return 0 < int(await client.pttl(record)) < 700
 
         await until(aged, "the new game's clock to run")
+        before_move = time.monotonic()
         await _move(api, game_id, tokens, random.Random(1))
-        moved = time.monotonic()
-        assert all([900 < int(await client.pttl(key)) <= 1000 for key in _keys(game_id)])
+        ttls = [int(await client.pttl(key)) for key in _keys(game_id)]
+        # Set by the move: at most 1000 ms, less only by the time since (a busy machine is slow).
+        since = (time.monotonic() - before_move) * 1000
+        assert all(1000 - since - 50 <= ttl <= 1000 for ttl in ttls), (ttls, since)
 
         async def gone() -> bool:
             # reads do not count as activity: polling the game does not keep it alive
             return (await api.gql(GAME, {"id": game_id}))["game"] is None
 
-        await until(gone, "the idle game to expire", timeout=5)
-        assert time.monotonic() - moved > 0.9, "expired before its time"
+        await until(gone, "the idle game to expire", timeout=30)
+        assert time.monotonic() - before_move > 0.95, "expired before its time"
         assert await client.exists(*_keys(game_id)) == 0
 
 
@@ -87,20 +90,21 @@ async def test_a_finished_game_is_kept_for_its_own_time_then_removed(
         game_id, tokens = await _create(api)
         status = "ACTIVE"
         for _ in range(500):
+            before_move = time.monotonic()
             result = await _move(api, game_id, tokens, rng)
             status = result["game"]["status"]
             if status == "FINISHED":
                 break
         assert status == "FINISHED"
-        finished = time.monotonic()
-        assert (await api.gql(GAME, {"id": game_id}))["game"]["status"] == "FINISHED"
-        assert all([0 < int(await client.pttl(key)) <= 1000 for key in _keys(game_id)])
+        # -1 would be "kept forever"; -2 is "already gone" (a slow read on a busy machine).
+        ttls = [int(await client.pttl(key)) for key in _keys(game_id)]
+        assert all(ttl == -2 or 0 < ttl <= 1000 for ttl in ttls), ttls
 
         async def gone() -> bool:
             return (await api.gql(GAME, {"id": game_id}))["game"] is None
 
-        await until(gone, "the finished game to be removed", timeout=5)
-        assert time.monotonic() - finished > 0.5
+        await until(gone, "the finished game to be removed", timeout=30)
+        assert time.monotonic() - before_move > 0.95, "removed before its time"
         assert await client.exists(*_keys(game_id)) == 0
         assert int(await client.ttl(_keys(other)[0])) > 900, "active games keep their own TTL"
 
