@@ -8,8 +8,10 @@ UV := $(BIN)/uv
 UV_STAMP := $(VENV)/.uv-$(UV_VERSION)
 STAMP := $(VENV)/.installed
 # pytest-xdist workers, each with its own Redis (tests/conftest.py); more than the cores,
-# because many tests wait on processes and sockets rather than compute.
+# because many tests wait on processes and sockets rather than compute. Tests are handed out
+# one by one; those sharing a costly module fixture carry an `xdist_group` mark.
 JOBS ?= 4
+PYTEST := $(BIN)/pytest -n $(JOBS) --dist loadgroup
 CLUSTER_TESTS := tests/store tests/api \
   --deselect tests/store/test_redis_store.py::test_every_key_of_a_game_shares_its_hash_tag \
   --deselect tests/store/test_redis_store.py::test_the_store_never_touches_keys_it_does_not_own
@@ -46,8 +48,8 @@ lint: $(STAMP)
 # API suites on a 3-master Redis Cluster; the two deselected tests inspect keys with a one-node client.
 test: lint
 	status=0; \
-	$(BIN)/pytest -n $(JOBS) || status=1; \
-	TEST_REDIS_CLUSTER=1 $(BIN)/pytest -q -n $(JOBS) $(CLUSTER_TESTS) || status=1; \
+	$(PYTEST) || status=1; \
+	TEST_REDIS_CLUSTER=1 $(PYTEST) -q $(CLUSTER_TESTS) || status=1; \
 	exit $$status
 
 # The suite three times in a row while a burner keeps every core busy (tests/stress.py).

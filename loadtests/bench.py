@@ -140,7 +140,8 @@ def _ratios(results: dict[str, Any]) -> None:
             row["ratio_to_floor"] = None
             row["cpu_ratio_to_floor"] = None
             continue
-        row["ratio_to_floor"] = row["peak"]["rps"] / floor["peak"]["rps"]
+        floor_rps = floor["peak"]["rps"]
+        row["ratio_to_floor"] = row["peak"]["rps"] / floor_rps if floor_rps else None
         floor_cpu = floor["peak"].get("server_cpu_ms") or 0
         server_cpu = row["peak"].get("server_cpu_ms") or 0
         row["cpu_ratio_to_floor"] = floor_cpu / server_cpu if server_cpu else None

@@ -3,8 +3,10 @@
 Tests use `TEST_REDIS_URL` when it is set, else a throwaway redis-server on a free loopback
 port (never the machine's own Redis on 6379). Game ids are random, so tests never collide.
 
-`make test` runs the suite on pytest-xdist workers (`-n`, `--dist loadfile`: each file stays
-on one worker). Rules for new tests, so that they parallelize and stay steady on a busy machine:
+`make test` runs the suite on pytest-xdist workers (`-n 4 --dist loadgroup`: tests are handed
+out one by one, so a module fixture may be set up once per worker; tests that share a costly
+one carry `pytest.mark.xdist_group(name)` and run on one worker). Rules for new tests, so that
+they parallelize and stay steady on a busy machine:
 - Session fixtures are per worker: `redis_url` is one Redis per worker. Anything a test
   starts itself (a Redis, a service process, a browser) gets a free port (`free_port()`), a
   fresh temp dir, and is stopped in a `finally`; nothing may depend on another test file.

@@ -18,7 +18,7 @@ import redis
 from service.store.embedded import free_port
 from service.store.watchdog import running
 
-BOUND = 60.0  # seconds; generous, the machine may be busy
+BOUND = 120.0  # seconds; generous, the machine may be busy
 
 
 def wait_for(condition: Callable[[], bool], what: str) -> None:

@@ -25,6 +25,9 @@ import pytest
 from service.store.embedded import free_port
 from tests.deploy.dockerfile import Replay, Stage, context_files, parse
 
+# One worker replays the image for all of this file's tests (`make test` runs pytest-xdist).
+pytestmark = pytest.mark.xdist_group("image")
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = ROOT / "Dockerfile"
 BIN = Path(sys.executable).parent
@@ -212,7 +215,7 @@ def test_image_recipe_installs_and_serves_against_redis_url(
     base = f"http://127.0.0.1:{port}"
     process = built_image.start(port, {"REDIS_URL": redis_url})
     try:
-        wait_ready(process, base, built_image.output, time.monotonic() + 30)
+        wait_ready(process, base, built_image.output, time.monotonic() + 120)
         assert httpx.get(f"{base}/healthz", timeout=5).text == "ok"
         created = httpx.post(
             f"{base}/graphql",

@@ -91,7 +91,7 @@ async def test_an_engine_script_is_accepted_by_the_service_move_by_move(
 def test_the_benchmark_drives_every_target_without_an_error(tmp_path: Path) -> None:
     plot = importlib.util.find_spec("matplotlib") is not None
     command = [
-        sys.executable, "-m", "loadtests.bench", "--clients", "4", "--seconds", "0.6",
+        sys.executable, "-m", "loadtests.bench", "--clients", "4", "--seconds", "1.5",
         "--warmup", "1", "--initial-moves", "300", "--engine-seconds", "0.05",
         "--out", str(tmp_path), *([] if plot else ["--no-plot"]),
     ]  # fmt: skip

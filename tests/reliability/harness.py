@@ -67,7 +67,7 @@ def services(
                 stderr=subprocess.STDOUT,
             )
             started.append(Service(f"http://127.0.0.1:{port}", process, log))
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # generous: a busy machine starts Python slowly
         for service in started:
             while not _answers(service.url):
                 assert service.alive(), f"a service process exited:\n{service.output()}"

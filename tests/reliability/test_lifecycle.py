@@ -122,7 +122,7 @@ async def test_sigterm_stops_accepting_finishes_in_flight_moves_and_exits_cleanl
     with services([redis.url], command=CONTAINER, REDIS_TIMEOUT="5", LOG_LEVEL="info") as (
         replica,
     ):
-        async with httpx.AsyncClient(base_url=replica.url, timeout=10) as http:
+        async with httpx.AsyncClient(base_url=replica.url, timeout=60) as http:
             api = Api(http)
             pending = []
             for _ in range(moves):
