@@ -41,6 +41,7 @@ class RateLimiter:
         self.keys: dict[tuple[str, str], str] = {}
         self.expiring: set[str] = set()  # keys whose EXPIRE Redis has confirmed
         self.task: asyncio.Task[None] | None = None
+        self.closed = False
 
     @property
     def enabled(self) -> bool:
@@ -100,11 +101,14 @@ class RateLimiter:
                 self.shared[key] = max(self.shared.get(key, 0), int(total))
 
     async def _sync_forever(self) -> None:
-        while True:
+        # Not `while True`: a cancel that lands inside redis-py's pipeline can be swallowed
+        # there, and the loop then outlived close(), hanging the app's shutdown (issue #17).
+        while not self.closed:
             await asyncio.sleep(self.sync_seconds)
             await self.sync()
 
     async def close(self) -> None:
+        self.closed = True
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
