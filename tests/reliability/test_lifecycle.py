@@ -119,7 +119,7 @@ async def test_sigterm_stops_accepting_finishes_in_flight_moves_and_exits_cleanl
     redis: EmbeddedRedis, client: Redis
 ) -> None:
     moves = 4
-    with services([redis.url], command=CONTAINER, REDIS_TIMEOUT="5", LOG_LEVEL="info") as (
+    with services([redis.url], command=CONTAINER, REDIS_TIMEOUT="60", LOG_LEVEL="info") as (
         replica,
     ):
         async with httpx.AsyncClient(base_url=replica.url, timeout=60) as http:
@@ -133,32 +133,36 @@ async def test_sigterm_stops_accepting_finishes_in_flight_moves_and_exits_cleanl
                                        "expectedVersion": seen["version"]}}  # fmt: skip
                 pending.append((game_id, variables, tokens[seat]))
 
-            # Redis holds every write for 1.5 s, so the moves are in flight when SIGTERM comes.
-            await client.execute_command("CLIENT", "PAUSE", 1500, "WRITE")
-            in_flight = [
-                asyncio.create_task(api.post(APPLY, variables, token))
-                for _, variables, token in pending
-            ]
+            # Redis holds every write until told to go on (events, not a timed pause that a
+            # busy machine may outlast), so the moves are in flight when SIGTERM comes.
+            await client.execute_command("CLIENT", "PAUSE", 120_000, "WRITE")
+            try:
+                in_flight = [
+                    asyncio.create_task(api.post(APPLY, variables, token))
+                    for _, variables, token in pending
+                ]
 
-            async def all_in_flight() -> bool:
-                metrics = (await http.get("/metrics")).text
-                return _in_flight(metrics) >= moves + 1  # + the /metrics request itself
+                async def all_in_flight() -> bool:
+                    metrics = (await http.get("/metrics")).text
+                    return _in_flight(metrics) >= moves + 1  # + the /metrics request itself
 
-            await until(all_in_flight, "the moves to be in flight")
-            replica.process.send_signal(signal.SIGTERM)
+                await until(all_in_flight, "the moves to be in flight")
+                replica.process.send_signal(signal.SIGTERM)
 
-            async def refusing() -> bool:
-                try:
-                    async with httpx.AsyncClient(timeout=1) as fresh:
-                        await fresh.get(replica.url + "/healthz")
-                except httpx.ConnectError:
-                    return True
-                return False
+                async def refusing() -> bool:
+                    try:
+                        async with httpx.AsyncClient(timeout=30) as fresh:
+                            await fresh.get(replica.url + "/healthz")
+                    except httpx.ConnectError:
+                        return True
+                    return False
 
-            await until(refusing, "new connections to be refused")
-            assert not any(task.done() for task in in_flight), "the moves finished too early"
+                await until(refusing, "new connections to be refused")
+                assert not any(task.done() for task in in_flight), "the moves finished too early"
+            finally:
+                await client.execute_command("CLIENT", "UNPAUSE")
             answers = await asyncio.gather(*in_flight)
-        exit_code = await asyncio.to_thread(replica.process.wait, 10)
+        exit_code = await asyncio.to_thread(replica.process.wait, 60)
         log = replica.output()
 
     for answer in answers:
