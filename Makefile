@@ -52,9 +52,9 @@ test: lint
 	TEST_REDIS_CLUSTER=1 $(PYTEST) -q $(CLUSTER_TESTS) || status=1; \
 	exit $$status
 
-# The suite three times in a row while a burner keeps every core busy (tests/stress.py).
+# The suite three times in a row (RUNS=n) while burners keep every core busy (tests/stress.py).
 test-stress: lint
-	$(BIN)/python -m tests.stress --runs 3 -- $(MAKE) --no-print-directory test
+	$(BIN)/python -m tests.stress --runs $(or $(RUNS),3) -- $(MAKE) --no-print-directory test
 
 schema: $(STAMP)
 	$(BIN)/python -m service.api.contracts
