@@ -10,12 +10,11 @@ from __future__ import annotations
 import asyncio
 import random
 
-from redis.asyncio import Redis
-
 from service.api.ratelimit import RateLimiter
+from service.settings import Settings
+from service.store.redis_store import connect
 
 BOUND = 60.0  # seconds per close; it takes milliseconds
-REDIS_TIMEOUT = 2.0
 
 
 async def test_closing_the_rate_limiter_ends_its_sync_task_wherever_the_close_lands(
@@ -23,8 +22,8 @@ async def test_closing_the_rate_limiter_ends_its_sync_task_wherever_the_close_la
 ) -> None:
     chooser = random.Random(17)
     for attempt in range(40):
-        # as the app's client: commands bounded by a socket timeout (service/store)
-        client = Redis.from_url(redis_url, socket_timeout=REDIS_TIMEOUT)
+        # the app's own client (one server or a cluster), commands bounded by a socket timeout
+        client = connect(Settings(), redis_url)
         try:
             limiter = RateLimiter(client, {"token": 10**6}, sync_seconds=0.001)
             for _ in range(chooser.randint(1, 20)):
