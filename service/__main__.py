@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import subprocess
 import sys
+import types
 from collections.abc import Iterator
 
 import uvicorn
@@ -15,8 +17,31 @@ from service.settings import Settings
 from service.store.embedded import EmbeddedRedis
 
 
+class Stopped(BaseException):
+    """SIGTERM, turned into an exception so that the `with` in `serve` cleans up on its way out."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stopped(signum: int, _frame: types.FrameType | None) -> None:
+    raise Stopped(signum)
+
+
 def main() -> None:
-    settings = Settings.from_env()
+    # uvicorn drains on SIGTERM, then re-raises it; with the default action that would end the
+    # process before the embedded Redis is stopped. (SIGINT raises KeyboardInterrupt, which
+    # uvicorn.run swallows after draining.) Once cleaned up, the process still ends "by SIGTERM".
+    signal.signal(signal.SIGTERM, _stopped)
+    try:
+        serve(Settings.from_env())
+    except Stopped as stopped:
+        signal.signal(stopped.signum, signal.SIG_DFL)
+        signal.raise_signal(stopped.signum)
+
+
+def serve(settings: Settings) -> None:
     with contextlib.ExitStack() as stack:
         redis_url = settings.redis_url
         if redis_url is None:

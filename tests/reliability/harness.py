@@ -67,7 +67,7 @@ def services(
                 stderr=subprocess.STDOUT,
             )
             started.append(Service(f"http://127.0.0.1:{port}", process, log))
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # generous: a busy machine starts Python slowly
         for service in started:
             while not _answers(service.url):
                 assert service.alive(), f"a service process exited:\n{service.output()}"
@@ -93,8 +93,9 @@ def _answers(url: str) -> bool:
         return False
 
 
-async def until(condition: object, what: str, timeout: float = 10.0) -> float:
-    """Poll an async predicate until it holds; returns the seconds it took."""
+async def until(condition: object, what: str, timeout: float = 60.0) -> float:
+    """Poll an async predicate until it holds; returns the seconds it took. The bound is
+    generous: it only turns an event that never comes into a failure, on a busy machine too."""
     started = time.monotonic()
     while not await condition():  # type: ignore[operator]
         if time.monotonic() - started > timeout:

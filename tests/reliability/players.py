@@ -93,7 +93,7 @@ class Players:
         self.record = Record_()
         self.stopped = False
         self.http = [
-            httpx.AsyncClient(base_url=url, timeout=10, limits=httpx.Limits(max_connections=64))
+            httpx.AsyncClient(base_url=url, timeout=60, limits=httpx.Limits(max_connections=64))
             for url in servers
         ]
 

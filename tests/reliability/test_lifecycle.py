@@ -63,16 +63,19 @@ async def test_an_untouched_active_game_expires_and_each_move_restarts_its_clock
             return 0 < int(await client.pttl(record)) < 700
 
         await until(aged, "the new game's clock to run")
+        before_move = time.monotonic()
         await _move(api, game_id, tokens, random.Random(1))
-        moved = time.monotonic()
-        assert all([900 < int(await client.pttl(key)) <= 1000 for key in _keys(game_id)])
+        ttls = [int(await client.pttl(key)) for key in _keys(game_id)]
+        # Set by the move: at most 1000 ms, less only by the time since (a busy machine is slow).
+        since = (time.monotonic() - before_move) * 1000
+        assert all(1000 - since - 50 <= ttl <= 1000 for ttl in ttls), (ttls, since)
 
         async def gone() -> bool:
             # reads do not count as activity: polling the game does not keep it alive
             return (await api.gql(GAME, {"id": game_id}))["game"] is None
 
-        await until(gone, "the idle game to expire", timeout=5)
-        assert time.monotonic() - moved > 0.9, "expired before its time"
+        await until(gone, "the idle game to expire", timeout=30)
+        assert time.monotonic() - before_move > 0.95, "expired before its time"
         assert await client.exists(*_keys(game_id)) == 0
 
 
@@ -87,20 +90,21 @@ async def test_a_finished_game_is_kept_for_its_own_time_then_removed(
         game_id, tokens = await _create(api)
         status = "ACTIVE"
         for _ in range(500):
+            before_move = time.monotonic()
             result = await _move(api, game_id, tokens, rng)
             status = result["game"]["status"]
             if status == "FINISHED":
                 break
         assert status == "FINISHED"
-        finished = time.monotonic()
-        assert (await api.gql(GAME, {"id": game_id}))["game"]["status"] == "FINISHED"
-        assert all([0 < int(await client.pttl(key)) <= 1000 for key in _keys(game_id)])
+        # -1 would be "kept forever"; -2 is "already gone" (a slow read on a busy machine).
+        ttls = [int(await client.pttl(key)) for key in _keys(game_id)]
+        assert all(ttl == -2 or 0 < ttl <= 1000 for ttl in ttls), ttls
 
         async def gone() -> bool:
             return (await api.gql(GAME, {"id": game_id}))["game"] is None
 
-        await until(gone, "the finished game to be removed", timeout=5)
-        assert time.monotonic() - finished > 0.5
+        await until(gone, "the finished game to be removed", timeout=30)
+        assert time.monotonic() - before_move > 0.95, "removed before its time"
         assert await client.exists(*_keys(game_id)) == 0
         assert int(await client.ttl(_keys(other)[0])) > 900, "active games keep their own TTL"
 
@@ -115,10 +119,10 @@ async def test_sigterm_stops_accepting_finishes_in_flight_moves_and_exits_cleanl
     redis: EmbeddedRedis, client: Redis
 ) -> None:
     moves = 4
-    with services([redis.url], command=CONTAINER, REDIS_TIMEOUT="5", LOG_LEVEL="info") as (
+    with services([redis.url], command=CONTAINER, REDIS_TIMEOUT="60", LOG_LEVEL="info") as (
         replica,
     ):
-        async with httpx.AsyncClient(base_url=replica.url, timeout=10) as http:
+        async with httpx.AsyncClient(base_url=replica.url, timeout=60) as http:
             api = Api(http)
             pending = []
             for _ in range(moves):
@@ -129,32 +133,36 @@ async def test_sigterm_stops_accepting_finishes_in_flight_moves_and_exits_cleanl
                                        "expectedVersion": seen["version"]}}  # fmt: skip
                 pending.append((game_id, variables, tokens[seat]))
 
-            # Redis holds every write for 1.5 s, so the moves are in flight when SIGTERM comes.
-            await client.execute_command("CLIENT", "PAUSE", 1500, "WRITE")
-            in_flight = [
-                asyncio.create_task(api.post(APPLY, variables, token))
-                for _, variables, token in pending
-            ]
+            # Redis holds every write until told to go on (events, not a timed pause that a
+            # busy machine may outlast), so the moves are in flight when SIGTERM comes.
+            await client.execute_command("CLIENT", "PAUSE", 120_000, "WRITE")
+            try:
+                in_flight = [
+                    asyncio.create_task(api.post(APPLY, variables, token))
+                    for _, variables, token in pending
+                ]
 
-            async def all_in_flight() -> bool:
-                metrics = (await http.get("/metrics")).text
-                return _in_flight(metrics) >= moves + 1  # + the /metrics request itself
+                async def all_in_flight() -> bool:
+                    metrics = (await http.get("/metrics")).text
+                    return _in_flight(metrics) >= moves + 1  # + the /metrics request itself
 
-            await until(all_in_flight, "the moves to be in flight")
-            replica.process.send_signal(signal.SIGTERM)
+                await until(all_in_flight, "the moves to be in flight")
+                replica.process.send_signal(signal.SIGTERM)
 
-            async def refusing() -> bool:
-                try:
-                    async with httpx.AsyncClient(timeout=1) as fresh:
-                        await fresh.get(replica.url + "/healthz")
-                except httpx.ConnectError:
-                    return True
-                return False
+                async def refusing() -> bool:
+                    try:
+                        async with httpx.AsyncClient(timeout=30) as fresh:
+                            await fresh.get(replica.url + "/healthz")
+                    except httpx.ConnectError:
+                        return True
+                    return False
 
-            await until(refusing, "new connections to be refused")
-            assert not any(task.done() for task in in_flight), "the moves finished too early"
+                await until(refusing, "new connections to be refused")
+                assert not any(task.done() for task in in_flight), "the moves finished too early"
+            finally:
+                await client.execute_command("CLIENT", "UNPAUSE")
             answers = await asyncio.gather(*in_flight)
-        exit_code = await asyncio.to_thread(replica.process.wait, 10)
+        exit_code = await asyncio.to_thread(replica.process.wait, 60)
         log = replica.output()
 
     for answer in answers:

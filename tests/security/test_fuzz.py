@@ -125,7 +125,7 @@ def tables(redis_url: str) -> Iterator[Tables]:
             response = httpx.post(
                 f"{url}/v1/games",
                 json={"kind": kind, "players": players, "seed": "fuzz"},
-                timeout=10,
+                timeout=60,
             )
             assert response.status_code == 201, response.text
             game_id = response.json()["game"]["id"]
@@ -139,15 +139,15 @@ def tables(redis_url: str) -> Iterator[Tables]:
 def play_a_few_moves(url: str, game_id: str, tokens: list[str]) -> int:
     """So that the games have a history and a version to fuzz against; the seat to act then."""
     for _ in range(6):
-        seat: int = httpx.get(f"{url}/v1/games/{game_id}", timeout=10).json()["toAct"][0]
+        seat: int = httpx.get(f"{url}/v1/games/{game_id}", timeout=60).json()["toAct"][0]
         auth = {"authorization": f"Bearer {tokens[seat]}"}
-        moves = httpx.get(f"{url}/v1/games/{game_id}/legal-moves", headers=auth, timeout=10)
+        moves = httpx.get(f"{url}/v1/games/{game_id}/legal-moves", headers=auth, timeout=60)
         move = moves.json()["legalMoves"][-1]["move"]
         response = httpx.post(
-            f"{url}/v1/games/{game_id}/moves", json={"move": move}, headers=auth, timeout=10
+            f"{url}/v1/games/{game_id}/moves", json={"move": move}, headers=auth, timeout=60
         )
         assert response.status_code == 200, response.text
-    seat = httpx.get(f"{url}/v1/games/{game_id}", timeout=10).json()["toAct"][0]
+    seat = httpx.get(f"{url}/v1/games/{game_id}", timeout=60).json()["toAct"][0]
     return seat
 
 
@@ -211,7 +211,7 @@ def fuzz(
                 nonlocal sent
                 authorize(case, tables, repr((case.path_parameters, case.query, case.body)))
                 sent += 1
-                response = case.call_and_validate(base_url=tables.url, timeout=10, **checks)
+                response = case.call_and_validate(base_url=tables.url, timeout=60, **checks)
                 outcomes[outcome(response)] += 1
 
             try:
@@ -284,7 +284,7 @@ def test_graphql_answers_conform_to_the_schema(tables: Tables) -> None:
 def test_validate_refuses_a_body_the_contract_forbids_or_the_contract_allows_it(
     tables: Tables,
 ) -> None:
-    contract = httpx.get(f"{tables.url}/openapi.json", timeout=10).json()
+    contract = httpx.get(f"{tables.url}/openapi.json", timeout=60).json()
     operation = contract["paths"]["/v1/games/{gameId}/validate"]["post"]
     body_schema = operation["requestBody"]["content"]["application/json"]["schema"]
     validator = jsonschema.Draft202012Validator(
@@ -295,7 +295,7 @@ def test_validate_refuses_a_body_the_contract_forbids_or_the_contract_allows_it(
         f"{tables.url}/v1/games/{tables.games[0]}/validate",
         json=body,
         headers={"authorization": f"Bearer {tables.tokens[0]}"},
-        timeout=10,
+        timeout=60,
     )
     assert response.status_code < 500
     if not validator.is_valid(body):
@@ -325,7 +325,7 @@ def test_odd_numbers_in_requests_are_client_errors_not_server_errors(
     extra = [(k.encode(), v.encode("latin-1")) for k, v in headers.items()]
     if route == "moves":
         move = {"move": {"type": "noSuchMove"}}
-        response = httpx.post(url, json=move, headers=auth + extra, timeout=10)
+        response = httpx.post(url, json=move, headers=auth + extra, timeout=60)
     else:
-        response = httpx.get(url, params=query, headers=auth + extra, timeout=10)
+        response = httpx.get(url, params=query, headers=auth + extra, timeout=60)
     assert response.status_code < 500, response.text

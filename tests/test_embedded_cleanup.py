@@ -1,0 +1,88 @@
+"""`python -m service` leaves no Redis and no directory behind, however it ends: SIGTERM and
+SIGINT (it stops its Redis itself), SIGKILL (it cannot: the watchdog does)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import pytest
+import redis
+
+from service.store.embedded import free_port
+from service.store.watchdog import running
+
+BOUND = 120.0  # seconds; generous, the machine may be busy
+
+
+def wait_for(condition: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + BOUND
+    while not condition():
+        assert time.monotonic() < deadline, f"still waiting for {what} after {BOUND} s"
+        time.sleep(0.05)
+
+
+def ready(url: str) -> bool:
+    try:
+        return httpx.get(f"{url}/readyz", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def commands_naming(text: str) -> list[str]:
+    """Command lines of running processes that contain `text` (Linux: /proc; else none)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            argv = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if text in argv and running(int(entry.name)):
+            found.append(argv)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("sig", "exit_code"),
+    [(signal.SIGTERM, -signal.SIGTERM), (signal.SIGINT, 0), (signal.SIGKILL, -signal.SIGKILL)],
+    ids=["SIGTERM", "SIGINT", "SIGKILL"],
+)
+def test_the_embedded_redis_and_its_directory_are_gone_after(
+    sig: signal.Signals, exit_code: int, tmp_path: Path
+) -> None:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    log = tmp_path / "service.log"
+    with log.open("wb") as out:
+        service = subprocess.Popen(
+            [sys.executable, "-m", "service"],
+            env={**env, "PORT": str(port), "LOG_LEVEL": "warning"},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for(lambda: ready(f"http://127.0.0.1:{port}") or service.poll() is not None, "ready")
+        assert service.poll() is None, log.read_text()
+        redis_url = log.read_text().split("Started an embedded Redis at ")[1].split()[0]
+        with redis.Redis.from_url(redis_url) as client:
+            redis_pid = int(client.info("server")["process_id"])
+            workdir = client.config_get("dir")["dir"]
+        assert running(redis_pid) and os.path.isdir(workdir)
+
+        service.send_signal(sig)
+        assert service.wait(BOUND) == exit_code, log.read_text()
+    finally:
+        if service.poll() is None:
+            service.kill()
+            service.wait()
+
+    wait_for(lambda: not running(redis_pid), "the redis-server to stop")
+    wait_for(lambda: not os.path.exists(workdir), "its directory to be removed")
+    wait_for(lambda: not commands_naming(workdir), "its watchdog to exit")
+    assert "Traceback" not in log.read_text(), log.read_text()
