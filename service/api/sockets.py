@@ -96,6 +96,9 @@ class TransportHandler(Hardening, BaseGraphQLTransportWSHandler[dict[str, Any], 
         if message["type"] == "subscribe" and not _well_formed(dict(message)):
             await self.handle_invalid_message("a subscribe message needs an id and a payload")
             return
+        if message["type"] == "complete" and not isinstance(message.get("id"), str):
+            await self.handle_invalid_message("a complete message needs an id")
+            return
         if message["type"] == "connection_init":
             self.context["drop_slow_consumer"] = self.drop_slow_consumer
         await super().handle_message(message)
@@ -129,6 +132,9 @@ class LegacyHandler(Hardening, BaseGraphQLWSHandler[dict[str, Any], None]):
             return
         if message["type"] == "start" and not _well_formed(message):
             await self.websocket.close(4400, "a start message needs an id and a payload")
+            return
+        if message["type"] == "stop" and not isinstance(message.get("id"), str):
+            await self.websocket.close(4400, "a stop message needs an id")
             return
         if message["type"] == "connection_init":
             self.context["drop_slow_consumer"] = self.drop_slow_consumer

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from service.settings import Settings
@@ -147,6 +147,7 @@ def replica(redis_url: str) -> Iterator[str]:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(frames=st.lists(FRAMES, min_size=1, max_size=3))
+@example(frames=['{"type": "complete", "id": [{}, {}]}'])  # once a TypeError in strawberry
 async def test_garbage_frames_get_a_protocol_answer_and_change_nothing(
     replica: str, redis_url: str, frames: list[str | bytes]
 ) -> None:

@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import json
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -79,26 +80,31 @@ async def test_a_bad_socket_credential_is_refused_never_read_as_a_spectator(
 
 
 async def test_socket_operations_count_against_the_token_rate_limit(limited: str) -> None:
-    await one_window()
-    game, tokens = await create_game(limited, "socket-limits")
-    socket = await connect(limited, tokens[0])
-    codes = []
-    for n in range(8):
-        await operate(socket, f"q{n}", gql.GAME, {"id": game["id"]})
-        answer = await receive(socket)
-        errors = answer["payload"] if answer["type"] == "error" else answer["payload"].get("errors")
-        codes.append(errors[0]["extensions"]["code"] if errors else "OK")
-        if answer["type"] == "next":
-            assert (await receive(socket))["type"] == "complete"
+    for _ in range(3):  # again if a busy machine let the minute's window roll over meanwhile
+        await one_window()
+        window = int(time.time() // 60)
+        game, tokens = await create_game(limited, "socket-limits")
+        socket = await connect(limited, tokens[0])
+        codes = []
+        for n in range(8):
+            await operate(socket, f"q{n}", gql.GAME, {"id": game["id"]})
+            answer = await receive(socket)
+            payload = answer["payload"]
+            errors = payload if answer["type"] == "error" else payload.get("errors")
+            codes.append(errors[0]["extensions"]["code"] if errors else "OK")
+            if answer["type"] == "next":
+                assert (await receive(socket))["type"] == "complete"
+        async with httpx.AsyncClient(base_url=limited, timeout=WAIT) as http:
+            refused = await http.post(
+                "/graphql",
+                json={"query": gql.GAME, "variables": {"id": game["id"]}},
+                headers={"authorization": f"Bearer {tokens[0]}"},
+            )
+        await socket.close()
+        if int(time.time() // 60) == window:
+            break
     assert codes == ["OK"] * 5 + ["RATE_LIMITED"] * 3
-    async with httpx.AsyncClient(base_url=limited, timeout=WAIT) as http:
-        refused = await http.post(
-            "/graphql",
-            json={"query": gql.GAME, "variables": {"id": game["id"]}},
-            headers={"authorization": f"Bearer {tokens[0]}"},
-        )
     assert refused.status_code == 429, "HTTP and the socket share one allowance"
-    await socket.close()
 
 
 async def test_subscriptions_per_socket_and_per_address_are_limited(limited: str) -> None:
