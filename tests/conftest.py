@@ -26,6 +26,7 @@ import inspect
 import os
 import sys
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -63,18 +64,25 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.fixturenames.append("watchdog")
 
 
-@pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
-    url = os.environ.get("TEST_REDIS_URL")
-    if url:
-        yield url
-        return
+@contextmanager
+def own_redis() -> Iterator[str]:
+    """A Redis server process of its own (a 3-master cluster in the cluster pass)."""
     server = EmbeddedRedisCluster() if os.environ.get("TEST_REDIS_CLUSTER") else EmbeddedRedis()
     server.start()
     try:
         yield server.url
     finally:
         server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    url = os.environ.get("TEST_REDIS_URL")
+    if url:
+        yield url
+        return
+    with own_redis() as url:
+        yield url
 
 
 class Api:

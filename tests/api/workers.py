@@ -11,8 +11,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO
 
-from service.store.embedded import EmbeddedRedis, EmbeddedRedisCluster
-
 
 class WorkerProcess:
     def __init__(self, redis_url: str, **settings: str) -> None:
@@ -58,15 +56,3 @@ def worker_process(redis_url: str, **settings: str) -> Iterator[WorkerProcess]:
         if worker.process.poll() is None:
             worker.process.kill()
         worker.stop()
-
-
-@contextmanager
-def own_redis() -> Iterator[str]:
-    """A Redis of its own (a cluster in the cluster pass), for tests that must control which
-    workers see the jobs."""
-    server = EmbeddedRedisCluster() if os.environ.get("TEST_REDIS_CLUSTER") else EmbeddedRedis()
-    server.start()
-    try:
-        yield server.url
-    finally:
-        server.cleanup()
