@@ -37,6 +37,7 @@ class RateLimiter:
         self.window = -1
         self.shared: dict[str, int] = {}
         self.pending: dict[str, int] = {}
+        self.inflight: dict[str, int] = {}  # pushed to Redis, total not learned back yet
         self.keys: dict[tuple[str, str], str] = {}
         self.expiring: set[str] = set()  # keys whose EXPIRE Redis has confirmed
         self.task: asyncio.Task[None] | None = None
@@ -53,14 +54,15 @@ class RateLimiter:
         window = int(now // WINDOW_SECONDS)
         if window != self.window:
             self.window, self.shared, self.pending, self.keys = window, {}, {}, {}
-            self.expiring = set()
+            self.inflight, self.expiring = {}, set()
         keys = [
             (self._key(kind, subject), limit)
             for kind, limit in self.limits.items()
             if (subject := subjects.get(kind))
         ]
         for key, limit in keys:
-            if self.shared.get(key, 0) + self.pending.get(key, 0) >= limit:
+            seen = self.shared.get(key, 0) + self.inflight.get(key, 0) + self.pending.get(key, 0)
+            if seen >= limit:
                 return (window + 1) * WINDOW_SECONDS - now
         for key, _ in keys:
             self.pending[key] = self.pending.get(key, 0) + 1
@@ -82,6 +84,7 @@ class RateLimiter:
         pending, self.pending = self.pending, {}
         if not pending:
             return
+        self.inflight = pending  # still counted by `admit` while the pipeline is out
         new = [key for key in pending if key not in self.expiring]
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
@@ -94,6 +97,9 @@ class RateLimiter:
             for key, count in pending.items():
                 self.shared[key] = self.shared.get(key, 0) + count
             return
+        finally:
+            if self.inflight is pending:
+                self.inflight = {}
         self.expiring.update(new)
         for key, total in zip(pending, replies, strict=False):
             if key.startswith(f"rl:{self.window}:"):
