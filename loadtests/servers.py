@@ -59,7 +59,7 @@ def uvicorn(name: str, app: str, redis_url: str) -> Iterator[Server]:
     process = subprocess.Popen(command, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180  # a busy machine imports slowly
         while not _ready(url):
             if process.poll() is not None:
                 raise RuntimeError(f"{name} exited with {process.returncode}")

@@ -16,6 +16,9 @@ they parallelize and stay steady on a busy machine:
 - A tool that may be missing (node, chromium) skips with a reason, unless
   RULES_REQUIRE_ALL_TESTS=1 (CI) makes it a failure.
 - An async test that hangs fails after HANG_LIMIT with every pending task's stack (`watchdog`).
+- A test of more than a few seconds' wall time is `slow` (`@pytest.mark.slow`, or listed in
+  SLOW below): `make test` leaves it out, `make test-all` and CI run it. Keep a cheap test of
+  the same behaviour in the fast tier where one can exist.
 """
 
 from __future__ import annotations
@@ -56,10 +59,65 @@ async def watchdog(request: pytest.FixtureRequest) -> AsyncIterator[None]:
     handle.cancel()
 
 
+# The slow tier, by node id prefix: each takes many seconds of wall time on a quiet 2-core
+# machine (a browser, node, generated clients, a fuzzer, builds and downloads, whole service
+# processes killed and restarted, thousands of random games). The fast tier keeps a cheaper
+# test of each behaviour: one player count, one Kubernetes version, one process.
+SLOW = (
+    "tests/clients/test_browser.py",
+    "tests/clients/test_gql.py",
+    "tests/clients/test_node.py",
+    "tests/clients/test_openapi_client.py",
+    "tests/api/test_typed_codegen.py",
+    "tests/security/test_fuzz.py",
+    "tests/hostile/test_garbage.py",
+    "tests/hostile/test_fanout.py",
+    "tests/hostile/test_sockets.py::test_one_pubsub_connection_serves_every_subscriber",
+    "tests/hostile/test_sockets.py::test_socket_operations_on_one_replica_use_up_the_allowance",
+    "tests/test_main.py",
+    "tests/test_embedded_cleanup.py",
+    "tests/loadtests/test_harness.py",
+    "tests/reliability/test_cluster.py",
+    "tests/reliability/test_linearizable_moves.py",
+    "tests/reliability/test_redis_outage.py",
+    "tests/reliability/test_worker_outage.py",
+    "tests/reliability/test_lifecycle.py",
+    "tests/deploy/test_dockerfile.py::test_image_",
+    "tests/deploy/test_lock.py::test_every_locked_runtime_package_has_a_wheel_for",
+    "tests/deploy/test_lock.py::test_a_lock_that_disagrees_with_pyproject_is_refused",
+    "tests/deploy/test_manifests.py::test_every_rendered_object_matches_its_schema[overlays/dev-1.30",
+    "tests/deploy/test_manifests.py::test_every_rendered_object_matches_its_schema[overlays/prod-1.30",
+    "tests/deploy/test_manifests.py::test_every_rendered_object_matches_its_schema[monitoring-1.30",
+    "tests/api/test_bot_worker.py::test_a_worker_killed_mid_decision",
+    "tests/api/test_bot_worker.py::test_a_decision_taken_by_two_workers",
+    "tests/api/test_bot_worker.py::test_bots_play_the_same_moves_for_the_same_seed",
+    "tests/api/test_typed.py::test_random_games_typed_fields_equal_the_json_and_fit_the_schemas[TREE",
+    "tests/games/test_reasons.py::test_every_reason_of_the_game_is_produced_by_a_refusal[TREETOPIA]",
+    "tests/games/treetopia/test_conformance.py::test_random_play_finishes_every_game",
+    "tests/games/treetopia/test_conformance.py::test_conformance_three_players",
+    "tests/games/treetopia/test_conformance.py::test_conformance_four_players",
+    "tests/games/treetopia/test_conformance.py::test_conformance_more_seeds_and_start_seats",
+    "tests/games/avenue/test_conformance.py::test_conformance_random_order",
+    "tests/games/avenue/test_conformance.py::test_conformance_clockwise_from_start_seat",
+    "tests/games/treeline/test_conformance.py::test_conformance_more_seeds",
+    "tests/games/treeline/test_conformance.py::test_conformance[full-strategic-",
+    "tests/games/treeline/test_conformance.py::test_conformance[strategic-4]",
+    "tests/games/treeline/test_conformance.py::test_conformance[full-4]",
+    "tests/security/test_hidden_engine.py::test_all4_no_viewer_can_tell_a_state_from_its_twin[TREELINE-",
+    "tests/security/test_hidden_engine.py::test_all4_no_viewer_can_tell_a_state_from_its_twin[TREETOPIA-3",
+    "tests/security/test_hidden_engine.py::test_all4_no_viewer_can_tell_a_state_from_its_twin[TREETOPIA-4",
+    "tests/security/test_hidden_engine.py::test_all4_no_viewer_can_tell_a_state_from_its_twin[TREE_LINED_AVENUE-3",
+    "tests/security/test_hidden_engine.py::test_all4_no_viewer_can_tell_a_state_from_its_twin[TREE_LINED_AVENUE-4",
+)
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by mark
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # Every async test gets the watchdog (not autouse: hypothesis refuses function-scoped
-    # fixtures on its sync tests).
     for item in items:
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
+        # Every async test gets the watchdog (not autouse: hypothesis refuses function-scoped
+        # fixtures on its sync tests).
         if isinstance(item, pytest.Function) and inspect.iscoroutinefunction(item.obj):
             item.fixturenames.append("watchdog")
 
