@@ -119,8 +119,6 @@ def tables(redis_url: str) -> Iterator[Tables]:
             # hundreds of requests a second from one address and a few tokens: no 429s
             env.setenv("RULES_RATE_LIMIT_PER_TOKEN", "0")
             env.setenv("RULES_RATE_LIMIT_PER_ADDRESS", "0")
-            # a hint that overruns on a busy machine is a documented 503, not a server fault
-            env.setenv("RULES_HINT_GRACE_MS", "60000")
             url = stack.enter_context(service_processes(redis_url, 1))[0]
         ids, tokens = [], []
         for kind, players in KINDS.items():
