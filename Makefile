@@ -46,9 +46,8 @@ lint: $(STAMP)
 
 # Both passes always run; the target fails if either failed. The second reruns the store and
 # API suites on a 3-master Redis Cluster; the two deselected tests inspect keys with a one-node client.
-# `make test` leaves out the tests marked slow (browsers, fuzzing at depth, the image build replay,
-# wheel downloads); `make test-all` runs them too, and so does CI (.ci/run sets RULES_REQUIRE_ALL_TESTS).
-MARKS := $(if $(RULES_REQUIRE_ALL_TESTS),,-m "not slow")
+# `make test` leaves out the slow tier (tests/conftest.py says which); `make test-all` (CI) runs it.
+MARKS := -m "not slow"
 test-all: MARKS :=
 test test-all: lint
 	status=0; \
