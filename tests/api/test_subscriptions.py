@@ -15,6 +15,9 @@ import websockets
 from tests.api import gql
 from tests.api.processes import service_processes
 
+# one worker runs the module, so its service processes start once, not once per worker
+pytestmark = pytest.mark.xdist_group("subscriptions")
+
 SUBSCRIBE = "subscription E($id: ID!) { gameEvents(gameId: $id) { gameId version status } }"
 
 

@@ -13,6 +13,9 @@ from websockets.exceptions import InvalidStatus
 
 from tests.clients.conftest import Service
 
+# one worker runs the module, so its service processes start once, not once per worker
+pytestmark = pytest.mark.xdist_group("origins")
+
 FOREIGN = "http://evil.example"
 
 

@@ -28,6 +28,9 @@ from tests.hostile.ws import (
     receive,
 )
 
+# one worker runs the module, so its service processes start once, not once per worker
+pytestmark = pytest.mark.xdist_group("sockets")
+
 LIMITED = {
     "RULES_RATE_LIMIT_PER_TOKEN": "5",
     "RULES_RATE_LIMIT_PER_ADDRESS": "0",
