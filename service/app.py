@@ -27,9 +27,9 @@ from service.api.hints import HintPool
 from service.api.ratelimit import RateLimiter
 from service.api.tables import Tables
 from service.settings import Settings
+from service.store import RedisStore, connect
 
 PLAYGROUND_DIR = Path(__file__).parent / "api" / "playground"  # the page at /play (README)
-from service.store import RedisStore, connect
 
 # What a browser app may send and read across origins (seat tokens travel in Authorization,
 # never in cookies, so credentials stay off).
