@@ -90,11 +90,9 @@ def test_only_api_js_talks_to_the_network_and_only_to_graphql() -> None:
 
 def test_every_graphql_document_of_the_page_is_valid_against_the_public_schema() -> None:
     schema = build_schema(Settings(env="production"))._schema  # no introspection needed
+    literal = r"""= [`"]((?:query|mutation|subscription|\{)[^`"]+)[`"]"""
     documents = [
-        text
-        for name in ("api.js", "play.js")
-        for text in re.findall(r"""= [`"]((?:query|mutation|subscription|\{)[^`"]+)[`"]""",
-                               _source(name))  # fmt: skip
+        text for name in ("api.js", "play.js") for text in re.findall(literal, _source(name))
     ]
     assert len(documents) == 5  # catalog, create, game, move; the events subscription
     for document in documents:
