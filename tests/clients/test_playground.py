@@ -134,6 +134,8 @@ async def test_the_page_creates_a_game_and_plays_a_move_by_keyboard(
         "() => Number(document.body.dataset.version) >= 1 && document.body.dataset.busy === '0'",
         timeout=TIMEOUT_MS,
     )
+    focused = "document.activeElement?.matches('#board .target, #moves button')"
+    await page.wait_for_function(focused, timeout=TIMEOUT_MS)  # keyboard play goes on
     after = await _game(http, game_id, None)
     seat = after["toAct"][0]
     await page.wait_for_function(f"document.body.dataset.viewer === '{seat}'", timeout=TIMEOUT_MS)

@@ -11,9 +11,10 @@ export class ApiError extends Error {
 
 const ENDPOINT = new URL("/graphql", location.href);
 
-export async function graphql(query, variables = {}, token = null) {
+export async function graphql(query, variables = {}, token = null, apiKey = "") {
   const headers = { "content-type": "application/json" };
   if (token) headers.authorization = `Bearer ${token}`;
+  if (apiKey) headers["x-api-key"] = apiKey; // needed to create games where RULES_API_KEYS is set
   let answer;
   try {
     answer = await fetch(ENDPOINT, {

@@ -40,6 +40,7 @@ const table = {
   views: new Map(), // "viewer@version" -> the game as that viewer saw it then
   shown: null, // the version on the board; null: follow the newest
   stop: null, // stops the event stream
+  refocus: false, // after a move, the next decision gets the focus (keyboard play)
 };
 
 function humanSeats(players) {
@@ -111,7 +112,7 @@ async function createGame(event) {
   if ($("#seed").value.trim()) input.seed = $("#seed").value.trim();
   setBusy(true);
   try {
-    const created = (await graphql(CREATE, { input })).createGame;
+    const created = (await graphql(CREATE, { input }, null, $("#api-key").value.trim())).createGame;
     const tokens = Object.fromEntries(created.seats.map((s) => [s.seat, s.token]));
     const botSeats = Object.fromEntries(bots.map((b) => [b.seat, b.strategy]));
     sessionStorage.setItem(`play:${created.game.id}`, JSON.stringify({ tokens, bots: botSeats }));
@@ -224,6 +225,7 @@ function route() {
 
 async function send(move) {
   clearRefusal();
+  table.refocus = true;
   const game = table.latest;
   setBusy(true);
   try {
@@ -262,6 +264,7 @@ function choose(key, moves) {
 // ---- drawing ---------------------------------------------------------------------------------
 
 function render() {
+  const focused = focusedSelector();
   const latest = table.latest;
   const live = table.shown === null || table.shown >= latest.version;
   const game = live ? latest : table.views.get(viewKey(table.viewer, table.shown));
@@ -293,6 +296,22 @@ function render() {
   renderScores(game ?? latest);
   renderHistory(latest, live ? latest.version : table.shown);
   renderTokens(latest);
+  // Drawing replaced the focused element: keyboard play continues where it was, or after a
+  // move at the next decision.
+  if ((table.refocus || focused) && moves.length) {
+    table.refocus = false;
+    const same = focused && document.querySelector(focused);
+    (same || $("#board .target") || $("#moves button")).focus();
+  }
+}
+
+// A selector for the focused place or move, when the focus is on the board or the move list.
+function focusedSelector() {
+  const active = document.activeElement;
+  if (!active?.closest?.("#board, #moves")) return null;
+  if (active.dataset.target) return `#board [data-target="${active.dataset.target}"].target`;
+  const item = active.closest("li");
+  return item ? `#moves li:nth-child(${[...item.parentNode.children].indexOf(item) + 1}) button` : null;
 }
 
 function renderSeats(game) {
