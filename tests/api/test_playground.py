@@ -5,6 +5,7 @@ sends valid against the public schema. The page itself runs in tests/clients/tes
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from graphql import parse, validate
@@ -14,6 +15,7 @@ from service.app import PLAYGROUND_DIR, create_app
 from service.settings import Settings
 from tests.conftest import Api, client_for
 
+ROOT = Path(__file__).parents[2]
 FILES = sorted(path.name for path in PLAYGROUND_DIR.iterdir())
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 
@@ -80,6 +82,13 @@ def test_nothing_is_fetched_from_anywhere_but_the_service() -> None:
         assert all(path.startswith("./") and path.endswith(".js") for path in imports), name
 
 
+def test_what_the_api_returns_is_shown_as_text_never_parsed_as_html() -> None:
+    for name in FILES:
+        assert not re.search(
+            r"innerHTML|outerHTML|insertAdjacentHTML|document\.write", _source(name)
+        )
+
+
 def test_only_api_js_talks_to_the_network_and_only_to_graphql() -> None:
     for name in FILES:
         calls = re.findall(r"\b(fetch|WebSocket|XMLHttpRequest|EventSource)\(", _source(name))
@@ -97,3 +106,14 @@ def test_every_graphql_document_of_the_page_is_valid_against_the_public_schema()
     assert len(documents) == 5  # catalog, create, game, move; the events subscription
     for document in documents:
         assert validate(schema, parse(document)) == [], document
+
+
+def test_the_readme_shows_each_game_in_the_playground() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert "http://127.0.0.1:8000/play" in readme and "make screenshots" in readme
+    for kind in ("treeline", "treelings", "treetopia", "tree_lined_avenue"):
+        picture = f"docs/images/playground-{kind}.png"
+        assert f"]({picture})" in readme
+        assert (ROOT / picture).read_bytes().startswith(b"\x89PNG") and (
+            ROOT / picture
+        ).stat().st_size < 300_000
