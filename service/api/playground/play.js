@@ -155,7 +155,7 @@ function refresh() {
 
 async function load() {
   let game = (await graphql(GAME, { id: table.id }, table.tokens[table.viewer])).game;
-  if (game === null) throw new ApiError("NOT_FOUND", `no game ${table.id} (finished games expire)`);
+  if (game === null) throw new ApiError("NOT_FOUND", "no game with this id (finished games expire)");
   const due = game.toAct.find((seat) => table.tokens[seat]);
   if ($("#follow").checked && due !== undefined && due !== table.viewer) {
     table.viewer = due; // hot seat: the board turns to the human seat that owes a decision
@@ -484,6 +484,7 @@ async function start() {
     location.hash = `game=${encodeURIComponent($("#watch-id").value.trim())}&as=spectator`;
   });
   $("#slider").addEventListener("input", () => {
+    if (!table.latest) return;
     const version = Number($("#slider").value);
     table.shown = version >= table.latest.version ? null : version;
     render();
