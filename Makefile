@@ -16,7 +16,7 @@ CLUSTER_TESTS := tests/store tests/api \
   --deselect tests/store/test_redis_store.py::test_every_key_of_a_game_shares_its_hash_tag \
   --deselect tests/store/test_redis_store.py::test_the_store_never_touches_keys_it_does_not_own
 
-.PHONY: run test test-all test-stress lint lock schema clean bench profile load
+.PHONY: run test test-all test-stress lint lock schema screenshots clean bench profile load
 
 # A fresh machine needs only python3 with pip: the venv gets the pinned uv, uv the rest.
 $(UV_STAMP):
@@ -61,6 +61,11 @@ test-stress: lint
 
 schema: $(STAMP)
 	$(BIN)/python -m service.api.contracts
+
+# docs/images/playground-*.png (README): the playground's browser tests with their pictures kept;
+# needs Debian's chromium (apt-get install chromium).
+screenshots: $(STAMP)
+	RULES_SCREENSHOTS=docs/images RULES_REQUIRE_ALL_TESTS=1 $(BIN)/pytest -q tests/clients/test_playground.py
 
 # Performance (docs/performance.md): the `load` extra (locust, matplotlib, py-spy) on demand.
 LOAD_STAMP := $(VENV)/.load-installed

@@ -56,6 +56,8 @@ def serve(settings: Settings) -> None:
         print(f"GraphQL:  {base}/graphql")
         if not settings.production:
             print(f"GraphiQL: {base}/graphql (open it in a browser)")
+        if settings.serves_playground:
+            print(f"Playground: {base}/play (create and play games in a browser)")
         print(f"Metrics:  {base}/metrics   Health: {base}/healthz   Ready: {base}/readyz")
         uvicorn.run(
             create_app(settings, redis_url),

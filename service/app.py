@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import msgspec
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -27,6 +28,8 @@ from service.api.ratelimit import RateLimiter
 from service.api.tables import Tables
 from service.settings import Settings
 from service.store import RedisStore, connect
+
+PLAYGROUND_DIR = Path(__file__).parent / "api" / "playground"  # the page at /play (README)
 
 # What a browser app may send and read across origins (seat tokens travel in Authorization,
 # never in cookies, so credentials stay off).
@@ -100,6 +103,11 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
                 []
                 if settings.production
                 else [Mount("/graphiql", StaticFiles(directory=GRAPHIQL_DIR))]
+            ),
+            *(
+                [Mount("/play", StaticFiles(directory=PLAYGROUND_DIR, html=True))]
+                if settings.serves_playground
+                else []
             ),
         ],
         lifespan=lifespan,

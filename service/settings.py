@@ -18,6 +18,12 @@ def _float(name: str, default: float) -> float:
     return float(raw) if raw.strip() else default
 
 
+def _flag(name: str) -> bool | None:
+    """`1` or `0`; None when unset (the setting's own default applies)."""
+    raw = os.environ.get(name, "").strip()
+    return raw != "0" if raw else None
+
+
 def _list(name: str) -> tuple[str, ...]:
     """A comma-separated setting, blanks dropped."""
     return tuple(item.strip() for item in os.environ.get(name, "").split(",") if item.strip())
@@ -61,10 +67,15 @@ class Settings:
     worker_metrics_port: int = 0  # worker i serves /metrics on port + i; 0 = none
     bot_iterations: int = 0  # SEARCH iterations per bot decision; 0 = ~100 ms per game
     run_workers: int = 1  # worker processes `python -m service` (make run) starts
+    playground: bool | None = None  # the web playground at /play; None: on unless production
 
     @property
     def production(self) -> bool:
         return self.env == "production"
+
+    @property
+    def serves_playground(self) -> bool:
+        return not self.production if self.playground is None else self.playground
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -113,4 +124,5 @@ class Settings:
             worker_metrics_port=_int("RULES_WORKER_METRICS_PORT", cls.worker_metrics_port),
             bot_iterations=_int("RULES_BOT_ITERATIONS", cls.bot_iterations),
             run_workers=_int("RULES_RUN_WORKERS", cls.run_workers),
+            playground=_flag("RULES_PLAYGROUND"),
         )

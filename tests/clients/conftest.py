@@ -11,10 +11,12 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import pytest
+from playwright.async_api import Browser, Page, Route, async_playwright
 
 from service.store.embedded import free_port
 from tests.api.processes import service_processes
@@ -61,3 +63,44 @@ def service(redis_url: str) -> Iterator[Service]:
                 patch.setenv(name, value)
             urls = running.enter_context(service_processes(redis_url, 1))
         yield Service(urls[0], origin)
+
+
+CHROMIUM_FLAGS = [
+    "--no-sandbox",  # CI runs as root
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-default-apps",
+    "--disable-dev-shm-usage",
+    "--disable-sync",
+    "--no-first-run",
+]
+TIMEOUT_MS = 60_000
+
+
+@pytest.fixture(scope="session")
+async def browser() -> AsyncIterator[Browser]:
+    """Headless Chromium (Debian's package, through Playwright's executable_path); the browser
+    modules share one (their xdist_group keeps them on one worker)."""
+    chromium = require("chromium", "apt-get install chromium")
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+        try:
+            yield launched
+        finally:
+            await launched.close()
+
+
+async def only_to(page: Page, origins: set[str]) -> list[str]:
+    """Abort every request to any other origin; the list of those refused."""
+    blocked: list[str] = []
+
+    async def route(route: Route) -> None:
+        parts = urlsplit(route.request.url)
+        if f"{parts.scheme}://{parts.netloc}".replace("ws", "http", 1) in origins:
+            await route.continue_()
+        else:
+            blocked.append(route.request.url)
+            await route.abort()
+
+    await page.route("**/*", route)
+    return blocked

@@ -8,7 +8,7 @@ listed in RULES_CORS_ORIGINS and is refused when it is not.
 from __future__ import annotations
 
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -17,49 +17,12 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from playwright.async_api import Browser, Page, Route, async_playwright
+from playwright.async_api import Browser, Page
 
 from service.store.embedded import free_port
-from tests.clients.conftest import Service, require
+from tests.clients.conftest import TIMEOUT_MS, Service, only_to
 
-CHROMIUM_FLAGS = [
-    "--no-sandbox",  # CI runs as root
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-default-apps",
-    "--disable-dev-shm-usage",
-    "--disable-sync",
-    "--no-first-run",
-]
-TIMEOUT_MS = 60_000
-
-
-@pytest.fixture(scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    chromium = require("chromium", "apt-get install chromium")
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
-        try:
-            yield launched
-        finally:
-            await launched.close()
-
-
-async def _only(page: Page, origins: set[str]) -> list[str]:
-    """Abort every request to any other origin; the list of those refused."""
-    blocked: list[str] = []
-
-    async def route(route: Route) -> None:
-        parts = urlsplit(route.request.url)
-        if f"{parts.scheme}://{parts.netloc}".replace("ws", "http", 1) in origins:
-            await route.continue_()
-        else:
-            blocked.append(route.request.url)
-            await route.abort()
-
-    await page.route("**/*", route)
-    return blocked
-
+pytestmark = pytest.mark.xdist_group("chromium")
 
 QUERY_EDITOR = "document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror"
 
@@ -87,7 +50,7 @@ async def test_graphiql_runs_a_query_and_a_subscription_with_no_network_but_the_
     browser: Browser, service: Service, tmp_path: Path
 ) -> None:
     page = await browser.new_page(viewport={"width": 1400, "height": 800})
-    blocked = await _only(page, {service.url})
+    blocked = await only_to(page, {service.url})
     await page.goto(service.graphql, wait_until="load", timeout=TIMEOUT_MS)
     await page.wait_for_selector(".graphiql-execute-button", timeout=TIMEOUT_MS)
     await _run(page, "{ catalog { kind title } }")
@@ -157,7 +120,7 @@ async def test_a_browser_app_on_another_origin_calls_the_api_only_if_listed(
     origin = service.allowed_origin if listed else f"http://127.0.0.1:{free_port()}"
     with _page_server(origin):
         page = await browser.new_page()
-        blocked = await _only(page, {service.url, origin})
+        blocked = await only_to(page, {service.url, origin})
         await page.goto(origin, timeout=TIMEOUT_MS)
         answer = await page.evaluate(CALL_API, service.url)
         await page.close()
