@@ -6,8 +6,9 @@ It starts a private redis-server, the service and the floor (loadtests/floor.py)
 processes (uvloop, httptools), creates real games of every kind, then drives each target with
 the same generator (loadtests/runner.py) and the same number of clients: first as fast as the
 server answers (peak), then at half the peak rate. It prints requests/s, p50 and p99 and the
-ratio to the floor, CPU per request of the server and of Redis, and the engine table; it writes
-results.json and latency.png into --out (git-ignored).
+ratio to the floor, CPU per request of the server and of Redis, the engine table and the
+Redis memory per game of every kind (loadtests/memory.py); it writes results.json and
+latency.png into --out (git-ignored).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 import msgspec
 import uvloop
 
-from loadtests import engine
+from loadtests import engine, memory
 from loadtests.runner import run_phase
 from loadtests.servers import Stack, stack
 from loadtests.targets import (
@@ -133,6 +134,8 @@ async def _run(args: argparse.Namespace, servers: Stack) -> dict[str, Any]:
                 apply_rps = max(apply_rps, summary["rps"])
         results[key] = {"name": TARGETS[key], **passes}
     print(f"games created in all: {pool.created}", flush=True)
+    if args.memory_games > 0:
+        results["memory"] = await memory.measure(args.memory_games, 4, servers.redis.url)
     return results
 
 
@@ -225,6 +228,7 @@ def main() -> None:
     parser.add_argument("--initial-moves", type=int, default=2000)
     parser.add_argument("--targets", nargs="+", choices=list(TARGETS), default=list(TARGETS))
     parser.add_argument("--engine-seconds", type=float, default=1.0, help="0 skips it")
+    parser.add_argument("--memory-games", type=int, default=3, help="per kind; 0 skips it")
     parser.add_argument("--out", default="loadtests/results", help="where to write results")
     parser.add_argument("--no-plot", action="store_true")
     args = parser.parse_args()
@@ -238,6 +242,7 @@ def main() -> None:
     print(f"machine: {info['nproc']} cores, {info['cpu']}, Python {info['python']}", flush=True)
     with stack() as servers:
         results = uvloop.run(_run(args, servers))
+    memory_results = results.pop("memory", {})
     _ratios(results)
     engine_results = engine.measure(args.engine_seconds) if args.engine_seconds > 0 else {}
     print()
@@ -247,6 +252,10 @@ def main() -> None:
         print()
         print("engine (4 players; % of the server CPU of one GraphQL applyMove):")
         print(engine.table(engine_results, server_ms))
+    if memory_results:
+        print()
+        print("Redis memory per game, all keys (MEMORY USAGE; an idempotency key on every move):")
+        print(memory.table(memory_results))
     document = {
         "machine": info,
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(began)),
@@ -259,6 +268,7 @@ def main() -> None:
         },
         "targets": results,
         "engine": engine_results,
+        "memory": memory_results,
         "graphql_apply_server_cpu_ms": server_ms,
     }
     (out / "results.json").write_bytes(msgspec.json.format(msgspec.json.encode(document)))
