@@ -95,7 +95,7 @@ def test_the_benchmark_drives_every_target_without_an_error(tmp_path: Path) -> N
     command = [
         sys.executable, "-m", "loadtests.bench", "--clients", "4", "--seconds", "1.5",
         "--warmup", "1", "--initial-moves", "300", "--engine-seconds", "0.05",
-        "--memory-games", "0", "--out", str(tmp_path), *([] if plot else ["--no-plot"]),
+        "--memory-games", "0", "--servers", "uvicorn", "--out", str(tmp_path), *([] if plot else ["--no-plot"]),
     ]  # fmt: skip
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
