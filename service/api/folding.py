@@ -8,7 +8,8 @@ game when the history is first read, and the labels of the latest games read are
 time for the whole game on its last move; a digest of the labels is kept instead, so a
 replay that does not give the labels shown (rules changed by a release meanwhile) is logged,
 and its labels served as the best this release can say. A record without its create options
-(earlier releases) cannot be replayed and keeps its labels.
+(earlier releases) cannot be replayed and keeps its labels, and so does a history with an
+entry that is not one of the game's moves.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import msgspec
 from service.engine import BadSetup, Game, IllegalMove, Step, games
 from service.engine import play as engine_play
 from service.engine import start as engine_start
+from service.engine.play import parse_move
 from service.store import HistoryRecord, Record, RedisStore, StoreUnavailable
 from service.store.records import fold, label_digest
 
@@ -50,13 +52,28 @@ def replayed_steps(
     return steps
 
 
+def replayable(game: Game[Any, Any], record: Record, entries: list[HistoryRecord]) -> bool:
+    """Whether the engine can give the labels back: the game's create options are known and
+    every entry is one of the game's moves (an entry the engine did not make, such as a
+    seat leaving the game, keeps its label)."""
+    if record.options is None:
+        return False
+    try:
+        for entry in entries:
+            parse_move(game, entry.move)
+    except IllegalMove:
+        return False
+    return True
+
+
 async def fold_finished(store: RedisStore, game_id: str, record: Record) -> None:
     """Fold the history of a game that `record` (just committed) finished. Not part of the
     move: if Redis fails here the history stays a list, which reads the same."""
     try:
         entries = await store.history(game_id, 0, record.version)
         if len(entries) == record.version:  # else folded already
-            await store.fold(game_id, record.version, fold(entries, record.options is None))
+            labelled = not replayable(games()[record.kind], record, entries)
+            await store.fold(game_id, record.version, fold(entries, labelled))
     except StoreUnavailable as exc:
         log.warning("history of %s left unfolded: %s", game_id, exc)
 

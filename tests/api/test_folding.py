@@ -11,10 +11,11 @@ from typing import Any
 import msgspec
 import pytest
 
+from service.api.folding import replayable
 from service.api.tables import Applied, Tables
-from service.engine import games
+from service.engine import games, start
 from service.settings import Settings
-from service.store import RedisStore, connect
+from service.store import FORMAT, HistoryRecord, Record, RedisStore, connect
 from tests.api import gql
 from tests.api.play import apply, create
 from tests.conftest import Api
@@ -99,3 +100,13 @@ async def test_a_key_used_before_the_end_still_replays_its_first_answer(api: Api
     again = await apply(api, game["id"], tokens[seat], move, idempotencyKey=key)
     assert again["replayed"] is True
     assert again["game"] == first["game"]
+
+
+def test_a_history_with_an_entry_the_engine_did_not_make_keeps_its_labels() -> None:
+    game = games()["TREELINGS"]
+    record = Record(FORMAT, "TREELINGS", 2, 2, True, "s", [], b"", 0.0, 0.0, {}, {})
+    seat, move = 0, msgspec.to_builtins(game.legal_moves(start(game, 2, {}, "s").state, 0)[0])
+    entries = [HistoryRecord(1, seat, move, "a move"), HistoryRecord(2, 1, {"type": "leave"}, "x")]
+    assert replayable(game, record, entries[:1])
+    assert not replayable(game, record, entries)
+    assert not replayable(game, msgspec.structs.replace(record, options=None), entries[:1])
