@@ -16,7 +16,7 @@ CLUSTER_TESTS := tests/store tests/api \
   --deselect tests/store/test_redis_store.py::test_every_key_of_a_game_shares_its_hash_tag \
   --deselect tests/store/test_redis_store.py::test_the_store_never_touches_keys_it_does_not_own
 
-.PHONY: run test test-all test-stress lint lock schema screenshots clean bench profile load
+.PHONY: run test test-all test-stress lint lock schema screenshots clean bench profile load soak
 
 # A fresh machine needs only python3 with pip: the venv gets the pinned uv, uv the rest.
 $(UV_STAMP):
@@ -75,6 +75,13 @@ $(LOAD_STAMP): $(STAMP) pyproject.toml uv.lock
 
 bench: $(LOAD_STAMP)
 	$(BIN)/python -m loadtests.bench
+
+# Mixed traffic of every kind for SOAK_SECONDS (default 10 minutes; 20 is a smoke test), with the
+# service's memory and Redis's against the capacity model (docs/performance.md, "Soak").
+SOAK_SECONDS ?= 600
+soak: $(LOAD_STAMP)
+	mkdir -p loadtests/results
+	$(BIN)/python -m loadtests.soak --seconds $(SOAK_SECONDS) --json loadtests/results/soak.json
 
 profile: $(LOAD_STAMP)
 	$(BIN)/python -m loadtests.profiling

@@ -6,8 +6,9 @@ It starts a private redis-server, the service and the floor (loadtests/floor.py)
 processes (uvloop, httptools), creates real games of every kind, then drives each target with
 the same generator (loadtests/runner.py) and the same number of clients: first as fast as the
 server answers (peak), then at half the peak rate. It prints requests/s, p50 and p99 and the
-ratio to the floor, CPU per request of the server and of Redis, and the engine table; it writes
-results.json and latency.png into --out (git-ignored).
+ratio to the floor, CPU per request of the server and of Redis, the engine table and the
+Redis memory per game of every kind (loadtests/memory.py); it writes results.json and
+latency.png into --out (git-ignored).
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from typing import Any
 import msgspec
 import uvloop
 
-from loadtests import engine
+from loadtests import engine, memory
 from loadtests.runner import run_phase
-from loadtests.servers import Stack, stack
+from loadtests.servers import ASGI_SERVERS, Stack, stack
 from loadtests.targets import (
     Floor,
     GraphQLApply,
@@ -52,6 +53,10 @@ TARGETS = {
     "rest-read": "REST game read",
 }
 GOALS = {"graphql-apply": 0.5, "rest-apply": 0.8}
+# Server CPU per request on this machine class (issue 21), milliseconds.
+CPU_TARGETS_MS = {"graphql-apply": 0.45, "graphql-read": 0.3}
+# What runs again under each other ASGI server, for the side-by-side comparison.
+COMPARED = ("noop", "floor", "graphql-apply", "graphql-read", "rest-read")
 
 
 def machine() -> dict[str, Any]:
@@ -74,7 +79,7 @@ def machine() -> dict[str, Any]:
     }
 
 
-async def _run(args: argparse.Namespace, servers: Stack) -> dict[str, Any]:
+async def _run(args: argparse.Namespace, servers: Stack, targets: list[str]) -> dict[str, Any]:
     service, floor = servers.service, servers.floor
     assert floor is not None
     host = "127.0.0.1"
@@ -89,7 +94,7 @@ async def _run(args: argparse.Namespace, servers: Stack) -> dict[str, Any]:
     )
     results: dict[str, Any] = {}
     apply_rps = 0.0
-    for key in args.targets:
+    for key in targets:
         target: Target
         if key == "floor":
             target, port, pid = Floor(floor_games, args.clients), floor.port, floor.pid
@@ -133,6 +138,8 @@ async def _run(args: argparse.Namespace, servers: Stack) -> dict[str, Any]:
                 apply_rps = max(apply_rps, summary["rps"])
         results[key] = {"name": TARGETS[key], **passes}
     print(f"games created in all: {pool.created}", flush=True)
+    if args.memory_games > 0 and targets is args.targets:
+        results["memory"] = await memory.measure(args.memory_games, 4, servers.redis.url)
     return results
 
 
@@ -168,6 +175,48 @@ def report(results: dict[str, Any]) -> str:
             f"{half['p99_ms'] / half['p50_ms']:>7.2f}"
             + (f"   goal >= {GOALS[key]}x floor" if key in GOALS else "")
         )
+    return "\n".join(lines)
+
+
+def cpu_report(results: dict[str, Any]) -> str:
+    """Server CPU per request against the targets, and as a multiple of the floor's and the
+    HTTP no-op's (both measured in the same run, so the machine's load cancels out)."""
+    floor = results.get("floor", {}).get("peak", {}).get("server_cpu_ms")
+    noop = results.get("noop", {}).get("peak", {}).get("server_cpu_ms")
+    lines = [f"{'operation':<26} {'CPU ms':>7} {'target':>7} {'x floor':>8} {'x no-op':>8}"]
+    for key in ("graphql-apply", "rest-apply", "graphql-read", "rest-read"):
+        spent = results.get(key, {}).get("peak", {}).get("server_cpu_ms")
+        if not spent:
+            continue
+        target = CPU_TARGETS_MS.get(key)
+        verdict = "" if target is None else ("  ok" if spent <= target else "  over")
+        lines.append(
+            f"{TARGETS[key]:<26} {spent:>7.3f} {_fmt(target):>7} "
+            f"{_fmt(spent / floor if floor else None):>8} "
+            f"{_fmt(spent / noop if noop else None):>8}{verdict}"
+        )
+    return "\n".join(lines)
+
+
+def servers_report(by_server: dict[str, dict[str, Any]]) -> str:
+    """Each compared target under every ASGI server: peak req/s, p50 and server CPU, and the
+    ratio of req/s to the first server's."""
+    names = list(by_server)
+    first = by_server[names[0]]
+    lines = [
+        f"{'target':<22} {'server':<8} {'req/s':>8} {'p50 ms':>7} {'CPU ms':>7} {'x first':>8}"
+    ]
+    for key in COMPARED:
+        for name in names:
+            row = by_server[name].get(key)
+            if row is None:
+                continue
+            peak = row["peak"]
+            base = first.get(key, {}).get("peak", {}).get("rps")
+            lines.append(
+                f"{TARGETS[key]:<22} {name:<8} {peak['rps']:>8.1f} {peak['p50_ms']:>7.2f} "
+                f"{peak.get('server_cpu_ms', 0):>7.3f} {_fmt(peak['rps'] / base if base else None):>8}"
+            )
     return "\n".join(lines)
 
 
@@ -225,6 +274,11 @@ def main() -> None:
     parser.add_argument("--initial-moves", type=int, default=2000)
     parser.add_argument("--targets", nargs="+", choices=list(TARGETS), default=list(TARGETS))
     parser.add_argument("--engine-seconds", type=float, default=1.0, help="0 skips it")
+    parser.add_argument(
+        "--servers", nargs="+", choices=ASGI_SERVERS, default=list(ASGI_SERVERS),
+        help="ASGI servers; the first runs every target, the others the compared ones",
+    )  # fmt: skip
+    parser.add_argument("--memory-games", type=int, default=3, help="per kind; 0 skips it")
     parser.add_argument("--out", default="loadtests/results", help="where to write results")
     parser.add_argument("--no-plot", action="store_true")
     args = parser.parse_args()
@@ -236,17 +290,36 @@ def main() -> None:
     began = time.time()
     info = machine()
     print(f"machine: {info['nproc']} cores, {info['cpu']}, Python {info['python']}", flush=True)
-    with stack() as servers:
-        results = uvloop.run(_run(args, servers))
+    with stack(server=args.servers[0]) as servers:
+        results = uvloop.run(_run(args, servers, args.targets))
+    memory_results = results.pop("memory", {})
     _ratios(results)
+    by_server = {args.servers[0]: results}
+    for other in args.servers[1:]:
+        print(f"\nthe same under {other}:", flush=True)
+        with stack(server=other) as servers:
+            compared = [t for t in args.targets if t in COMPARED]
+            by_server[other] = uvloop.run(_run(args, servers, compared))
+        _ratios(by_server[other])
     engine_results = engine.measure(args.engine_seconds) if args.engine_seconds > 0 else {}
     print()
     print(report(results))
+    print()
+    print(f"server CPU per request ({args.servers[0]}):")
+    print(cpu_report(results))
+    if len(by_server) > 1:
+        print()
+        print("ASGI servers side by side (same machine, same run):")
+        print(servers_report(by_server))
     server_ms = results.get("graphql-apply", {}).get("peak", {}).get("server_cpu_ms")
     if engine_results:
         print()
         print("engine (4 players; % of the server CPU of one GraphQL applyMove):")
         print(engine.table(engine_results, server_ms))
+    if memory_results:
+        print()
+        print("Redis memory per game, all keys (MEMORY USAGE; an idempotency key on every move):")
+        print(memory.table(memory_results))
     document = {
         "machine": info,
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(began)),
@@ -259,6 +332,8 @@ def main() -> None:
         },
         "targets": results,
         "engine": engine_results,
+        "memory": memory_results,
+        "servers": {name: rows for name, rows in by_server.items() if name != args.servers[0]},
         "graphql_apply_server_cpu_ms": server_ms,
     }
     (out / "results.json").write_bytes(msgspec.json.format(msgspec.json.encode(document)))

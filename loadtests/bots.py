@@ -42,7 +42,7 @@ import msgspec
 import websockets
 
 from loadtests.runner import percentile
-from loadtests.servers import cpu_seconds, uvicorn
+from loadtests.servers import asgi, cpu_seconds
 from service.store.embedded import EmbeddedRedis, free_port
 
 GAME = "query G($id: ID!) { game(id: $id) { version status toAct legalMoves { move } } }"
@@ -235,7 +235,7 @@ def main() -> None:
     with ExitStack() as stop:
         redis = EmbeddedRedis().start()
         stop.callback(redis.cleanup)
-        service = stop.enter_context(uvicorn("service", "service.app:from_env", redis.url))
+        service = stop.enter_context(asgi("service", "service.app:from_env", redis.url))
         found = stop.enter_context(workers(redis.url, args.workers))
         pids, ports = [pid for pid, _ in found], [port for _, port in found]
         if args.split_cores:

@@ -1,5 +1,6 @@
 """Real processes to measure: a private redis-server, the service and the floor under uvicorn
-(as the container starts them), and the CPU time each one spends."""
+(as the container starts them) or granian (the comparison of issue 21), and the CPU time each
+one spends."""
 
 from __future__ import annotations
 
@@ -47,14 +48,39 @@ def _ready(url: str) -> bool:
         return False
 
 
-@contextmanager
-def uvicorn(name: str, app: str, redis_url: str) -> Iterator[Server]:
-    port = free_port()
-    command = [
+ASGI_SERVERS = ("uvicorn", "granian")
+
+
+def _command(server: str, app: str, port: int) -> list[str]:
+    """One process serving `app` on loopback: uvicorn as the image runs it, or granian with
+    one worker on uvloop (its closest equivalent)."""
+    if server == "granian":
+        return [
+            sys.executable, "-m", "granian", "--interface", "asgi", "--factory", app,
+            "--loop", "uvloop", "--workers", "1", "--no-access-log",
+            "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+        ]  # fmt: skip
+    return [
         sys.executable, "-m", "uvicorn", "--factory", app,
         "--loop", "uvloop", "--http", "httptools", "--no-access-log",
         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
     ]  # fmt: skip
+
+
+def serving_pid(pid: int) -> int:
+    """The process that runs the app: granian's only worker, or the process itself."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as children:
+            found = [int(child) for child in children.read().split()]
+    except OSError:
+        return pid
+    return found[0] if len(found) == 1 else pid
+
+
+@contextmanager
+def asgi(name: str, app: str, redis_url: str, server: str = "uvicorn") -> Iterator[Server]:
+    port = free_port()
+    command = _command(server, app, port)
     env = {**os.environ, **UNLIMITED, "REDIS_URL": redis_url, "LOG_LEVEL": "warning"}
     process = subprocess.Popen(command, env=env)
     url = f"http://127.0.0.1:{port}"
@@ -66,7 +92,7 @@ def uvicorn(name: str, app: str, redis_url: str) -> Iterator[Server]:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"{name} did not start in time")
             time.sleep(0.05)
-        yield Server(name, url, port, process.pid)
+        yield Server(name, url, port, serving_pid(process.pid))
     finally:
         process.terminate()
         try:
@@ -89,11 +115,14 @@ class Stack:
 
 
 @contextmanager
-def stack(with_floor: bool = True) -> Iterator[Stack]:
-    """A private Redis (never the machine's own), the service and, if asked, the floor."""
+def stack(with_floor: bool = True, server: str = "uvicorn") -> Iterator[Stack]:
+    """A private Redis (never the machine's own), the service and, if asked, the floor, both
+    under `server` (one of ASGI_SERVERS)."""
     with ExitStack() as stop:
         redis = EmbeddedRedis().start()
         stop.callback(redis.cleanup)
-        service = stop.enter_context(uvicorn("service", SERVICE_APP, redis.url))
-        floor = stop.enter_context(uvicorn("floor", FLOOR_APP, redis.url)) if with_floor else None
+        service = stop.enter_context(asgi("service", SERVICE_APP, redis.url, server))
+        floor = (
+            stop.enter_context(asgi("floor", FLOOR_APP, redis.url, server)) if with_floor else None
+        )
         yield Stack(redis, service, floor)

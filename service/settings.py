@@ -38,6 +38,9 @@ class Settings:
     log_level: str = "info"
     active_ttl: int = 30 * DAY  # seconds an untouched active game is kept
     finished_ttl: int = 7 * DAY  # seconds a finished game is kept
+    # seconds a finished game keeps its idempotency keys for replays of lost replies (at most
+    # finished_ttl); later a retry is refused as GAME_OVER, so a move still applies only once
+    idempotency_grace: int = 3600
     redis_timeout: float = 2.0  # seconds for connecting and for each Redis command
     redis_pool_size: int = 64
     max_body_bytes: int = 64 * 1024
@@ -87,6 +90,7 @@ class Settings:
             log_level=os.environ.get("LOG_LEVEL", cls.log_level),
             active_ttl=_int("RULES_ACTIVE_TTL", cls.active_ttl),
             finished_ttl=_int("RULES_FINISHED_TTL", cls.finished_ttl),
+            idempotency_grace=_int("RULES_IDEMPOTENCY_GRACE", cls.idempotency_grace),
             redis_timeout=_float("REDIS_TIMEOUT", cls.redis_timeout),
             redis_pool_size=_int("REDIS_POOL_SIZE", cls.redis_pool_size),
             max_body_bytes=_int("RULES_MAX_BODY_BYTES", cls.max_body_bytes),

@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 
 from service import metrics
+from service.api.folding import Labels, fold_finished
 from service.api.hints import HintPool, HintRequest
 from service.api.parsing import seat_token
 from service.bots import STRATEGIES
@@ -195,6 +196,7 @@ class Tables:
         self.max_suggest_ms = max_suggest_ms
         self.hints = hints or HintPool(1)
         self.requeue_after = requeue_after
+        self.labels = Labels(store)
 
     def may_create(self, api_key: str | None) -> bool:
         """With RULES_API_KEYS set, creating a game needs one of those keys."""
@@ -331,6 +333,8 @@ class Tables:
                 bot_due=bot_due(game, played.state, record.bots),
             )
             if committed.outcome == "ok":
+                if new_record.finished:
+                    await fold_finished(self.store, game_id, new_record)
                 return kind, Applied(Table(game_id, new_record, game, seat, played.state))
             if committed.outcome == "gone":
                 return kind, Rejected(RejectCode.NOT_FOUND, f"no game {game_id!r}")
@@ -453,4 +457,7 @@ class Tables:
         after = min(max(after or 0, 0), table.record.version)
         if after == table.record.version:
             return []
-        return await self.store.history(table.id, after, table.record.version)
+        entries, digest = await self.store.read_history(table.id, after, table.record.version)
+        if digest is None:
+            return entries
+        return await self.labels.relabel(table.id, table.record, entries, digest)

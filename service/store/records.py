@@ -3,6 +3,8 @@ records written by earlier releases still decode (DESIGN.md, "Storage")."""
 
 from __future__ import annotations
 
+import hashlib
+import zlib
 from typing import Any
 
 import msgspec
@@ -35,6 +37,50 @@ class HistoryRecord(msgspec.Struct, array_like=True):
     forced: bool = False
 
 
+class FoldedHistory(msgspec.Struct, array_like=True):
+    """The history of a finished game in one compressed value beside its record (issue 21):
+    entries [seat, move, forced] of versions first, first + 1, ... `labels` are the stored
+    labels in order, or None when the engine gives them back by replaying the seed and the
+    moves; then `digest` (label_digest) tells whether the replay gave the labels shown."""
+
+    format: int
+    first: int
+    entries: list[tuple[int, Any, bool]]
+    labels: list[str] | None = None
+    digest: bytes = b""
+
+
 record_encoder = msgspec.msgpack.Encoder()
 record_decoder = msgspec.msgpack.Decoder(Record)
 history_decoder = msgspec.msgpack.Decoder(HistoryRecord)
+_folded_decoder = msgspec.msgpack.Decoder(FoldedHistory)
+
+
+def label_digest(labels: list[str]) -> bytes:
+    return hashlib.blake2b("\n".join(labels).encode(), digest_size=8).digest()
+
+
+def fold(entries: list[HistoryRecord], labelled: bool) -> bytes:
+    """The compressed value of a whole history (entries of consecutive versions); without
+    the labels unless `labelled`."""
+    labels = [e.label for e in entries]
+    folded = FoldedHistory(
+        FORMAT,
+        entries[0].version if entries else 1,
+        [(e.seat, e.move, e.forced) for e in entries],
+        labels if labelled else None,
+        b"" if labelled else label_digest(labels),
+    )
+    return zlib.compress(record_encoder.encode(folded), 9)
+
+
+def unfold(blob: bytes) -> tuple[list[HistoryRecord], bytes | None]:
+    """The entries of a folded history and, if their labels were left out (""), the digest
+    of those labels."""
+    folded = _folded_decoder.decode(zlib.decompress(blob))
+    labels = folded.labels or [""] * len(folded.entries)
+    entries = [
+        HistoryRecord(folded.first + i, seat, move, label, forced)
+        for i, ((seat, move, forced), label) in enumerate(zip(folded.entries, labels, strict=True))
+    ]
+    return entries, None if folded.labels is not None else folded.digest

@@ -1,7 +1,9 @@
 """The Redis store. Keys of one game share the hash tag {id}, so it runs on Redis Cluster.
 
-    g:{id}         hash: v = version, r = msgpack Record
-    g:{id}:h       list: msgpack HistoryRecord, one per version, oldest first
+    g:{id}         hash: v = version, r = msgpack Record, h = the FoldedHistory of a
+                   finished game (zlib; records.fold), written once when the game ends
+    g:{id}:h       list: msgpack HistoryRecord, one per version, oldest first; removed
+                   when the game ends and its history is folded into g:{id} h
     g:{id}:i       hash: "<seat>:<idempotency key>" -> version after that move, and
                    "f:<seat>:<idempotency key>" -> the request's fingerprint (entries of
                    earlier releases have none; a separate field keeps their readers working)
@@ -17,6 +19,12 @@ per process and server (service/store/events.py).
 A move costs two round trips: `load` (record and idempotency entry in one pipeline) and
 `commit` (one Lua script: version check, record write, history append, idempotency entry,
 TTLs, one published event per new version, the bot job if a bot seat is due; all or nothing).
+
+When a game ends, `fold` replaces its history list with one compressed value in the record's
+hash and shortens the idempotency hash's life to RULES_IDEMPOTENCY_GRACE: a finished game then
+costs its record and the folded history (docs/performance.md, "Memory"). It runs after the
+final commit, once per game; a game left unfolded (the process died in between) still reads
+and expires as before.
 
 Commands are never retried blindly (retries=0): a write whose reply is lost must not be
 applied a second time; the client retries with its idempotency key instead.
@@ -41,7 +49,13 @@ from redis.exceptions import NoScriptError, RedisError
 from service import metrics
 from service.settings import Settings
 from service.store.jobs import LANE_KEYS, WAKE, in_lane_slot, lane_of
-from service.store.records import HistoryRecord, Record, history_decoder, record_decoder
+from service.store.records import (
+    HistoryRecord,
+    Record,
+    history_decoder,
+    record_decoder,
+    unfold,
+)
 
 if TYPE_CHECKING:
     from service.store.events import Subscriber
@@ -102,6 +116,19 @@ enqueue(KEYS[4], ARGV[6], ARGV[2], ARGV[9])
 return {'ok', tonumber(ARGV[2])}
 """
 )
+
+# KEYS: record, history, idempotency. ARGV: version, folded history, idempotency grace.
+# Only a game still at that version whose list holds every entry up to it is folded, so the
+# folded value always stands for the whole history; the list goes in the same step.
+_FOLD = """
+if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
+if redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'h', ARGV[2])
+redis.call('DEL', KEYS[2])
+local ttl = redis.call('TTL', KEYS[3])
+if ttl == -1 or ttl > tonumber(ARGV[3]) then redis.call('EXPIRE', KEYS[3], ARGV[3]) end
+return 1
+"""
 
 
 class StoreUnavailable(Exception):
@@ -195,6 +222,7 @@ class RedisStore:
         publish = "SPUBLISH" if self.cluster else "PUBLISH"
         self._create = redis.register_script(_CREATE)
         self._commit = redis.register_script(_COMMIT_TEMPLATE.replace("$PUBLISH", publish))
+        self._fold = redis.register_script(_FOLD)
         self._seconds: dict[str, Any] = {}
         from service.store.events import EventHub  # events.py builds on this module
 
@@ -353,14 +381,45 @@ class RedisStore:
     async def history(
         self, game_id: str, after: int = 0, until: int | None = None
     ) -> list[HistoryRecord]:
-        """Entries of versions after `after` up to `until` (inclusive; None: the latest)."""
-        _, history_key, _ = _keys(game_id)
+        """Entries of versions after `after` up to `until` (inclusive; None: the latest);
+        the labels of a folded history may be "" (see read_history)."""
+        entries, _ = await self.read_history(game_id, after, until)
+        return entries
+
+    async def read_history(
+        self, game_id: str, after: int = 0, until: int | None = None
+    ) -> tuple[list[HistoryRecord], bytes | None]:
+        """Entries of versions after `after` up to `until` (inclusive; None: the latest), and
+        None if they carry their labels, else the digest of the labels left to the engine
+        (a folded history: service/api/folding.py)."""
+        record_key, history_key, _ = _keys(game_id)
         last = -1 if until is None else until - 1
-        raw: list[bytes] = await self._timed(
-            "history",
-            lambda: self.redis.lrange(history_key, after, last),  # type: ignore[arg-type,return-value]
-        )
-        return [history_decoder.decode(item) for item in raw]
+
+        # The list first: `fold` writes the folded value and drops the list in one step, so
+        # an empty list read before the folded value never misses a history.
+        async def fetch() -> list[Any]:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.lrange(history_key, after, last)
+                pipe.hget(record_key, "h")
+                replies: list[Any] = await pipe.execute()
+                return replies
+
+        raw, folded = await self._timed("history", fetch)
+        if raw or folded is None:
+            return [history_decoder.decode(item) for item in raw], None
+        entries, digest = unfold(folded)
+        newest = entries[-1].version if entries else 0
+        until = newest if until is None else until
+        return [e for e in entries if after < e.version <= until], digest
+
+    async def fold(self, game_id: str, version: int, folded: bytes) -> bool:
+        """Fold a finished game's history (records.fold of every entry up to `version`) into
+        its record and let its idempotency entries go after the grace; False if the game is
+        not at that version or its history was folded already."""
+        keys = _keys(game_id)
+        args: list[bytes | int | str] = [version, folded, self.settings.idempotency_grace]
+        done = await self._timed("fold", lambda: self._evalsha(self._fold, keys, args))
+        return bool(done)
 
     def events(
         self, game_id: str, on_drop: Callable[[], None] = lambda: None

@@ -28,6 +28,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
 
 from service import metrics
+from service.api.folding import fold_finished
 from service.api.tables import advance, bot_due, bot_seed
 from service.bots import Strategy, suggest
 from service.engine import Played, games
@@ -184,6 +185,8 @@ class Worker:
             None,
             bot_due=bot_due(game, played.state, record.bots),
         )
+        if committed.outcome == "ok" and new_record.finished:
+            await fold_finished(self.store, job.game_id, new_record)
         return ("played" if committed.outcome == "ok" else "stale"), strategy
 
 

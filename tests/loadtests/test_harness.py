@@ -18,9 +18,12 @@ import httpx
 import pytest
 
 from loadtests.floor import create_floor
+from loadtests.memory import measure_game
 from loadtests.profiling import analyse
 from loadtests.scripts import play_random, record_of
 from loadtests.servers import stack
+from loadtests.soak import Played, modelled_bytes
+from service.api.tables import Tables
 from service.engine import games
 from service.settings import Settings
 from service.store import RedisStore, connect
@@ -93,7 +96,7 @@ def test_the_benchmark_drives_every_target_without_an_error(tmp_path: Path) -> N
     command = [
         sys.executable, "-m", "loadtests.bench", "--clients", "4", "--seconds", "1.5",
         "--warmup", "1", "--initial-moves", "300", "--engine-seconds", "0.05",
-        "--out", str(tmp_path), *([] if plot else ["--no-plot"]),
+        "--memory-games", "0", "--servers", "uvicorn", "--out", str(tmp_path), *([] if plot else ["--no-plot"]),
     ]  # fmt: skip
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
@@ -152,3 +155,45 @@ def test_locust_players_create_games_and_play_them_to_the_end(tmp_path: Path) ->
     for name in ("createGame", "game (read)", "applyMove", "game (final)"):
         assert int(rows[name]["Request Count"]) > 0, name
     assert int(rows["Aggregated"]["Failure Count"]) == 0
+
+
+async def test_memory_measure_counts_every_key_of_a_game(redis_url: str) -> None:
+    settings = Settings()
+    store = RedisStore(connect(settings, redis_url), settings)
+    row = await measure_game(Tables(store), "TREELINGS", 2, "memory-test")
+    await store.close()
+    assert row["finished_keys"]["history"] == 0, "folded into the record"
+    assert row["finished_keys"]["idempotency"] > 0, "kept for the grace"
+    assert 0 < row["finished_bytes_after_grace"] <= 4096
+    assert row["active_bytes_before_last_move"] > row["finished_bytes_after_grace"]
+    assert row["bytes_per_decision"] > 0
+
+
+def test_the_soak_model_counts_finished_games_without_their_keys_after_the_grace() -> None:
+    sizes = {
+        "TREELINGS": {
+            "decisions": 11,
+            "bytes_per_decision": 100.0,
+            "active_bytes_before_last_move": 2000,
+            "finished_bytes": 3000,
+            "finished_bytes_after_grace": 900,
+        }
+    }
+    played = Played(active={"a": ("TREELINGS", 4)}, finished=[("TREELINGS", 0.0)])
+    start = 2000 - 100 * 10
+    assert modelled_bytes(played, sizes, grace=60, now=10) == start + 400 + 3000
+    assert modelled_bytes(played, sizes, grace=60, now=100) == start + 400 + 900
+
+
+@pytest.mark.slow
+def test_the_soak_plays_every_kind_and_watches_memory(tmp_path: Path) -> None:
+    command = [
+        sys.executable, "-m", "loadtests.soak", "--seconds", "8", "--clients", "2",
+        "--interval", "2", "--json", str(tmp_path / "soak.json"),
+    ]  # fmt: skip
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    result = json.loads((tmp_path / "soak.json").read_text())
+    assert result["moves"] > 0 and result["errors"] == 0
+    assert result["service_leaks"] is False
+    assert set(result["sizes"]) == set(games())

@@ -15,8 +15,9 @@ import msgspec
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
+from service.api.folding import replayed_steps
 from service.engine import encode_state, games, play, start
-from service.store.records import HistoryRecord, Record
+from service.store.records import HistoryRecord, Record, label_digest, unfold
 
 GAME = "query G($id: ID!) { game(id: $id) { version status toAct viewer legalMoves { move } } }"
 APPLY = """mutation A($input: ApplyMoveInput!) { applyMove(input: $input) { __typename
@@ -249,6 +250,8 @@ async def audit(redis: Redis | RedisCluster, tables: list[Table], intents: list[
             msgspec.msgpack.decode(item, type=HistoryRecord)
             for item in await redis.lrange(_record_key(table.id) + ":h", 0, -1)  # type: ignore[misc]
         ]
+        if not history:  # a finished game's history is folded into its record (issue 21)
+            history = await _folded(redis, table.id, record)
         idem = {
             k.decode(): int(v)
             for k, v in (await redis.hgetall(_record_key(table.id) + ":i")).items()  # type: ignore[misc]
@@ -261,6 +264,23 @@ async def audit(redis: Redis | RedisCluster, tables: list[Table], intents: list[
             if intent.game_id == table.id:
                 _check_intent(result, intent, idem)
     return result
+
+
+async def _folded(redis: Redis | RedisCluster, game_id: str, record: Record) -> list[HistoryRecord]:
+    """A folded history with its labels: those the engine gives back, which must be the
+    ones folded (their digest)."""
+    folded = await redis.hget(_record_key(game_id), "h")  # type: ignore[misc]
+    if folded is None:
+        return []
+    history, digest = unfold(folded)
+    if digest is None:
+        return history
+    steps = replayed_steps(games()[record.kind], record, history) or []
+    labels = [step.label for step in steps]
+    assert label_digest(labels) == digest, f"labels of {game_id} do not replay"
+    return [
+        msgspec.structs.replace(h, label=label) for h, label in zip(history, labels, strict=True)
+    ]
 
 
 def _check_game(

@@ -1,7 +1,8 @@
 """Records saved by earlier releases still decode and play on (DESIGN.md, "Storage").
 
 Each fixture is a record written by a release; when a State or Record gains a field, the
-fixtures must still decode. Add a fixture whenever FORMAT or a game's State changes shape.
+fixtures must still decode. Add a fixture whenever FORMAT or a game's State changes shape. The same holds for folded
+histories (records.FoldedHistory) and for the labels the engine gives back for them.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from service.api.folding import replayed_steps
 from service.engine import games, play
 from service.engine.play import decode_state
-from service.store.records import record_decoder
+from service.store.records import FORMAT, Record, label_digest, record_decoder, unfold
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures").glob("*.msgpack"))
 
@@ -28,3 +30,18 @@ def test_saved_record_decodes_and_the_game_goes_on(path: Path) -> None:
     seat = game.to_act(state)[0]
     move = game.legal_moves(state, seat)[0]
     play(game, state, seat, msgspec.to_builtins(move))
+
+
+FOLDED = sorted((Path(__file__).parent / "fixtures").glob("*.folded"))
+
+
+@pytest.mark.parametrize("path", FOLDED, ids=[p.stem for p in FOLDED])
+def test_saved_folded_history_decodes_and_replays_to_its_labels(path: Path) -> None:
+    """A finished game's folded history (service/api/folding.py): its labels, left out, come
+    back from the engine exactly (the digest kept when it was folded)."""
+    entries, digest = unfold(path.read_bytes())
+    kind, players, seed = "TREELINGS", 2, "folded-fixture"  # as the fixture was made
+    record = Record(FORMAT, kind, players, len(entries), True, seed, [], b"", 0.0, 0.0, {}, {})
+    steps = replayed_steps(games()[kind], record, entries)
+    assert steps is not None and len(steps) == len(entries)
+    assert digest == label_digest([step.label for step in steps])

@@ -12,8 +12,9 @@ from redis.asyncio import Redis
 
 from service.settings import Settings
 from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore, connect
+from service.store.records import fold, label_digest
 
-SETTINGS = Settings(active_ttl=1000, finished_ttl=100)
+SETTINGS = Settings(active_ttl=1000, finished_ttl=100, idempotency_grace=10)
 
 
 @pytest.fixture
@@ -139,3 +140,39 @@ async def test_a_flushed_script_cache_is_reloaded_once_and_the_commit_applies(
     committed = await store.commit(game_id, 1, _record(2), [_entry(2)], "0:after-flush")
     assert (committed.outcome, committed.version) == ("ok", 2)
     assert len(await store.history(game_id)) == 2
+
+
+async def test_a_folded_history_reads_as_the_list_did_and_the_list_is_gone(
+    store: RedisStore,
+) -> None:
+    game_id = await _new(store)
+    await store.commit(game_id, 1, _record(3, finished=True), [_entry(2), _entry(3)], "0:end")
+    before = await store.history(game_id)
+    assert await store.fold(game_id, 3, fold(before, labelled=True))
+    assert await store.redis.exists(f"g:{{{game_id}}}:h") == 0
+    assert await store.history(game_id) == before
+    assert await store.history(game_id, after=1, until=2) == before[1:2]
+    assert await store.history(game_id, after=3) == []
+    assert 0 < await store.redis.ttl(f"g:{{{game_id}}}:i") <= SETTINGS.idempotency_grace
+
+
+async def test_fold_refuses_another_version_and_a_second_fold(store: RedisStore) -> None:
+    game_id = await _new(store)
+    await store.commit(game_id, 1, _record(2, finished=True), [_entry(2)], None)
+    entries = await store.history(game_id)
+    assert not await store.fold(game_id, 1, fold(entries[:1], labelled=True))
+    assert await store.fold(game_id, 2, fold(entries, labelled=True))
+    assert not await store.fold(game_id, 2, fold(entries[:1], labelled=True))
+    assert await store.history(game_id) == entries
+
+
+async def test_a_folded_history_without_labels_says_so(store: RedisStore) -> None:
+    game_id = await _new(store)
+    await store.commit(game_id, 1, _record(2, finished=True), [_entry(2)], None)
+    entries = await store.history(game_id)
+    assert await store.fold(game_id, 2, fold(entries, labelled=False))
+    read, digest = await store.read_history(game_id)
+    assert digest == label_digest([e.label for e in entries])
+    assert [(e.version, e.seat, e.move, e.label) for e in read] == [
+        (e.version, e.seat, e.move, "") for e in entries
+    ]

@@ -1,0 +1,111 @@
+"""Finished games' histories, folded into their records (issue 21, docs/performance.md).
+
+When a game ends, its history list (one entry per version, each with its label) becomes one
+compressed value in the record's hash (RedisStore.fold) without the labels: they are
+deterministic from the seed and the moves, so the engine gives them back by replaying the
+game when the history is first read, and the labels of the latest games read are kept
+(finished games never change). Replaying at the fold to check them would cost the engine's
+time for the whole game on its last move; a digest of the labels is kept instead, so a
+replay that does not give the labels shown (rules changed by a release meanwhile) is logged,
+and its labels served as the best this release can say. A record without its create options
+(earlier releases) cannot be replayed and keeps its labels, and so does a history with an
+entry that is not one of the game's moves.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from typing import Any
+
+import msgspec
+
+from service.engine import BadSetup, Game, IllegalMove, Step, games
+from service.engine import play as engine_play
+from service.engine import start as engine_start
+from service.engine.play import parse_move
+from service.store import HistoryRecord, Record, RedisStore, StoreUnavailable
+from service.store.records import fold, label_digest
+
+log = logging.getLogger("service.folding")
+
+CACHED_GAMES = 256
+
+
+def replayed_steps(
+    game: Game[Any, Any], record: Record, entries: list[HistoryRecord]
+) -> list[Step] | None:
+    """Every step of the game replayed from its seed and the decisions of `entries`, or
+    None if it cannot be replayed (no create options, or the rules refuse a move)."""
+    if record.options is None:
+        return None
+    try:
+        played = engine_start(game, record.players, record.options, record.seed)
+        state, steps = played.state, list(played.steps)
+        for entry in entries:
+            if not entry.forced:
+                played = engine_play(game, state, entry.seat, entry.move)
+                state = played.state
+                steps += played.steps
+    except (IllegalMove, BadSetup):
+        return None
+    return steps
+
+
+def replayable(game: Game[Any, Any], record: Record, entries: list[HistoryRecord]) -> bool:
+    """Whether the engine can give the labels back: the game's create options are known and
+    every entry is one of the game's moves (an entry the engine did not make, such as a
+    seat leaving the game, keeps its label)."""
+    if record.options is None:
+        return False
+    try:
+        for entry in entries:
+            parse_move(game, entry.move)
+    except IllegalMove:
+        return False
+    return True
+
+
+async def fold_finished(store: RedisStore, game_id: str, record: Record) -> None:
+    """Fold the history of a game that `record` (just committed) finished. Not part of the
+    move: if Redis fails here the history stays a list, which reads the same."""
+    try:
+        entries = await store.history(game_id, 0, record.version)
+        if len(entries) == record.version:  # else folded already
+            labelled = not replayable(games()[record.kind], record, entries)
+            await store.fold(game_id, record.version, fold(entries, labelled))
+    except StoreUnavailable as exc:
+        log.warning("history of %s left unfolded: %s", game_id, exc)
+
+
+class Labels:
+    """Labels of folded histories, replayed once per game and kept for the latest games."""
+
+    def __init__(self, store: RedisStore, size: int = CACHED_GAMES) -> None:
+        self.store = store
+        self.size = size
+        self._labels: OrderedDict[tuple[str, float], list[str]] = OrderedDict()
+
+    async def relabel(
+        self, game_id: str, record: Record, entries: list[HistoryRecord], digest: bytes
+    ) -> list[HistoryRecord]:
+        """`entries` of a folded history whose labels have `digest`, with their labels."""
+        if not entries:
+            return entries
+        key = (game_id, record.created)
+        labels = self._labels.get(key)
+        if labels is None:
+            everything = await self.store.history(game_id)
+            steps = replayed_steps(games()[record.kind], record, everything) or []
+            labels = self._labels[key] = [step.label for step in steps]
+            if label_digest(labels) != digest:
+                log.warning("labels of %s replayed with other rules than it was played", game_id)
+            while len(self._labels) > self.size:
+                self._labels.popitem(last=False)
+        self._labels.move_to_end(key)
+        return [
+            msgspec.structs.replace(e, label=labels[e.version - 1])
+            if e.version - 1 < len(labels)
+            else e
+            for e in entries
+        ]
