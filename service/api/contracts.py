@@ -32,6 +32,7 @@ GAME_FIELDS = [
     "state",
     "legalMoves",
     "scores",
+    "seats",
 ]
 
 
@@ -114,6 +115,11 @@ def openapi() -> dict[str, Any]:
     retry_after = {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}}
     etag = {"description": 'The game\'s version, e.g. "12".', "schema": {"type": "string"}}
 
+    link = {"description": 'The next page: <url>; rel="next".', "schema": {"type": "string"}}
+
+    def query(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+        return {"name": name, "in": "query", "required": False, "schema": schema}
+
     game_id = {"name": "gameId", "in": "path", "required": True, "schema": {"type": "string"}}
     read = {"parameters": [game_id], "security": [{}, {"seatToken": []}]}
     return {
@@ -134,7 +140,29 @@ def openapi() -> dict[str, Any]:
                         **ok(_ref("CreatedGame"), "created", "201"),
                         **problems("BAD_USER_INPUT", "UNAUTHORIZED"),
                     },
-                }
+                },
+                "get": {
+                    "operationId": "listGames",
+                    "summary": "The tenant's games (X-API-Key), newest first, as a spectator "
+                    "sees them; the next page's URL is in the Link header (rel=next).",
+                    "security": [{}, {"apiKey": []}],
+                    "parameters": [
+                        query("status", {"enum": ["ACTIVE", "FINISHED"]}),
+                        query("kind", {"enum": list(games())}),
+                        query("playerId", {"type": "string", "maxLength": 128}),
+                        query("toActPlayerId", {"type": "string", "maxLength": 128}),
+                        query("createdAfter", {"type": "string", "format": "date-time"}),
+                        query("first", {"type": "integer", "minimum": 1, "maximum": 100}),
+                        query("after", {"type": "string"}),
+                    ],
+                    "responses": {
+                        "200": {
+                            **ok(_ref("GamePage"), "a page of games")["200"],
+                            "headers": {"Link": link},
+                        },
+                        **problems("UNAUTHORIZED"),
+                    },
+                },
             },
             "/v1/games/{gameId}": {
                 "get": {
@@ -329,6 +357,11 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                         "additionalProperties": False,
                     },
                 },
+                "playerIds": {
+                    "type": ["array", "null"],
+                    "items": {"type": ["string", "null"], "minLength": 1, "maxLength": 128},
+                    "description": "The app's own user id per seat, by seat.",
+                },
             },
             "required": ["kind", "players"],
             "additionalProperties": False,
@@ -346,8 +379,32 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                 "state": {"oneOf": views},
                 "legalMoves": {"type": "array", "items": _ref("LegalMove")},
                 "scores": _ref("Scores"),
+                "seats": {"type": "array", "items": _ref("Seat")},
             },
             "required": GAME_FIELDS,
+        },
+        "Seat": {
+            "type": "object",
+            "properties": {
+                "seat": integer,
+                "playerId": {
+                    "type": ["string", "null"],
+                    "description": "Shown to the game's own tenant (X-API-Key) only.",
+                },
+                "bot": {"enum": [*STRATEGY_NAMES, None]},
+            },
+            "required": ["seat", "playerId", "bot"],
+        },
+        "GamePage": {
+            "type": "object",
+            "properties": {
+                "games": {"type": "array", "items": _ref("Game")},
+                "nextCursor": {
+                    "type": ["string", "null"],
+                    "description": "`after` of the next page; null on the last one.",
+                },
+            },
+            "required": ["games", "nextCursor"],
         },
         "CreatedGame": {
             "type": "object",
@@ -357,8 +414,12 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                     "type": "array",
                     "items": {
                         "type": "object",
-                        "properties": {"seat": integer, "token": string},
-                        "required": ["seat", "token"],
+                        "properties": {
+                            "seat": integer,
+                            "token": string,
+                            "playerId": {"type": ["string", "null"]},
+                        },
+                        "required": ["seat", "token", "playerId"],
                     },
                 },
             },

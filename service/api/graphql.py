@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncGenerator
+from datetime import UTC, datetime
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, cast
 
@@ -21,7 +22,15 @@ from strawberry.types import Info
 
 from service.api import typed
 from service.api.hints import HintsBusy
-from service.api.tables import Applied, Rejected, Table, Tables, Unauthorized
+from service.api.tables import (
+    Applied,
+    BadListing,
+    Rejected,
+    Table,
+    Tables,
+    Unauthorized,
+)
+from service.api.tables import GameFilter as ListingFilter
 from service.engine import BadSetup, games
 from service.engine import RejectCode as EngineRejectCode
 from service.store import StoreUnavailable
@@ -59,6 +68,13 @@ class GameStatus(Enum):
     FINISHED = "FINISHED"
 
 
+@strawberry.enum
+class Strategy(Enum):
+    RANDOM = "RANDOM"
+    GREEDY = "GREEDY"
+    SEARCH = "SEARCH"
+
+
 RejectCode = strawberry.enum(EngineRejectCode, name="RejectCode")
 REREAD_ATTEMPTS = 5
 
@@ -81,6 +97,19 @@ def unavailable() -> ApiError:
 def _tables(info: Info[Any, Any]) -> Tables:
     tables: Tables = info.context["tables"]
     return tables
+
+
+def _api_key(info: Info[Any, Any]) -> str | None:
+    request = info.context.get("request")
+    return request.headers.get("x-api-key") if request is not None else None
+
+
+def _tenant(info: Info[Any, Any]) -> str | None:
+    """The caller's tenant (X-API-Key), None for none; cached for the request."""
+    if "tenant" not in info.context:
+        info.context["tenant"] = _tables(info).tenant_of(_api_key(info))
+    tenant: str | None = info.context["tenant"]
+    return tenant
 
 
 def _token(info: Info[Any, Any]) -> str | None:
@@ -150,10 +179,21 @@ class HistoryEntry:
         return None if self.move is None else typed.typed_move(self.game, self.move)
 
 
+PLAYER_ID = "The app's own id of the seat's user, shown only to the game's tenant (API key)."
+
+
 @strawberry.type
 class SeatCredential:
     seat: int
     token: str
+    player_id: str | None = strawberry.field(default=None, description=PLAYER_ID)
+
+
+@strawberry.type
+class Seat:
+    seat: int
+    player_id: str | None = strawberry.field(description=PLAYER_ID)
+    bot: Strategy | None = strawberry.field(description="The bot's strategy for a bot seat.")
 
 
 @strawberry.type
@@ -222,6 +262,17 @@ class Game:
             ],
         )  # fmt: skip
 
+    @strawberry.field(description="Every seat; player ids for the game's own tenant only.")
+    def seats(self, info: Info[Any, Any]) -> list[Seat]:
+        return [
+            Seat(
+                seat=s["seat"],
+                player_id=s["playerId"],
+                bot=None if s["bot"] is None else Strategy(s["bot"]),
+            )
+            for s in self.table.seats(_tenant(info))
+        ]
+
     @strawberry.field(description="Applied decisions after version `after`, oldest first.")
     async def history(self, info: Info[Any, Any], after: int | None = None) -> list[HistoryEntry]:
         try:
@@ -239,13 +290,6 @@ class Game:
             )
             for e in entries
         ]
-
-
-@strawberry.enum
-class Strategy(Enum):
-    RANDOM = "RANDOM"
-    GREEDY = "GREEDY"
-    SEARCH = "SEARCH"
 
 
 @strawberry.input
@@ -276,6 +320,12 @@ class CreateGameInput:
         default=None,
         description="Seats the server plays itself, as soon as they are to act. They get no "
         "token; at least one seat stays human.",
+    )
+    player_ids: list[str | None] | None = strawberry.field(
+        default=None,
+        description="The app's own user id per seat (by seat; null or missing: none), at most "
+        "128 characters each. Lists games by player (`games(filter:)`); shown only to the "
+        "game's tenant.",
     )
 
 
@@ -325,6 +375,40 @@ class GameEvent:
     status: GameStatus
 
 
+@strawberry.input
+class GameFilter:
+    status: GameStatus | None = None
+    kind: GameKind | None = None
+    player_id: str | None = strawberry.field(
+        default=None, description="Games this player id sits in."
+    )
+    to_act_player_id: str | None = strawberry.field(
+        default=None, description="Games where this player id must decide now."
+    )
+    created_after: datetime | None = None
+
+
+@strawberry.type
+class PageInfo:
+    has_next_page: bool
+    end_cursor: str | None = strawberry.field(
+        description="Pass as `after` for the next page (with filters it may lie past the "
+        "last edge: the server reads a bounded number of entries per page)."
+    )
+
+
+@strawberry.type
+class GameEdge:
+    cursor: str
+    node: Game
+
+
+@strawberry.type
+class GameConnection:
+    edges: list[GameEdge]
+    page_info: PageInfo
+
+
 @strawberry.type
 class Query:
     @strawberry.field(description="The games this server hosts.")
@@ -350,6 +434,34 @@ class Query:
         except Unauthorized:
             raise ApiError("UNAUTHORIZED", "that token is not a seat of this game") from None
         return Game(table=table) if table is not None else None
+
+    @strawberry.field(
+        description="The games of the caller's tenant (X-API-Key), newest first, each seen "
+        "as a spectator sees it. A Relay connection: `first` up to 100, `after` a cursor."
+    )
+    async def games(
+        self,
+        info: Info[Any, Any],
+        filter: GameFilter | None = None,
+        first: int = 20,
+        after: str | None = None,
+    ) -> GameConnection:
+        tenant = _tenant(info)
+        if tenant is None:
+            raise ApiError("UNAUTHORIZED", "listing games needs the tenant's API key (X-API-Key)")
+        only = _listing(filter or GameFilter())
+        try:
+            page = await _tables(info).list_games(tenant, only, first, after)
+        except BadListing as exc:
+            raise ApiError("BAD_USER_INPUT", exc.message) from None
+        except StoreUnavailable:
+            raise unavailable() from None
+        return GameConnection(
+            edges=[
+                GameEdge(cursor=cursor, node=Game(table=table)) for cursor, table in page.tables
+            ],
+            page_info=PageInfo(has_next_page=page.has_next, end_cursor=page.end_cursor),
+        )
 
     @strawberry.field(
         name="suggestMove",
@@ -397,6 +509,19 @@ class Query:
             reason=rejected.reason,
             rule=rejected.rule,
         )
+
+
+def _listing(only: GameFilter) -> ListingFilter:
+    created = only.created_after
+    if created is not None and created.tzinfo is None:
+        created = created.replace(tzinfo=UTC)  # a time without a zone is read as UTC
+    return ListingFilter(
+        status=None if only.status is None else only.status.value,
+        kind=None if only.kind is None else only.kind.value,
+        player_id=only.player_id,
+        to_act_player_id=only.to_act_player_id,
+        created_after=None if created is None else created.timestamp(),
+    )
 
 
 async def _suggest(
@@ -457,7 +582,13 @@ class Mutation:
         try:
             bots = {bot.seat: bot.strategy.value for bot in input.bots or []}
             table, tokens = await _tables(info).create(
-                input.kind.value, input.players, input.seed, _options(input), api_key, bots
+                input.kind.value,
+                input.players,
+                input.seed,
+                _options(input),
+                api_key,
+                bots,
+                input.player_ids,
             )
         except BadSetup as exc:
             raise ApiError("BAD_USER_INPUT", exc.message) from None
@@ -467,7 +598,10 @@ class Mutation:
             raise unavailable() from None
         return CreateGamePayload(
             game=Game(table=table),
-            seats=[SeatCredential(seat=seat, token=token) for seat, token in tokens.items()],
+            seats=[
+                SeatCredential(seat=seat, token=token, player_id=_player(table, seat))
+                for seat, token in tokens.items()
+            ],
         )
 
     @strawberry.mutation(name="applyMove")
@@ -494,6 +628,11 @@ class Mutation:
             reason=result.reason,
             rule=result.rule,
         )
+
+
+def _player(table: Table, seat: int) -> str | None:
+    ids = table.record.player_ids
+    return ids[seat] if seat < len(ids) else None
 
 
 def _options(input: CreateGameInput) -> object:

@@ -37,10 +37,14 @@ from service.engine import play as engine_play
 from service.engine import start as engine_start
 from service.engine.play import Step, decode_state, encode_state
 from service.engine.rng import seed_to_int
-from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore
+from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore, indexes
 from service.store.jobs import new_game_id
 
 MAX_SEED = 200
+MAX_PLAYER_ID = 128
+MAX_PAGE = 100
+MAX_SCAN = 1000  # index entries one listing request reads at most (filters may skip many)
+DEFAULT_TENANT = "default"  # the tenant of every game when RULES_API_KEYS is not set
 DEFAULT_BUDGET_MS = 100
 MAX_SUGGEST_ITERATIONS = 5000
 MAX_IDEMPOTENCY_KEY = 200
@@ -87,8 +91,22 @@ class Table:
     def status(self) -> str:
         return "FINISHED" if self.record.finished else "ACTIVE"
 
-    def as_json(self) -> dict[str, Any]:
-        """The game as REST returns it; the same fields GraphQL's `Game` offers."""
+    def seats(self, tenant: str | None) -> list[dict[str, Any]]:
+        """Each seat with its bot strategy and, for the game's own tenant only, its player id."""
+        own = tenant is not None and tenant == self.record.tenant
+        ids = self.record.player_ids
+        return [
+            {
+                "seat": seat,
+                "playerId": ids[seat] if own and seat < len(ids) else None,
+                "bot": self.record.bots.get(seat),
+            }
+            for seat in range(self.record.players)
+        ]
+
+    def as_json(self, tenant: str | None = None) -> dict[str, Any]:
+        """The game as REST returns it (player ids for the game's own `tenant`); the same
+        fields GraphQL's `Game` offers."""
         return {
             "id": self.id,
             "kind": self.record.kind,
@@ -100,7 +118,30 @@ class Table:
             "state": self.view(),
             "legalMoves": [{"move": m, "label": label} for m, label in self.legal_moves()],
             "scores": self.scores(),
+            "seats": self.seats(tenant),
         }
+
+
+@dataclass(frozen=True)
+class GameFilter:
+    status: str | None = None  # "ACTIVE" or "FINISHED"
+    kind: str | None = None
+    player_id: str | None = None
+    to_act_player_id: str | None = None
+    created_after: float | None = None  # epoch seconds
+
+
+@dataclass(frozen=True)
+class Page:
+    tables: list[tuple[str, Table]]  # (cursor, game) newest first
+    end_cursor: str | None  # where the next page starts (may be past the last game: filters)
+    has_next: bool
+
+
+class BadListing(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 @dataclass(frozen=True)
@@ -120,6 +161,28 @@ class Rejected:
 
 def _hash(secret: str) -> bytes:
     return hashlib.sha256(secret.encode()).digest()
+
+
+def parse_api_keys(entries: tuple[str, ...]) -> list[tuple[str, bytes]]:
+    """RULES_API_KEYS entries as (tenant id, sha256 of the secret). An entry is `id:secret`,
+    or `id:sha256:<hex digest>` to keep only the hash at rest; an entry without an id (an
+    earlier release's) is a tenant named by its hash's first 12 hex digits."""
+    tenants = []
+    for entry in entries:
+        tenant, colon, secret = entry.partition(":")
+        if not colon:
+            digest = _hash(entry)
+            tenants.append((f"key-{digest.hex()[:12]}", digest))
+        elif secret.startswith("sha256:"):
+            tenants.append((tenant, bytes.fromhex(secret.removeprefix("sha256:"))))
+        else:
+            tenants.append((tenant, _hash(secret)))
+    return tenants
+
+
+def acting(game: Game[Any, Any], state: Any) -> list[int]:
+    """The seats the indexes list as owing a decision (none once the game is over)."""
+    return [] if game.is_over(state) else game.to_act(state)
 
 
 def new_token(seat: int) -> tuple[str, bytes]:
@@ -177,8 +240,24 @@ def advance(
         finished=game.is_over(played.state),
         state=encode_state(played.state),
         updated=time.time(),
+        acting=acting(game, played.state),
     )
     return new_record, _history(record.version, played.steps)
+
+
+def _matches(record: Record, tenant: str, only: GameFilter) -> bool:
+    """The checks the chosen index does not make (it answers for the tenant and one player)."""
+    status = "FINISHED" if record.finished else "ACTIVE"
+    return (
+        record.tenant == tenant
+        and (only.status is None or only.status == status)
+        and (only.kind is None or only.kind == record.kind)
+        and (only.player_id is None or only.player_id in record.player_ids)
+        and (
+            only.to_act_player_id is None
+            or any(record.player_ids[s] == only.to_act_player_id for s in record.acting)
+        )
+    )
 
 
 class Tables:
@@ -191,17 +270,26 @@ class Tables:
         requeue_after: float = 30.0,
     ) -> None:
         self.store = store
-        self.api_key_hashes = [_hash(key) for key in api_keys]
+        self.tenants = parse_api_keys(api_keys)
         self.max_suggest_ms = max_suggest_ms
         self.hints = hints or HintPool(1)
         self.requeue_after = requeue_after
 
+    def tenant_of(self, api_key: str | None) -> str | None:
+        """The tenant an X-API-Key names (every key compared, in constant time); None for no
+        or an unknown key. Without RULES_API_KEYS every caller is the one default tenant."""
+        if not self.tenants:
+            return DEFAULT_TENANT
+        offered = _hash(api_key or "")
+        found = None
+        for tenant, known in self.tenants:
+            if hmac.compare_digest(offered, known):
+                found = tenant
+        return found
+
     def may_create(self, api_key: str | None) -> bool:
         """With RULES_API_KEYS set, creating a game needs one of those keys."""
-        if not self.api_key_hashes:
-            return True
-        offered = _hash(api_key or "")
-        return any([hmac.compare_digest(offered, known) for known in self.api_key_hashes])
+        return self.tenant_of(api_key) is not None
 
     async def create(
         self,
@@ -211,10 +299,12 @@ class Tables:
         options: object,
         api_key: str | None = None,
         bots: dict[int, str] | None = None,
+        player_ids: list[str | None] | None = None,
     ) -> tuple[Table, dict[int, str]]:
         """A new game and the tokens of its human seats (bot seats get none: nobody may see
         or act as a bot's seat)."""
-        if not self.may_create(api_key):
+        tenant = self.tenant_of(api_key)
+        if tenant is None:
             raise Unauthorized
         game = games().get(kind)
         if game is None:
@@ -226,6 +316,11 @@ class Tables:
             raise BadSetup("bots must name seats of the game and leave at least one human seat")
         if any(strategy not in STRATEGIES for strategy in bots.values()):
             raise BadSetup(f"a bot's strategy is one of {', '.join(STRATEGIES)}")
+        player_ids = player_ids or []
+        if len(player_ids) > players:
+            raise BadSetup("playerIds has one entry per seat, at most `players` of them")
+        if any(p is not None and not 0 < len(p) <= MAX_PLAYER_ID for p in player_ids):
+            raise BadSetup(f"a playerId has 1 to {MAX_PLAYER_ID} characters")
         seed = seed if seed is not None else secrets.token_hex(16)
         played = engine_start(game, players, options, seed)
         tokens = {seat: new_token(seat) for seat in range(players) if seat not in bots}
@@ -243,6 +338,9 @@ class Tables:
             updated=now,
             bots=bots,
             options=options if options is not None else {},
+            tenant=tenant,
+            player_ids=[*player_ids, *[None] * (players - len(player_ids))],
+            acting=acting(game, played.state),
         )
         history, due = _history(0, played.steps), bot_due(game, played.state, bots)
         game_id = new_game_id()
@@ -251,6 +349,49 @@ class Tables:
         metrics.GAMES_CREATED.labels(kind).inc()
         table = Table(game_id, record, game, None, played.state)
         return table, {seat: token for seat, (token, _) in tokens.items()}
+
+    async def list_games(
+        self, tenant: str, only: GameFilter, first: int, after: str | None
+    ) -> Page:
+        """A page of the tenant's games, newest first, from the index that fits the filter; the
+        other filters are checked on the records (reading at most MAX_SCAN index entries)."""
+        if not 0 < first <= MAX_PAGE:
+            raise BadListing(f"first must be 1 to {MAX_PAGE}")
+        below = None if after is None else indexes.decode_cursor(after)
+        if after is not None and below is None:
+            raise BadListing("after must be a cursor this listing returned")
+        for player in (only.player_id, only.to_act_player_id):
+            if player is not None and not 0 < len(player) <= MAX_PLAYER_ID:
+                raise BadListing(f"a playerId has 1 to {MAX_PLAYER_ID} characters")
+        keys = [self._index_key(lane, tenant, only) for lane in indexes.lanes()]
+        floor = None
+        if only.created_after is not None:
+            floor = indexes.since(max(int(only.created_after * 1000) + 1, 0))
+        found: list[tuple[str, Table]] = []
+        scanned, cursor = 0, below
+        while scanned < MAX_SCAN:
+            batch = await self.store.listed(keys, cursor, floor, first + 1)
+            records = await self.store.records([indexes.game_of(m) for m, _ in batch])
+            await self.store.unlist([e for e, r in zip(batch, records, strict=True) if r is None])
+            for (member, _), record in zip(batch, records, strict=True):
+                scanned += 1
+                cursor = member
+                if record is not None and _matches(record, tenant, only):
+                    table = Table(indexes.game_of(member), record, games()[record.kind], None)
+                    found.append((indexes.encode_cursor(member), table))
+                    if len(found) == first:
+                        return Page(found, found[-1][0], True)
+            if len(batch) <= first:
+                return Page(found, found[-1][0] if found else None, False)
+        return Page(found, indexes.encode_cursor(cursor) if cursor else None, True)
+
+    @staticmethod
+    def _index_key(lane: int, tenant: str, only: GameFilter) -> str:
+        if only.to_act_player_id is not None:
+            return indexes.acting_key(lane, tenant, only.to_act_player_id)
+        if only.player_id is not None:
+            return indexes.player_key(lane, tenant, only.player_id)
+        return indexes.tenant_key(lane, tenant)
 
     async def read(self, game_id: str, token: str | None) -> Table | None:
         record, _ = await self.store.load(game_id)

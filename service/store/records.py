@@ -25,6 +25,11 @@ class Record(msgspec.Struct, array_like=True):
     # create options as sent, to rebuild the game at any version from the seed (idempotent
     # replays); None in records of earlier releases
     options: Any = None
+    # the tenant (API key id) that created the game; "" in records of earlier releases,
+    # which no listing shows (service/store/indexes.py)
+    tenant: str = ""
+    player_ids: list[str | None] = msgspec.field(default_factory=list)  # the app's user, by seat
+    acting: list[int] = msgspec.field(default_factory=list)  # seats that owe a decision now
 
 
 class HistoryRecord(msgspec.Struct, array_like=True):
