@@ -16,6 +16,7 @@ from service.api.rest import STATUS
 from service.api.schema import build_schema
 from service.bots import STRATEGIES
 from service.engine import Game, Scores, games
+from service.store import indexes
 
 STRATEGY_NAMES = list(STRATEGIES)
 EVERY_ROUTE = ("BAD_REQUEST", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "UNAVAILABLE")
@@ -33,7 +34,9 @@ GAME_FIELDS = [
     "legalMoves",
     "scores",
     "seats",
+    "outcome",
 ]
+STATUSES = list(indexes.STATUSES)
 
 
 def game_schema(game: Game[Any, Any]) -> dict[str, Any]:
@@ -147,7 +150,7 @@ def openapi() -> dict[str, Any]:
                     "sees them; the next page's URL is in the Link header (rel=next).",
                     "security": [{}, {"apiKey": []}],
                     "parameters": [
-                        query("status", {"enum": ["ACTIVE", "FINISHED"]}),
+                        query("status", {"enum": STATUSES}),
                         query("kind", {"enum": list(games())}),
                         query("playerId", {"type": "string", "maxLength": 128}),
                         query("toActPlayerId", {"type": "string", "maxLength": 128}),
@@ -248,6 +251,31 @@ def openapi() -> dict[str, Any]:
                     "responses": {
                         **ok(_ref("Validation"), "the verdict"),
                         **problems("NOT_FOUND", "UNAUTHORIZED"),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/resign": {
+                "post": {
+                    "parameters": [game_id],
+                    "security": [{"seatToken": []}],
+                    "operationId": "resign",
+                    "summary": "The bearer's seat resigns: the game is FINISHED with an outcome.",
+                    "responses": {
+                        **ok(_ref("EndedGame"), "the game, over"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED", "GAME_OVER", "STALE_VERSION"),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/abandon": {
+                "post": {
+                    "parameters": [game_id],
+                    "security": [{}, {"apiKey": []}],
+                    "operationId": "abandonGame",
+                    "summary": "The game's tenant (X-API-Key) calls it off: ABANDONED, no "
+                    "winners. Another tenant's key gets 404.",
+                    "responses": {
+                        **ok(_ref("EndedGame"), "the game, abandoned"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED", "GAME_OVER", "STALE_VERSION"),
                     },
                 }
             },
@@ -372,7 +400,7 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                 "id": string,
                 "kind": {"enum": list(games())},
                 "version": integer,
-                "status": {"enum": ["ACTIVE", "FINISHED"]},
+                "status": {"enum": STATUSES},
                 "players": integer,
                 "toAct": {"type": "array", "items": integer},
                 "viewer": nullable_int,
@@ -380,8 +408,24 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                 "legalMoves": {"type": "array", "items": _ref("LegalMove")},
                 "scores": _ref("Scores"),
                 "seats": {"type": "array", "items": _ref("Seat")},
+                "outcome": {"oneOf": [_ref("Outcome"), {"type": "null"}]},
             },
             "required": GAME_FIELDS,
+        },
+        "Outcome": {
+            "type": "object",
+            "description": "How a game ended other than by its rules.",
+            "properties": {
+                "reason": {"enum": ["RESIGNED", "ABANDONED", "TIMEOUT"]},
+                "seat": nullable_int,
+                "winners": {"type": "array", "items": integer},
+            },
+            "required": ["reason", "seat", "winners"],
+        },
+        "EndedGame": {
+            "type": "object",
+            "properties": {"game": _ref("Game")},
+            "required": ["game"],
         },
         "Seat": {
             "type": "object",
@@ -474,7 +518,7 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
             "type": "object",
             "properties": {
                 "version": integer,
-                "status": {"enum": ["ACTIVE", "FINISHED"]},
+                "status": {"enum": STATUSES},
                 "toAct": {"type": "array", "items": integer},
             },
             "required": ["version", "status", "toAct"],
@@ -503,11 +547,15 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                         "properties": {
                             "version": integer,
                             "seat": nullable_int,
-                            "move": _ref("Move"),
+                            "move": {"oneOf": [_ref("Move"), {"type": "null"}]},
                             "label": string,
                             "forced": {"type": "boolean"},
+                            "event": {
+                                "enum": ["RESIGNED", "ABANDONED", "TIMEOUT", None],
+                                "description": "An entry that is no move (move null).",
+                            },
                         },
-                        "required": ["version", "seat", "move", "label", "forced"],
+                        "required": ["version", "seat", "move", "label", "forced", "event"],
                     },
                 },
             },

@@ -66,6 +66,24 @@ class GameKind(Enum):
 class GameStatus(Enum):
     ACTIVE = "ACTIVE"
     FINISHED = "FINISHED"
+    ABANDONED = "ABANDONED"
+
+
+@strawberry.enum
+class EndReason(Enum):
+    RESIGNED = "RESIGNED"
+    ABANDONED = "ABANDONED"
+    TIMEOUT = "TIMEOUT"
+
+
+@strawberry.type(description="How a game ended other than by its rules.")
+class Outcome:
+    reason: EndReason
+    seat: int | None = strawberry.field(description="The seat that resigned or timed out.")
+    winners: list[int] = strawberry.field(
+        description="RESIGNED and TIMEOUT: the best of the other seats by points at the end; "
+        "ABANDONED: none. `scores` stays the rules' own (not final)."
+    )
 
 
 @strawberry.enum
@@ -173,6 +191,9 @@ class HistoryEntry:
     label: str
     forced: bool
     game: strawberry.Private[Any]
+    event: EndReason | None = strawberry.field(
+        default=None, description="An entry that is no move: how the game ended."
+    )
 
     @strawberry.field(description=TYPED_MOVE)
     def typed_move(self) -> TypedMove | None:
@@ -214,7 +235,14 @@ class Game:
 
     @strawberry.field
     def status(self) -> GameStatus:
-        return GameStatus.FINISHED if self.table.record.finished else GameStatus.ACTIVE
+        return GameStatus(self.table.status())
+
+    @strawberry.field(description="Set when a resign, the tenant or a clock ended the game.")
+    def outcome(self) -> Outcome | None:
+        ended = self.table.outcome()
+        if ended is None:
+            return None
+        return Outcome(reason=EndReason(ended.reason), seat=ended.seat, winners=ended.winners)
 
     @strawberry.field
     def players(self) -> int:
@@ -282,11 +310,12 @@ class Game:
         return [
             HistoryEntry(
                 version=e.version,
-                seat=e.seat,
+                seat=e.seat if e.seat >= 0 else None,
                 move=e.move,
                 label=e.label,
                 forced=e.forced,
                 game=self.table.game,
+                event=EndReason(e.event) if e.event else None,
             )
             for e in entries
         ]
@@ -604,6 +633,31 @@ class Mutation:
             ],
         )
 
+    @strawberry.mutation(
+        description="The bearer's seat resigns: the game is FINISHED with an `outcome` naming "
+        "it. GAME_OVER when it is over already."
+    )
+    async def resign(
+        self, info: Info[Any, Any], game_id: strawberry.ID, expected_version: int | None = None
+    ) -> ApplyMoveResult:
+        try:
+            result = await _tables(info).resign(str(game_id), _token(info), expected_version)
+        except StoreUnavailable:
+            raise unavailable() from None
+        return _ended(result)
+
+    @strawberry.mutation(
+        name="abandonGame",
+        description="The game's tenant (X-API-Key) calls it off: ABANDONED, no winners. "
+        "Another tenant's key gets NOT_FOUND; GAME_OVER when it is over already.",
+    )
+    async def abandon_game(self, info: Info[Any, Any], game_id: strawberry.ID) -> ApplyMoveResult:
+        try:
+            result = await _tables(info).abandon(str(game_id), _tenant(info))
+        except StoreUnavailable:
+            raise unavailable() from None
+        return _ended(result)
+
     @strawberry.mutation(name="applyMove")
     async def apply_move(self, info: Info[Any, Any], input: ApplyMoveInput) -> ApplyMoveResult:
         move = _move(input.move, input.typed_move)
@@ -630,6 +684,14 @@ class Mutation:
         )
 
 
+def _ended(result: Applied | Rejected) -> ApplyMoveResult:
+    if isinstance(result, Applied):
+        return MoveApplied(game=Game(table=result.table), replayed=False)
+    return MoveRejected(
+        code=result.code, message=result.message, current_version=result.current_version
+    )
+
+
 def _player(table: Table, seat: int) -> str | None:
     ids = table.record.player_ids
     return ids[seat] if seat < len(ids) else None
@@ -653,7 +715,7 @@ class Subscription:
         name="gameEvents",
         description="The game's current version, then every new one, in order. Versions are "
         "consecutive: on a gap, catch up with `history(after:)`. The stream completes after "
-        "the FINISHED event (at once for a finished game). Authenticate with "
+        "the FINISHED or ABANDONED event (at once for a game that is over). Authenticate with "
         '`{"authorization": "Bearer <token>"}` in the connection_init payload.',
     )
     async def game_events(
@@ -667,7 +729,7 @@ class Subscription:
                     raise ApiError("NOT_FOUND", f"no game {str(game_id)!r}")
                 last, status = table.record.version, GameStatus(table.status())
                 yield GameEvent(game_id=game_id, version=last, status=status)
-                while status is not GameStatus.FINISHED:  # nothing follows a finished game
+                while status is GameStatus.ACTIVE:  # nothing follows a game's end
                     data = await events.next()
                     if data == RESYNC:  # events were lost with the connection: read again
                         table = await _reread(tables, str(game_id), _token(info))

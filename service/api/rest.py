@@ -23,9 +23,17 @@ from starlette.routing import Route
 
 from service.api.hints import HintsBusy
 from service.api.parsing import natural, within_depth
-from service.api.tables import BadListing, GameFilter, Rejected, Table, Tables, Unauthorized
+from service.api.tables import (
+    Applied,
+    BadListing,
+    GameFilter,
+    Rejected,
+    Table,
+    Tables,
+    Unauthorized,
+)
 from service.engine import BadSetup, games
-from service.store import HistoryRecord, StoreUnavailable
+from service.store import HistoryRecord, StoreUnavailable, indexes
 
 STATUS = {
     "NOT_FOUND": 404,
@@ -327,6 +335,24 @@ def routes(tables: Tables, max_depth: int) -> list[Route]:
             {"game": table.as_json(), "replayed": result.replayed}, headers=headers
         )
 
+    def ended_json(result: Applied | Rejected, tenant: str | None) -> Response:
+        if isinstance(result, Rejected):
+            raise from_rejection(result)
+        table = result.table
+        headers = {"etag": f'"{table.record.version}"'}
+        return json_response({"game": table.as_json(tenant)}, headers=headers)
+
+    async def resign(request: Request) -> Response:
+        result = await tables.resign(
+            request.path_params["game_id"], bearer_token(request), _if_match(request)
+        )
+        return ended_json(result, None)
+
+    async def abandon(request: Request) -> Response:
+        tenant = tenant_of(request)
+        result = await tables.abandon(request.path_params["game_id"], tenant)
+        return ended_json(result, tenant)
+
     async def validate_move(request: Request) -> Response:
         body = await _body(request, MoveBody, max_depth)
         rejected = await tables.validate(
@@ -380,6 +406,8 @@ def routes(tables: Tables, max_depth: int) -> list[Route]:
         Route("/v1/games/{game_id}/legal-moves", guarded(legal_moves), methods=["GET"]),
         Route("/v1/games/{game_id}/moves", guarded(apply_move), methods=["POST"]),
         Route("/v1/games/{game_id}/validate", guarded(validate_move), methods=["POST"]),
+        Route("/v1/games/{game_id}/resign", guarded(resign), methods=["POST"]),
+        Route("/v1/games/{game_id}/abandon", guarded(abandon), methods=["POST"]),
         Route("/v1/games/{game_id}/suggest", guarded(suggest_move), methods=["POST"]),
         Route("/v1/games/{game_id}/scores", guarded(scores), methods=["GET"]),
         Route("/v1/games/{game_id}/history", guarded(history), methods=["GET"]),
@@ -396,8 +424,8 @@ def listing_query(request: Request) -> tuple[GameFilter, int, str | None]:
     if unknown:
         raise Problem("BAD_REQUEST", f"unknown query parameters: {', '.join(sorted(unknown))}")
     status, kind = params.get("status"), params.get("kind")
-    if status is not None and status not in {"ACTIVE", "FINISHED"}:
-        raise Problem("BAD_REQUEST", "status is ACTIVE or FINISHED")
+    if status is not None and status not in indexes.STATUSES:
+        raise Problem("BAD_REQUEST", f"status is one of {', '.join(indexes.STATUSES)}")
     if kind is not None and kind not in games():
         raise Problem("BAD_REQUEST", f"kind is one of {', '.join(games())}")
     first = natural(params.get("first", "20"))
@@ -423,10 +451,11 @@ def listing_query(request: Request) -> tuple[GameFilter, int, str | None]:
 def history_json(entry: HistoryRecord) -> dict[str, Any]:
     return {
         "version": entry.version,
-        "seat": entry.seat,
+        "seat": entry.seat if entry.seat >= 0 else None,
         "move": entry.move,
         "label": entry.label,
         "forced": entry.forced,
+        "event": entry.event or None,
     }
 
 

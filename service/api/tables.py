@@ -39,6 +39,7 @@ from service.engine.play import Step, decode_state, encode_state
 from service.engine.rng import seed_to_int
 from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore, indexes
 from service.store.jobs import new_game_id
+from service.store.records import Outcome
 
 MAX_SEED = 200
 MAX_PLAYER_ID = 128
@@ -73,6 +74,8 @@ class Table:
 
     @cached_property
     def to_act(self) -> list[int]:
+        if self.record.outcome is not None:  # resigned, abandoned, timed out: nobody acts
+            return []
         return self.game.to_act(self.state)
 
     # Views, moves and scores stay msgspec Structs: the JSON encoder writes them directly.
@@ -89,7 +92,10 @@ class Table:
         return self.game.scores(self.state)
 
     def status(self) -> str:
-        return "FINISHED" if self.record.finished else "ACTIVE"
+        return self.record.status()
+
+    def outcome(self) -> Outcome | None:
+        return self.record.outcome
 
     def seats(self, tenant: str | None) -> list[dict[str, Any]]:
         """Each seat with its bot strategy and, for the game's own tenant only, its player id."""
@@ -119,7 +125,14 @@ class Table:
             "legalMoves": [{"move": m, "label": label} for m, label in self.legal_moves()],
             "scores": self.scores(),
             "seats": self.seats(tenant),
+            "outcome": outcome_json(self.record.outcome),
         }
+
+
+def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    return {"reason": outcome.reason, "seat": outcome.seat, "winners": outcome.winners}
 
 
 @dataclass(frozen=True)
@@ -245,12 +258,27 @@ def advance(
     return new_record, _history(record.version, played.steps)
 
 
+def ended(record: Record) -> Rejected:
+    assert record.outcome is not None
+    return Rejected(
+        RejectCode.GAME_OVER,
+        f"the game is over ({record.outcome.reason.lower()})",
+        record.version,
+    )
+
+
+def best_of(scores: Scores, exclude: int) -> list[int]:
+    """The seats other than `exclude` with the most points now (all of them on a tie)."""
+    others = [entry for entry in scores.entries if entry.seat != exclude]
+    top = max((entry.points for entry in others), default=0)
+    return sorted(entry.seat for entry in others if entry.points == top)
+
+
 def _matches(record: Record, tenant: str, only: GameFilter) -> bool:
     """The checks the chosen index does not make (it answers for the tenant and one player)."""
-    status = "FINISHED" if record.finished else "ACTIVE"
     return (
         record.tenant == tenant
-        and (only.status is None or only.status == status)
+        and (only.status is None or only.status == record.status())
         and (only.kind is None or only.kind == record.kind)
         and (only.player_id is None or only.player_id in record.player_ids)
         and (
@@ -391,7 +419,71 @@ class Tables:
             return indexes.acting_key(lane, tenant, only.to_act_player_id)
         if only.player_id is not None:
             return indexes.player_key(lane, tenant, only.player_id)
+        if only.status is not None:
+            return indexes.status_key(lane, tenant, only.status)
         return indexes.tenant_key(lane, tenant)
+
+    async def resign(
+        self, game_id: str, token: str | None, expected_version: int | None
+    ) -> Applied | Rejected:
+        """The token's seat gives up: the game is over, the best of the other seats win."""
+        record, seat_or_rejection = await self._load_for_move(game_id, token, None)
+        if isinstance(seat_or_rejection, Rejected):
+            return seat_or_rejection
+        assert record is not None
+        seat = seat_or_rejection[0]
+        if expected_version is not None and expected_version != record.version:
+            return Rejected(
+                RejectCode.STALE_VERSION,
+                f"the game is at version {record.version}, not {expected_version}",
+                record.version,
+            )
+        game = games()[record.kind]
+        winners = best_of(game.scores(decode_state(game, record.state)), exclude=seat)
+        outcome = Outcome("RESIGNED", seat, winners)
+        return await self.end(game_id, record, outcome, seat, f"seat {seat} resigned")
+
+    async def abandon(self, game_id: str, tenant: str | None) -> Applied | Rejected:
+        """The game's tenant calls it off: ABANDONED, no winners. Another tenant's key is
+        told there is no such game (it may not learn which games exist)."""
+        if tenant is None:
+            return Rejected(RejectCode.UNAUTHORIZED, "abandoning needs the game's API key")
+        record, _ = await self.store.load(game_id)
+        if record is None or record.tenant != tenant:
+            return Rejected(RejectCode.NOT_FOUND, f"no game {game_id!r}")
+        outcome = Outcome("ABANDONED", None, [])
+        return await self.end(game_id, record, outcome, -1, "abandoned by its tenant")
+
+    async def end(
+        self, game_id: str, record: Record, outcome: Outcome, seat: int, label: str
+    ) -> Applied | Rejected:
+        """One version more that ends the game without a move of its rules: a history entry
+        labelled `outcome.reason`, the event, the metric, all in one version-checked commit."""
+        if record.finished or record.outcome is not None:
+            return Rejected(RejectCode.GAME_OVER, "the game is over", record.version)
+        version = record.version + 1
+        ended_record = msgspec.structs.replace(
+            record,
+            format=FORMAT,
+            version=version,
+            finished=True,
+            updated=time.time(),
+            acting=[],
+            outcome=outcome,
+        )
+        entry = HistoryRecord(version, seat, None, label, event=outcome.reason)
+        committed = await self.store.commit(game_id, record.version, ended_record, [entry], None)
+        if committed.outcome == "gone":
+            return Rejected(RejectCode.NOT_FOUND, f"no game {game_id!r}")
+        if committed.outcome != "ok":
+            return Rejected(
+                RejectCode.STALE_VERSION,
+                f"another decision was accepted first; the game is at version {committed.version}",
+                committed.version,
+            )
+        metrics.GAMES_ENDED.labels(record.kind, outcome.reason).inc()
+        viewer = seat if seat >= 0 else None
+        return Applied(Table(game_id, ended_record, games()[record.kind], viewer))
 
     async def read(self, game_id: str, token: str | None) -> Table | None:
         record, _ = await self.store.load(game_id)
@@ -455,6 +547,8 @@ class Tables:
                     f"the game is at version {record.version}, not {expected_version}",
                     record.version,
                 )
+            if record.outcome is not None:
+                return kind, ended(record)
             state = decode_state(game, record.state)
             try:
                 played = engine_play(game, state, seat, move)
@@ -503,7 +597,7 @@ class Tables:
         if done.fingerprint is None or record.options is None or done.version == record.version:
             return Applied(Table(game_id, record, game, seat), replayed=True)
         entries = await self.store.history(game_id, 0, done.version)
-        decisions = [(e.seat, e.move) for e in entries if not e.forced]
+        decisions = [(e.seat, e.move) for e in entries if not e.forced and not e.event]
         state = replay(game, record.players, record.options, record.seed, decisions)
         then = msgspec.structs.replace(
             record,
@@ -540,6 +634,8 @@ class Tables:
         if isinstance(seat_or_rejection, Rejected):
             return seat_or_rejection
         assert record is not None
+        if record.outcome is not None:
+            return ended(record)
         game = games()[record.kind]
         try:
             check(game, decode_state(game, record.state), seat_or_rejection[0], move)
@@ -564,7 +660,7 @@ class Tables:
         assert record is not None
         seat, game = seat_or_rejection[0], games()[record.kind]
         state = decode_state(game, record.state)
-        if game.is_over(state):
+        if game.is_over(state) or record.outcome is not None:
             return Rejected(RejectCode.GAME_OVER, "the game is over", record.version)
         if seat not in game.to_act(state):
             return Rejected(

@@ -4,6 +4,7 @@ Three kinds of sorted set, all members scored 0 and ordered by their text
 `<created ms, 15 digits>:<game id>` (newest last, so listings read them in reverse):
 
     ix:{bots-n}:t:<tenant>             every game of the tenant
+    ix:{bots-n}:s:<tenant>:<status>    the tenant's games by status (ACTIVE, FINISHED, ABANDONED)
     ix:{bots-n}:p:<tenant>:<player>    the games a player id sits in
     ix:{bots-n}:a:<tenant>:<player>    the games where that player must decide now
 
@@ -26,6 +27,7 @@ from service.store.jobs import LANES, lane_of
 from service.store.records import Record
 
 MEMBER_DIGITS = 15
+STATUSES = ("ACTIVE", "FINISHED", "ABANDONED")
 
 
 def _tag(lane: int) -> str:
@@ -38,6 +40,10 @@ def _player(player_id: str) -> str:
 
 def tenant_key(lane: int, tenant: str) -> str:
     return f"ix:{{{_tag(lane)}}}:t:{tenant}"
+
+
+def status_key(lane: int, tenant: str, status: str) -> str:
+    return f"ix:{{{_tag(lane)}}}:s:{tenant}:{status}"
 
 
 def player_key(lane: int, tenant: str, player_id: str) -> str:
@@ -67,7 +73,9 @@ def updates(game_id: str, record: Record) -> tuple[list[str], str]:
     if not record.tenant:
         return [], ""
     lane = lane_of(game_id)
-    keys, flags = [tenant_key(lane, record.tenant)], "+"
+    keys = [tenant_key(lane, record.tenant)]
+    keys += [status_key(lane, record.tenant, status) for status in STATUSES]
+    flags = "+" + "".join("+" if status == record.status() else "-" for status in STATUSES)
     acting = {record.player_ids[s] for s in record.acting if s < len(record.player_ids)}
     for player_id in dict.fromkeys(p for p in record.player_ids if p is not None):
         keys += [

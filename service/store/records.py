@@ -10,6 +10,15 @@ import msgspec
 FORMAT = 1
 
 
+class Outcome(msgspec.Struct, array_like=True):
+    """How a game ended other than by its rules: RESIGNED (seat), ABANDONED (by its tenant),
+    TIMEOUT (seat forfeited on its clock). `winners` as the service decided them."""
+
+    reason: str
+    seat: int | None
+    winners: list[int]
+
+
 class Record(msgspec.Struct, array_like=True):
     format: int
     kind: str
@@ -30,6 +39,12 @@ class Record(msgspec.Struct, array_like=True):
     tenant: str = ""
     player_ids: list[str | None] = msgspec.field(default_factory=list)  # the app's user, by seat
     acting: list[int] = msgspec.field(default_factory=list)  # seats that owe a decision now
+    outcome: Outcome | None = None  # set when a resign, abandon or timeout ended the game
+
+    def status(self) -> str:
+        if self.outcome is not None and self.outcome.reason == "ABANDONED":
+            return "ABANDONED"
+        return "FINISHED" if self.finished else "ACTIVE"
 
 
 class HistoryRecord(msgspec.Struct, array_like=True):
@@ -38,6 +53,9 @@ class HistoryRecord(msgspec.Struct, array_like=True):
     move: Any  # the move as JSON-ready builtins
     label: str
     forced: bool = False
+    # "" for a decision; RESIGNED, ABANDONED or TIMEOUT for an entry that is no move of the
+    # game's (move None, seat -1 for the tenant's abandon): replays stop there
+    event: str = ""
 
 
 record_encoder = msgspec.msgpack.Encoder()

@@ -361,7 +361,7 @@ class RedisStore:
             idempotency or "",
             self.ttl(record.finished),
             game_id,
-            "FINISHED" if record.finished else "ACTIVE",
+            record.status(),
             fingerprint,
             "" if bot_due is None else bot_due,
             indexes.member(game_id, record),

@@ -42,7 +42,8 @@ def test_a_games_index_keys_share_its_slot() -> None:
     game_id = new_game_id()
     keys, flags = indexes.updates(game_id, _record(1, "acme", [0]))
     assert {slot(key.partition("{")[2].partition("}")[0]) for key in keys} == {slot(game_id)}
-    assert flags == "+++" + "+-"  # tenant, ann (to act), ben (not)
+    # tenant; ACTIVE, not FINISHED nor ABANDONED; ann sits and acts; ben sits, does not act
+    assert flags == "+" + "+--" + "++" + "+-"
 
 
 def test_a_game_without_a_tenant_is_in_no_index() -> None:
@@ -70,6 +71,8 @@ async def test_indexes_follow_the_commits_and_a_stale_one_changes_nothing(
     assert over.outcome == "ok"
     assert (await _members(store, ann), await _members(store, ben)) == ([], [])
     assert await _members(store, indexes.tenant_key(lane, tenant)) == [member]
+    active, finished = (indexes.status_key(lane, tenant, s) for s in ("ACTIVE", "FINISHED"))
+    assert (await _members(store, active), await _members(store, finished)) == ([], [member])
     assert 0 < await store.redis.ttl(indexes.tenant_key(lane, tenant)) <= 1000
 
 
