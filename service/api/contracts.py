@@ -35,6 +35,8 @@ GAME_FIELDS = [
     "scores",
     "seats",
     "outcome",
+    "seedCommitment",
+    "seedReveal",
 ]
 STATUSES = list(indexes.STATUSES)
 
@@ -409,6 +411,11 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                 "scores": _ref("Scores"),
                 "seats": {"type": "array", "items": _ref("Seat")},
                 "outcome": {"oneOf": [_ref("Outcome"), {"type": "null"}]},
+                "seedCommitment": {
+                    "type": "string",
+                    "description": "SHA-256 (hex) of salt + seed, fixed at create.",
+                },
+                "seedReveal": {"oneOf": [_ref("SeedReveal"), {"type": "null"}]},
             },
             "required": GAME_FIELDS,
         },
@@ -421,6 +428,12 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                 "winners": {"type": "array", "items": integer},
             },
             "required": ["reason", "seat", "winners"],
+        },
+        "SeedReveal": {
+            "type": "object",
+            "description": "Revealed once the game is over: replay it from its history.",
+            "properties": {"seed": string, "salt": string, "options": {"type": "object"}},
+            "required": ["seed", "salt", "options"],
         },
         "EndedGame": {
             "type": "object",

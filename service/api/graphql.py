@@ -76,6 +76,15 @@ class EndReason(Enum):
     TIMEOUT = "TIMEOUT"
 
 
+@strawberry.type
+class SeedReveal:
+    seed: str
+    salt: str = strawberry.field(
+        description='Drawn by the server; "" when the client chose the seed.'
+    )
+    options: JSON = strawberry.field(description="The create options as sent.")
+
+
 @strawberry.type(description="How a game ended other than by its rules.")
 class Outcome:
     reason: EndReason
@@ -236,6 +245,26 @@ class Game:
     @strawberry.field
     def status(self) -> GameStatus:
         return GameStatus(self.table.status())
+
+    @strawberry.field(
+        name="seedCommitment",
+        description="SHA-256 (hex) of `salt + seed`, fixed when the game was created: once "
+        "it is over, `seedReveal` must hash to it (docs/api.md, verifying a game).",
+    )
+    def seed_commitment(self) -> str:
+        return self.table.seed_commitment()
+
+    @strawberry.field(
+        name="seedReveal",
+        description="The seed, salt and create options once the game is over; null before.",
+    )
+    def seed_reveal(self) -> SeedReveal | None:
+        reveal = self.table.seed_reveal()
+        if reveal is None:
+            return None
+        return SeedReveal(
+            seed=reveal["seed"], salt=reveal["salt"], options=cast(JSON, reveal["options"])
+        )
 
     @strawberry.field(description="Set when a resign, the tenant or a clock ended the game.")
     def outcome(self) -> Outcome | None:

@@ -97,6 +97,17 @@ class Table:
     def outcome(self) -> Outcome | None:
         return self.record.outcome
 
+    def seed_commitment(self) -> str:
+        return seed_commitment(self.record)
+
+    def seed_reveal(self) -> dict[str, Any] | None:
+        """The seed, salt and create options once the game is over (never before: they would
+        tell every shuffle to come), so anyone can replay it from its history."""
+        if not self.record.finished:
+            return None
+        options = self.record.options if self.record.options is not None else {}
+        return {"seed": self.record.seed, "salt": self.record.salt, "options": options}
+
     def seats(self, tenant: str | None) -> list[dict[str, Any]]:
         """Each seat with its bot strategy and, for the game's own tenant only, its player id."""
         own = tenant is not None and tenant == self.record.tenant
@@ -126,7 +137,14 @@ class Table:
             "scores": self.scores(),
             "seats": self.seats(tenant),
             "outcome": outcome_json(self.record.outcome),
+            "seedCommitment": self.seed_commitment(),
+            "seedReveal": self.seed_reveal(),
         }
+
+
+def seed_commitment(record: Record) -> str:
+    """SHA-256 (hex) of the salt followed by the seed: fixed at create, checkable at the end."""
+    return hashlib.sha256((record.salt + record.seed).encode()).hexdigest()
 
 
 def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
@@ -349,6 +367,7 @@ class Tables:
             raise BadSetup("playerIds has one entry per seat, at most `players` of them")
         if any(p is not None and not 0 < len(p) <= MAX_PLAYER_ID for p in player_ids):
             raise BadSetup(f"a playerId has 1 to {MAX_PLAYER_ID} characters")
+        salt = "" if seed is not None else secrets.token_hex(16)
         seed = seed if seed is not None else secrets.token_hex(16)
         played = engine_start(game, players, options, seed)
         tokens = {seat: new_token(seat) for seat in range(players) if seat not in bots}
@@ -369,6 +388,7 @@ class Tables:
             tenant=tenant,
             player_ids=[*player_ids, *[None] * (players - len(player_ids))],
             acting=acting(game, played.state),
+            salt=salt,
         )
         history, due = _history(0, played.steps), bot_due(game, played.state, bots)
         game_id = new_game_id()

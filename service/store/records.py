@@ -40,6 +40,9 @@ class Record(msgspec.Struct, array_like=True):
     player_ids: list[str | None] = msgspec.field(default_factory=list)  # the app's user, by seat
     acting: list[int] = msgspec.field(default_factory=list)  # seats that owe a decision now
     outcome: Outcome | None = None  # set when a resign, abandon or timeout ended the game
+    # fair seeds: drawn with the seed when the client gave none; the commitment is
+    # sha256(salt + seed), both revealed when the game is over (docs/api.md)
+    salt: str = ""
 
     def status(self) -> str:
         if self.outcome is not None and self.outcome.reason == "ABANDONED":
