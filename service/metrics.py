@@ -35,6 +35,12 @@ GAMES_ENDED = Counter(
     ["game", "reason"],
     registry=REGISTRY,
 )
+CLOCK_TIMEOUTS = Counter(
+    "rules_clock_timeouts_total",
+    "Turn-clock timeouts applied, by game and what the clock did (onTimeout).",
+    ["game", "action"],
+    registry=REGISTRY,
+)
 VERSION_CONFLICTS = Counter(
     "rules_version_conflicts_total",
     "Moves refused because another write won the race for the same version.",

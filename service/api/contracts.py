@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from service.api.clocks import ON_TIMEOUT
 from service.api.rest import STATUS
 from service.api.schema import build_schema
 from service.bots import STRATEGIES
@@ -37,6 +38,7 @@ GAME_FIELDS = [
     "outcome",
     "seedCommitment",
     "seedReveal",
+    "clock",
 ]
 STATUSES = list(indexes.STATUSES)
 
@@ -387,6 +389,7 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                         "additionalProperties": False,
                     },
                 },
+                "clock": {"oneOf": [_ref("ClockOption"), {"type": "null"}]},
                 "playerIds": {
                     "type": ["array", "null"],
                     "items": {"type": ["string", "null"], "minLength": 1, "maxLength": 128},
@@ -416,6 +419,7 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                     "description": "SHA-256 (hex) of salt + seed, fixed at create.",
                 },
                 "seedReveal": {"oneOf": [_ref("SeedReveal"), {"type": "null"}]},
+                "clock": {"oneOf": [_ref("GameClock"), {"type": "null"}]},
             },
             "required": GAME_FIELDS,
         },
@@ -428,6 +432,39 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                 "winners": {"type": "array", "items": integer},
             },
             "required": ["reason", "seat", "winners"],
+        },
+        "ClockOption": {
+            "type": "object",
+            "description": "A turn clock: exactly one of the two limits (seconds).",
+            "properties": {
+                "perDecisionSeconds": {"type": "number", "exclusiveMinimum": 0},
+                "perSeatTotalSeconds": {"type": "number", "exclusiveMinimum": 0},
+                "incrementSeconds": {"type": "number", "minimum": 0},
+                "onTimeout": {"enum": list(ON_TIMEOUT)},
+            },
+            "additionalProperties": False,
+        },
+        "GameClock": {
+            "type": "object",
+            "description": "The turn clock; `deadline` (epoch seconds) is when `seat` times out.",
+            "properties": {
+                "perDecisionSeconds": {"type": ["number", "null"]},
+                "perSeatTotalSeconds": {"type": ["number", "null"]},
+                "incrementSeconds": {"type": "number"},
+                "onTimeout": {"enum": list(ON_TIMEOUT)},
+                "seat": nullable_int,
+                "deadline": {"type": ["number", "null"]},
+                "remainingSeconds": {"type": ["array", "null"], "items": {"type": "number"}},
+            },
+            "required": [
+                "perDecisionSeconds",
+                "perSeatTotalSeconds",
+                "incrementSeconds",
+                "onTimeout",
+                "seat",
+                "deadline",
+                "remainingSeconds",
+            ],
         },
         "SeedReveal": {
             "type": "object",

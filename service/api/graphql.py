@@ -21,6 +21,7 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from service.api import typed
+from service.api.clocks import clock_json
 from service.api.hints import HintsBusy
 from service.api.tables import (
     Applied,
@@ -83,6 +84,37 @@ class SeedReveal:
         description='Drawn by the server; "" when the client chose the seed.'
     )
     options: JSON = strawberry.field(description="The create options as sent.")
+
+
+@strawberry.enum
+class TimeoutAction(Enum):
+    AUTO_RANDOM = "AUTO_RANDOM"
+    AUTO_GREEDY = "AUTO_GREEDY"
+    FORFEIT = "FORFEIT"
+
+
+@strawberry.input(description="A turn clock: exactly one of the two limits.")
+class ClockInput:
+    per_decision_seconds: float | None = None
+    per_seat_total_seconds: float | None = None
+    increment_seconds: float = 0.0
+    on_timeout: TimeoutAction = TimeoutAction.AUTO_RANDOM
+
+
+@strawberry.type(description="The turn clock; every viewer sees it, so clients can draw it.")
+class GameClock:
+    per_decision_seconds: float | None
+    per_seat_total_seconds: float | None
+    increment_seconds: float
+    on_timeout: TimeoutAction
+    seat: int | None = strawberry.field(description="The seat on the clock; null: none now.")
+    deadline: datetime | None = strawberry.field(
+        description="When that seat times out (the server enforces it with no client there)."
+    )
+    remaining_seconds: list[float] | None = strawberry.field(
+        description="perSeatTotal clocks: each seat's bank as of the last decision (the seat "
+        "on the clock has until `deadline`)."
+    )
 
 
 @strawberry.type(description="How a game ended other than by its rules.")
@@ -266,6 +298,22 @@ class Game:
             seed=reveal["seed"], salt=reveal["salt"], options=cast(JSON, reveal["options"])
         )
 
+    @strawberry.field(description="The turn clock, if the game was created with one.")
+    def clock(self) -> GameClock | None:
+        shown = clock_json(self.table.record)
+        if shown is None:
+            return None
+        deadline = shown["deadline"]
+        return GameClock(
+            per_decision_seconds=shown["perDecisionSeconds"],
+            per_seat_total_seconds=shown["perSeatTotalSeconds"],
+            increment_seconds=shown["incrementSeconds"],
+            on_timeout=TimeoutAction(shown["onTimeout"]),
+            seat=shown["seat"],
+            deadline=None if deadline is None else datetime.fromtimestamp(deadline, UTC),
+            remaining_seconds=shown["remainingSeconds"],
+        )
+
     @strawberry.field(description="Set when a resign, the tenant or a clock ended the game.")
     def outcome(self) -> Outcome | None:
         ended = self.table.outcome()
@@ -384,6 +432,10 @@ class CreateGameInput:
         description="The app's own user id per seat (by seat; null or missing: none), at most "
         "128 characters each. Lists games by player (`games(filter:)`); shown only to the "
         "game's tenant.",
+    )
+    clock: ClockInput | None = strawberry.field(
+        default=None,
+        description="A turn clock, enforced by the server even when no client comes back.",
     )
 
 
@@ -647,6 +699,7 @@ class Mutation:
                 api_key,
                 bots,
                 input.player_ids,
+                _clock(input.clock),
             )
         except BadSetup as exc:
             raise ApiError("BAD_USER_INPUT", exc.message) from None
@@ -719,6 +772,21 @@ def _ended(result: Applied | Rejected) -> ApplyMoveResult:
     return MoveRejected(
         code=result.code, message=result.message, current_version=result.current_version
     )
+
+
+def _clock(clock: ClockInput | None) -> dict[str, Any] | None:
+    """The clock as the JSON create option REST takes too (clocks.parse_clock checks it)."""
+    if clock is None:
+        return None
+    raw: dict[str, Any] = {
+        "incrementSeconds": clock.increment_seconds,
+        "onTimeout": clock.on_timeout.value,
+    }
+    if clock.per_decision_seconds is not None:
+        raw["perDecisionSeconds"] = clock.per_decision_seconds
+    if clock.per_seat_total_seconds is not None:
+        raw["perSeatTotalSeconds"] = clock.per_seat_total_seconds
+    return raw
 
 
 def _player(table: Table, seat: int) -> str | None:

@@ -88,6 +88,7 @@ class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
     options: dict[str, Any] | None = None
     bots: list[BotSeat] | None = None
     player_ids: list[str | None] | None = msgspec.field(default=None, name="playerIds")
+    clock: dict[str, Any] | None = None
 
 
 class SuggestBody(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
@@ -245,6 +246,7 @@ def routes(tables: Tables, max_depth: int) -> list[Route]:
                 request.headers.get("x-api-key"),
                 bots,
                 body.player_ids,
+                body.clock,
             )
         except BadSetup as exc:
             raise Problem("BAD_USER_INPUT", exc.message) from None

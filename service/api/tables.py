@@ -19,9 +19,11 @@ from typing import Any
 import msgspec
 
 from service import metrics
+from service.api import clocks
 from service.api.hints import HintPool, HintRequest
 from service.api.parsing import seat_token
-from service.bots import STRATEGIES
+from service.bots import STRATEGIES, Strategy
+from service.bots import suggest as bot_suggest
 from service.engine import (
     BadSetup,
     Game,
@@ -42,6 +44,7 @@ from service.store.jobs import new_game_id
 from service.store.records import Outcome
 
 MAX_SEED = 200
+MAX_TIMEOUTS = 64  # timeouts one read applies at most (a bank at 0 times out every decision)
 MAX_PLAYER_ID = 128
 MAX_PAGE = 100
 MAX_SCAN = 1000  # index entries one listing request reads at most (filters may skip many)
@@ -139,6 +142,7 @@ class Table:
             "outcome": outcome_json(self.record.outcome),
             "seedCommitment": self.seed_commitment(),
             "seedReveal": self.seed_reveal(),
+            "clock": clocks.clock_json(self.record),
         }
 
 
@@ -261,19 +265,92 @@ def _history(first_version: int, steps: list[Step]) -> list[HistoryRecord]:
 
 
 def advance(
-    record: Record, game: Game[Any, Any], played: Played
+    record: Record, game: Game[Any, Any], played: Played, now: float | None = None
 ) -> tuple[Record, list[HistoryRecord]]:
-    """The record after `played` and its history entries, ready for one commit."""
+    """The record after `played` and its history entries, ready for one commit (the turn
+    clock charged to the seat that decided, if it was on the clock)."""
+    now = time.time() if now is None else now
     new_record = msgspec.structs.replace(
         record,
         format=FORMAT,
         version=record.version + len(played.steps),
         finished=game.is_over(played.state),
         state=encode_state(played.state),
-        updated=time.time(),
+        updated=now,
         acting=acting(game, played.state),
     )
-    return new_record, _history(record.version, played.steps)
+    decided = played.steps[0].seat if played.steps else None
+    return clocks.charged(record, new_record, decided, now), _history(record.version, played.steps)
+
+
+def timeout_step(
+    record: Record, game: Game[Any, Any], now: float
+) -> tuple[Record, list[HistoryRecord]]:
+    """What the clock does to the seat on it when its time is up: FORFEIT ends the game
+    (outcome TIMEOUT); AUTO_RANDOM / AUTO_GREEDY play that bot's move for it (seeded by the
+    game's seed and version, so whoever applies it applies the same). Entries say TIMEOUT."""
+    seat, clock = clocks.on_the_clock(record), record.clock
+    assert seat is not None and clock is not None
+    state = decode_state(game, record.state)
+    version = record.version + 1
+    if clock.on_timeout == "FORFEIT":
+        outcome = Outcome("TIMEOUT", seat, best_of(game.scores(state), exclude=seat))
+        ended = msgspec.structs.replace(
+            record,
+            format=FORMAT,
+            version=version,
+            finished=True,
+            updated=now,
+            acting=[],
+            outcome=outcome,
+            deadline=None,
+        )
+        label = f"seat {seat} ran out of time"
+        return ended, [HistoryRecord(version, seat, None, label, event="TIMEOUT")]
+    strategy: Strategy = "RANDOM" if clock.on_timeout == "AUTO_RANDOM" else "GREEDY"
+    move = bot_suggest(
+        game, state, seat, strategy, seed=seed_to_int(f"{record.seed}:timeout:{record.version}")
+    )
+    new_record, history = advance(
+        record, game, engine_play(game, state, seat, msgspec.to_builtins(move)), now
+    )
+    first = history[0]
+    history[0] = msgspec.structs.replace(first, label=f"timeout: {first.label}", event="TIMEOUT")
+    return new_record, history
+
+
+async def enforce_clock(
+    store: RedisStore, game_id: str, record: Record, now: float | None = None
+) -> Record | None:
+    """The record once every timeout due by `now` is applied (each through the version-checked
+    commit: a move or another sweeper that commits first wins, and this one reads again);
+    None if the game is gone."""
+    for _ in range(MAX_TIMEOUTS):
+        at = time.time() if now is None else now
+        if not clocks.due(record, at):
+            return record
+        game = games()[record.kind]
+        new_record, history = timeout_step(record, game, at)
+        new_state = decode_state(game, new_record.state)
+        committed = await store.commit(
+            game_id,
+            record.version,
+            new_record,
+            history,
+            None,
+            bot_due=bot_due(game, new_state, record.bots) if not new_record.outcome else None,
+        )
+        if committed.outcome == "ok":
+            metrics.CLOCK_TIMEOUTS.labels(record.kind, record.clock.on_timeout).inc()  # type: ignore[union-attr]
+            if new_record.outcome is not None:
+                metrics.GAMES_ENDED.labels(record.kind, "TIMEOUT").inc()
+            record = new_record
+            continue
+        reloaded, _ = await store.load(game_id)
+        if reloaded is None:
+            return None
+        record = reloaded
+    return record
 
 
 def ended(record: Record) -> Rejected:
@@ -346,6 +423,7 @@ class Tables:
         api_key: str | None = None,
         bots: dict[int, str] | None = None,
         player_ids: list[str | None] | None = None,
+        clock: object = None,
     ) -> tuple[Table, dict[int, str]]:
         """A new game and the tokens of its human seats (bot seats get none: nobody may see
         or act as a bot's seat)."""
@@ -367,6 +445,7 @@ class Tables:
             raise BadSetup("playerIds has one entry per seat, at most `players` of them")
         if any(p is not None and not 0 < len(p) <= MAX_PLAYER_ID for p in player_ids):
             raise BadSetup(f"a playerId has 1 to {MAX_PLAYER_ID} characters")
+        turn_clock = clocks.parse_clock(clock)
         salt = "" if seed is not None else secrets.token_hex(16)
         seed = seed if seed is not None else secrets.token_hex(16)
         played = engine_start(game, players, options, seed)
@@ -389,7 +468,9 @@ class Tables:
             player_ids=[*player_ids, *[None] * (players - len(player_ids))],
             acting=acting(game, played.state),
             salt=salt,
+            clock=turn_clock,
         )
+        record = clocks.started(record)
         history, due = _history(0, played.steps), bot_due(game, played.state, bots)
         game_id = new_game_id()
         while not await self.store.create(game_id, record, history, due):
@@ -509,7 +590,12 @@ class Tables:
         record, _ = await self.store.load(game_id)
         if record is None:
             return None
-        table = Table(game_id, record, games()[record.kind], seat_of(record, token))
+        viewer = seat_of(record, token)
+        if clocks.due(record, time.time()):
+            record = await enforce_clock(self.store, game_id, record)
+            if record is None:
+                return None
+        table = Table(game_id, record, games()[record.kind], viewer)
         if record.bots and not record.finished and self.store.queues_after_commit(game_id):
             await self._requeue_if_stuck(table)
         return table
@@ -561,6 +647,9 @@ class Tables:
             asked = fingerprint(game_id, seat, move, expected_version)
             if done is not None:
                 return kind, await self._replayed(game_id, record, game, seat, done, asked)
+            if clocks.due(record, time.time()):  # the time ran out before this move came
+                await enforce_clock(self.store, game_id, record)
+                continue
             if expected_version is not None and expected_version != record.version:
                 return kind, Rejected(
                     RejectCode.STALE_VERSION,
@@ -617,7 +706,7 @@ class Tables:
         if done.fingerprint is None or record.options is None or done.version == record.version:
             return Applied(Table(game_id, record, game, seat), replayed=True)
         entries = await self.store.history(game_id, 0, done.version)
-        decisions = [(e.seat, e.move) for e in entries if not e.forced and not e.event]
+        decisions = [(e.seat, e.move) for e in entries if not e.forced and e.move is not None]
         state = replay(game, record.players, record.options, record.seed, decisions)
         then = msgspec.structs.replace(
             record,

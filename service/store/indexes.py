@@ -1,12 +1,15 @@
 """Secondary indexes of a tenant's games, laid out for Redis Cluster (docs/reliability.md).
 
-Three kinds of sorted set, all members scored 0 and ordered by their text
+Four kinds of sorted set, all members scored 0 and ordered by their text
 `<created ms, 15 digits>:<game id>` (newest last, so listings read them in reverse):
 
     ix:{bots-n}:t:<tenant>             every game of the tenant
     ix:{bots-n}:s:<tenant>:<status>    the tenant's games by status (ACTIVE, FINISHED, ABANDONED)
     ix:{bots-n}:p:<tenant>:<player>    the games a player id sits in
     ix:{bots-n}:a:<tenant>:<player>    the games where that player must decide now
+
+and, per lane, `clocks:{bots-n}`: the deadlines of the games with a turn clock (member the game
+id, score the deadline), swept by the workers (service/worker).
 
 `{bots-n}` is the hash tag of the game's lane (service/store/jobs.py): new game ids hash to a
 lane's slot, so a game's record and its index entries share one slot and the commit script
@@ -54,6 +57,11 @@ def acting_key(lane: int, tenant: str, player_id: str) -> str:
     return f"ix:{{{_tag(lane)}}}:a:{tenant}:{_player(player_id)}"
 
 
+def clock_key(lane: int) -> str:
+    """The lane's turn-clock deadlines: member the game id, score its deadline (epoch s)."""
+    return f"clocks:{{{_tag(lane)}}}"
+
+
 def member(game_id: str, record: Record) -> str:
     return f"{int(record.created * 1000):0{MEMBER_DIGITS}d}:{game_id}"
 
@@ -83,6 +91,9 @@ def updates(game_id: str, record: Record) -> tuple[list[str], str]:
             acting_key(lane, record.tenant, player_id),
         ]
         flags += "+" + ("+" if player_id in acting and not record.finished else "-")
+    if record.clock is not None:  # 'c': the deadline, scored; '-': no deadline now
+        keys.append(clock_key(lane))
+        flags += "c" if record.deadline is not None else "x"
     return keys, flags
 
 

@@ -19,6 +19,15 @@ class Outcome(msgspec.Struct, array_like=True):
     winners: list[int]
 
 
+class Clock(msgspec.Struct, array_like=True):
+    """A game's turn clock, as created (docs/api.md): one of the two limits, in seconds."""
+
+    per_decision: float | None
+    per_seat_total: float | None
+    increment: float
+    on_timeout: str  # AUTO_RANDOM, AUTO_GREEDY or FORFEIT
+
+
 class Record(msgspec.Struct, array_like=True):
     format: int
     kind: str
@@ -43,6 +52,9 @@ class Record(msgspec.Struct, array_like=True):
     # fair seeds: drawn with the seed when the client gave none; the commitment is
     # sha256(salt + seed), both revealed when the game is over (docs/api.md)
     salt: str = ""
+    clock: Clock | None = None
+    remaining: list[float] = msgspec.field(default_factory=list)  # per seat, perSeatTotal clocks
+    deadline: float | None = None  # epoch seconds when the seat on the clock times out
 
     def status(self) -> str:
         if self.outcome is not None and self.outcome.reason == "ABANDONED":

@@ -10,6 +10,7 @@
     bots:{bots-n}  stream: bot turns due, one lane per slot (service/store/jobs.py)
     ix:{bots-n}:*  sorted sets: a tenant's games, a player's, where a player must act, per
                    lane (service/store/indexes.py), written by the same scripts
+    clocks:{bots-n} sorted set: turn-clock deadlines of the lane's games (same scripts)
 
 On a cluster (`redis+cluster://` URL or `?cluster=true`) the events are sharded pub/sub
 (SPUBLISH/SSUBSCRIBE, Redis 7+): they stay on the shard that owns the game's slot instead of
@@ -64,15 +65,21 @@ end
 """
 
 # A game's entries in its tenant's indexes (service/store/indexes.py): KEYS from `first` on,
-# one flag per key, '+' adds the member and '-' removes it; each key's TTL pushed to `ttl`.
+# one flag per key, '+' adds the member and '-' removes it, 'c' scores the game id with its
+# clock's deadline and 'x' removes it; each key's TTL pushed to `ttl`.
 _INDEX = """
-local function index(first, member, flags, ttl)
+local function index(first, member, flags, ttl, game, deadline)
   for i = 1, #flags do
     local key = KEYS[first + i - 1]
-    if string.sub(flags, i, i) == '+' then
+    local flag = string.sub(flags, i, i)
+    if flag == '+' then
       redis.call('ZADD', key, 0, member)
-    else
+    elseif flag == '-' then
       redis.call('ZREM', key, member)
+    elseif flag == 'c' then
+      redis.call('ZADD', key, deadline, game)
+    else
+      redis.call('ZREM', key, game)
     end
     redis.call('EXPIRE', key, ttl)
   end
@@ -80,27 +87,27 @@ end
 """
 
 # KEYS: record, history[, lane[, index keys...]]. ARGV: version, record, ttl, game id, bot seat
-# due ('' for none), index member, index flags ('+'/'-' per index key), index ttl, history
-# entries...
+# due ('' for none), index member, index flags (one per index key), index ttl, clock deadline
+# ('' for none), history entries...
 _CREATE = (
     _ENQUEUE
     + _INDEX
     + """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[1], 'r', ARGV[2])
-if #ARGV > 8 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 9)) end
+if #ARGV > 9 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 10)) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
 enqueue(KEYS[3], ARGV[4], ARGV[1], ARGV[5])
-index(4, ARGV[6], ARGV[7], ARGV[8])
+index(4, ARGV[6], ARGV[7], ARGV[8], ARGV[4], ARGV[9])
 return 1
 """
 )
 
 # KEYS: record, history, idempotency[, lane[, index keys...]]. ARGV: expected version, new
 # version, record, idempotency field ('' for none), ttl, game id, final status, request
-# fingerprint, bot seat due ('' for none), index member, index flags, index ttl, history
-# entries...
+# fingerprint, bot seat due ('' for none), index member, index flags, index ttl, clock
+# deadline ('' for none), history entries...
 _COMMIT_TEMPLATE = (
     _ENQUEUE
     + _INDEX
@@ -113,7 +120,7 @@ local current = redis.call('HGET', KEYS[1], 'v')
 if not current then return {'gone', 0} end
 if current ~= ARGV[1] then return {'stale', tonumber(current)} end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3])
-redis.call('RPUSH', KEYS[2], unpack(ARGV, 13))
+redis.call('RPUSH', KEYS[2], unpack(ARGV, 14))
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[2], 'f:' .. ARGV[4], ARGV[8]) end
 for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
 local channel = 'g:{' .. ARGV[6] .. '}:events'
@@ -123,10 +130,18 @@ for v = tonumber(ARGV[1]) + 1, tonumber(ARGV[2]) do
   redis.call('$PUBLISH', channel, cjson.encode({gameId = ARGV[6], version = v, status = status}))
 end
 enqueue(KEYS[4], ARGV[6], ARGV[2], ARGV[9])
-index(5, ARGV[10], ARGV[11], ARGV[12])
+index(5, ARGV[10], ARGV[11], ARGV[12], ARGV[6], ARGV[13])
 return {'ok', tonumber(ARGV[2])}
 """
 )
+
+
+# KEYS: a lane's clock deadlines. ARGV: now, the claim's end, how many at most.
+_CLAIM = """
+local due = redis.call('ZRANGE', KEYS[1], '-inf', ARGV[1], 'BYSCORE', 'LIMIT', 0, ARGV[3])
+for _, game in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], game) end
+return due
+"""
 
 
 class StoreUnavailable(Exception):
@@ -220,6 +235,7 @@ class RedisStore:
         publish = "SPUBLISH" if self.cluster else "PUBLISH"
         self._create = redis.register_script(_CREATE)
         self._commit = redis.register_script(_COMMIT_TEMPLATE.replace("$PUBLISH", publish))
+        self._claim = redis.register_script(_CLAIM)
         self._seconds: dict[str, Any] = {}
         from service.store.events import EventHub  # events.py builds on this module
 
@@ -292,6 +308,7 @@ class RedisStore:
             indexes.member(game_id, record),
             flags,
             self.index_ttl(),
+            "" if record.deadline is None else repr(record.deadline),
             *(msgspec.msgpack.encode(h) for h in history),
         ]
         created = await self._timed("create", lambda: self._evalsha(self._create, keys, args))
@@ -367,6 +384,7 @@ class RedisStore:
             indexes.member(game_id, record),
             flags,
             self.index_ttl(),
+            "" if record.deadline is None else repr(record.deadline),
             *(msgspec.msgpack.encode(h) for h in history),
         ]
         reply = await self._timed("commit", lambda: self._evalsha(self._commit, keys, args))
@@ -408,6 +426,20 @@ class RedisStore:
             (m.decode(), key) for key, members in zip(keys, replies, strict=True) for m in members
         ]
         return sorted(found, reverse=True)[:count]
+
+    async def claim_deadlines(self, lane: int, now: float, lease: float, count: int) -> list[str]:
+        """Up to `count` games of `lane` whose clock ran out by `now`, claimed: their score is
+        pushed `lease` seconds on in the same script, so another sweeper skips them until then
+        (and takes them over if this one dies); the timeout's commit sets or removes it."""
+        keys = [indexes.clock_key(lane)]
+        args = [repr(now), repr(now + lease), count]
+        claimed = await self._timed("claim", lambda: self._evalsha(self._claim, keys, args))
+        return [game_id.decode() for game_id in claimed]
+
+    async def unclock(self, lane: int, game_id: str) -> None:
+        """The deadline of a game that no longer exists, removed."""
+        key = indexes.clock_key(lane)
+        await self._timed("unclock", lambda: self.redis.zrem(key, game_id))
 
     async def records(self, game_ids: list[str]) -> list[Record | None]:
         """The records of `game_ids` (None for a game that expired), pipelined."""

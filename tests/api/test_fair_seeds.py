@@ -64,7 +64,7 @@ async def test_the_seed_shows_only_at_the_end_and_replays_the_game(
     assert hashlib.sha256((reveal["salt"] + reveal["seed"]).encode()).hexdigest() == commitment
     game = games()[over["kind"]]
     decisions = [
-        (e["seat"], e["move"]) for e in over["history"] if not e["forced"] and not e["event"]
+        (e["seat"], e["move"]) for e in over["history"] if not e["forced"] and e["move"] is not None
     ]
     state = replay(game, over["players"], reveal["options"], reveal["seed"], decisions)
     assert msgspec.to_builtins(game.view(state, None)) == over["state"]
