@@ -571,6 +571,7 @@ class Tables:
             updated=time.time(),
             acting=[],
             outcome=outcome,
+            deadline=None,
         )
         entry = HistoryRecord(version, seat, None, label, event=outcome.reason)
         committed = await self.store.commit(game_id, record.version, ended_record, [entry], None)
@@ -647,9 +648,6 @@ class Tables:
             asked = fingerprint(game_id, seat, move, expected_version)
             if done is not None:
                 return kind, await self._replayed(game_id, record, game, seat, done, asked)
-            if clocks.due(record, time.time()):  # the time ran out before this move came
-                await enforce_clock(self.store, game_id, record)
-                continue
             if expected_version is not None and expected_version != record.version:
                 return kind, Rejected(
                     RejectCode.STALE_VERSION,
@@ -725,6 +723,9 @@ class Tables:
         if idempotency_key is not None and parsed is not None:
             field_key = f"{parsed[0]}:{idempotency_key}"
         record, done = await self.store.load(game_id, field_key)
+        if record is not None and clocks.due(record, time.time()):
+            # the time ran out before this request came: the timeout first, then the request
+            record = await enforce_clock(self.store, game_id, record)
         if record is None:
             return None, Rejected(RejectCode.NOT_FOUND, f"no game {game_id!r}")
         try:

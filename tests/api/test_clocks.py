@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -27,6 +29,10 @@ mutation Create($input: CreateGameInput!) {
     game { id version toAct clock { seat deadline perDecisionSeconds onTimeout remainingSeconds } }
     seats { seat token }
   }
+}"""
+APPLY = """
+mutation Apply($id: ID!, $move: JSON!) {
+  applyMove(input: {gameId: $id, move: $move}) { __typename ... on MoveRejected { code } }
 }"""
 READ = """
 query Read($id: ID!) {
@@ -115,6 +121,17 @@ async def test_a_read_after_the_deadline_applies_the_timeout_itself() -> None:
             assert timed_out["event"] == "TIMEOUT" and timed_out["seat"] == seat
             assert timed_out["label"].startswith("timeout: ") and timed_out["move"] is not None
             assert seen["status"] == "ACTIVE"
+            # a move that comes after the deadline: the timeout first, then the move is judged
+            payload = await _create(http, clock(0.05, "FORFEIT"))
+            forfeit, tokens = payload["game"], [s["token"] for s in payload["seats"]]
+            deadline = datetime.fromisoformat(forfeit["clock"]["deadline"]).timestamp()
+            while time.time() <= deadline:  # the wall clock passing it is the event
+                await asyncio.sleep(0.01)
+            late = await post(http, APPLY, {"id": forfeit["id"], "move": {"type": "any"}},
+                              token=tokens[forfeit["toAct"][0]])  # fmt: skip
+            assert late["data"]["applyMove"]["code"] == "GAME_OVER"
+            over = (await post(http, READ, {"id": forfeit["id"]}))["data"]["game"]
+            assert over["outcome"] == {"reason": "TIMEOUT", "seat": forfeit["toAct"][0]}
     finally:
         server.cleanup()
 
