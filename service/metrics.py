@@ -29,6 +29,18 @@ MOVES = Counter(
 GAMES_CREATED = Counter(
     "rules_games_created_total", "Games created, by game.", ["game"], registry=REGISTRY
 )
+GAMES_ENDED = Counter(
+    "rules_games_ended_total",
+    "Games ended without their rules: RESIGNED, ABANDONED, TIMEOUT, by game.",
+    ["game", "reason"],
+    registry=REGISTRY,
+)
+CLOCK_TIMEOUTS = Counter(
+    "rules_clock_timeouts_total",
+    "Turn-clock timeouts applied, by game and what the clock did (onTimeout).",
+    ["game", "action"],
+    registry=REGISTRY,
+)
 VERSION_CONFLICTS = Counter(
     "rules_version_conflicts_total",
     "Moves refused because another write won the race for the same version.",

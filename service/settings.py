@@ -44,7 +44,9 @@ class Settings:
     redis_timeout: float = 2.0  # seconds for connecting and for each Redis command
     redis_pool_size: int = 64
     max_body_bytes: int = 64 * 1024
-    api_keys: tuple[str, ...] = ()  # when set, createGame needs one of them (X-API-Key)
+    # `id:secret` (or `id:sha256:<hex>`) per tenant; when set, creating and listing games
+    # need one of them (X-API-Key); unset: one default tenant (development)
+    api_keys: tuple[str, ...] = ()
     rate_limit_per_token: int = 600  # requests per minute per seat token; 0 turns it off
     rate_limit_per_address: int = 6000  # requests per minute per client address; 0: off
     rate_limit_sync_seconds: float = 0.1  # how often replicas share their counts via Redis

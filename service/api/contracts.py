@@ -12,10 +12,12 @@ from typing import Any
 
 import msgspec
 
+from service.api.clocks import ON_TIMEOUT
 from service.api.rest import STATUS
 from service.api.schema import build_schema
 from service.bots import STRATEGIES
 from service.engine import Game, Scores, games
+from service.store import indexes
 
 STRATEGY_NAMES = list(STRATEGIES)
 EVERY_ROUTE = ("BAD_REQUEST", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "UNAVAILABLE")
@@ -32,7 +34,13 @@ GAME_FIELDS = [
     "state",
     "legalMoves",
     "scores",
+    "seats",
+    "outcome",
+    "seedCommitment",
+    "seedReveal",
+    "clock",
 ]
+STATUSES = list(indexes.STATUSES)
 
 
 def game_schema(game: Game[Any, Any]) -> dict[str, Any]:
@@ -114,6 +122,11 @@ def openapi() -> dict[str, Any]:
     retry_after = {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}}
     etag = {"description": 'The game\'s version, e.g. "12".', "schema": {"type": "string"}}
 
+    link = {"description": 'The next page: <url>; rel="next".', "schema": {"type": "string"}}
+
+    def query(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+        return {"name": name, "in": "query", "required": False, "schema": schema}
+
     game_id = {"name": "gameId", "in": "path", "required": True, "schema": {"type": "string"}}
     read = {"parameters": [game_id], "security": [{}, {"seatToken": []}]}
     return {
@@ -134,7 +147,29 @@ def openapi() -> dict[str, Any]:
                         **ok(_ref("CreatedGame"), "created", "201"),
                         **problems("BAD_USER_INPUT", "UNAUTHORIZED"),
                     },
-                }
+                },
+                "get": {
+                    "operationId": "listGames",
+                    "summary": "The tenant's games (X-API-Key), newest first, as a spectator "
+                    "sees them; the next page's URL is in the Link header (rel=next).",
+                    "security": [{}, {"apiKey": []}],
+                    "parameters": [
+                        query("status", {"enum": STATUSES}),
+                        query("kind", {"enum": list(games())}),
+                        query("playerId", {"type": "string", "maxLength": 128}),
+                        query("toActPlayerId", {"type": "string", "maxLength": 128}),
+                        query("createdAfter", {"type": "string", "format": "date-time"}),
+                        query("first", {"type": "integer", "minimum": 1, "maximum": 100}),
+                        query("after", {"type": "string"}),
+                    ],
+                    "responses": {
+                        "200": {
+                            **ok(_ref("GamePage"), "a page of games")["200"],
+                            "headers": {"Link": link},
+                        },
+                        **problems("UNAUTHORIZED"),
+                    },
+                },
             },
             "/v1/games/{gameId}": {
                 "get": {
@@ -220,6 +255,31 @@ def openapi() -> dict[str, Any]:
                     "responses": {
                         **ok(_ref("Validation"), "the verdict"),
                         **problems("NOT_FOUND", "UNAUTHORIZED"),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/resign": {
+                "post": {
+                    "parameters": [game_id],
+                    "security": [{"seatToken": []}],
+                    "operationId": "resign",
+                    "summary": "The bearer's seat resigns: the game is FINISHED with an outcome.",
+                    "responses": {
+                        **ok(_ref("EndedGame"), "the game, over"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED", "GAME_OVER", "STALE_VERSION"),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/abandon": {
+                "post": {
+                    "parameters": [game_id],
+                    "security": [{}, {"apiKey": []}],
+                    "operationId": "abandonGame",
+                    "summary": "The game's tenant (X-API-Key) calls it off: ABANDONED, no "
+                    "winners. Another tenant's key gets 404.",
+                    "responses": {
+                        **ok(_ref("EndedGame"), "the game, abandoned"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED", "GAME_OVER", "STALE_VERSION"),
                     },
                 }
             },
@@ -329,6 +389,12 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                         "additionalProperties": False,
                     },
                 },
+                "clock": {"oneOf": [_ref("ClockOption"), {"type": "null"}]},
+                "playerIds": {
+                    "type": ["array", "null"],
+                    "items": {"type": ["string", "null"], "minLength": 1, "maxLength": 128},
+                    "description": "The app's own user id per seat, by seat.",
+                },
             },
             "required": ["kind", "players"],
             "additionalProperties": False,
@@ -339,15 +405,100 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                 "id": string,
                 "kind": {"enum": list(games())},
                 "version": integer,
-                "status": {"enum": ["ACTIVE", "FINISHED"]},
+                "status": {"enum": STATUSES},
                 "players": integer,
                 "toAct": {"type": "array", "items": integer},
                 "viewer": nullable_int,
                 "state": {"oneOf": views},
                 "legalMoves": {"type": "array", "items": _ref("LegalMove")},
                 "scores": _ref("Scores"),
+                "seats": {"type": "array", "items": _ref("Seat")},
+                "outcome": {"oneOf": [_ref("Outcome"), {"type": "null"}]},
+                "seedCommitment": {
+                    "type": "string",
+                    "description": "SHA-256 (hex) of salt + seed, fixed at create.",
+                },
+                "seedReveal": {"oneOf": [_ref("SeedReveal"), {"type": "null"}]},
+                "clock": {"oneOf": [_ref("GameClock"), {"type": "null"}]},
             },
             "required": GAME_FIELDS,
+        },
+        "Outcome": {
+            "type": "object",
+            "description": "How a game ended other than by its rules.",
+            "properties": {
+                "reason": {"enum": ["RESIGNED", "ABANDONED", "TIMEOUT"]},
+                "seat": nullable_int,
+                "winners": {"type": "array", "items": integer},
+            },
+            "required": ["reason", "seat", "winners"],
+        },
+        "ClockOption": {
+            "type": "object",
+            "description": "A turn clock: exactly one of the two limits (seconds).",
+            "properties": {
+                "perDecisionSeconds": {"type": "number", "exclusiveMinimum": 0},
+                "perSeatTotalSeconds": {"type": "number", "exclusiveMinimum": 0},
+                "incrementSeconds": {"type": "number", "minimum": 0},
+                "onTimeout": {"enum": list(ON_TIMEOUT)},
+            },
+            "additionalProperties": False,
+        },
+        "GameClock": {
+            "type": "object",
+            "description": "The turn clock; `deadline` (epoch seconds) is when `seat` times out.",
+            "properties": {
+                "perDecisionSeconds": {"type": ["number", "null"]},
+                "perSeatTotalSeconds": {"type": ["number", "null"]},
+                "incrementSeconds": {"type": "number"},
+                "onTimeout": {"enum": list(ON_TIMEOUT)},
+                "seat": nullable_int,
+                "deadline": {"type": ["number", "null"]},
+                "remainingSeconds": {"type": ["array", "null"], "items": {"type": "number"}},
+            },
+            "required": [
+                "perDecisionSeconds",
+                "perSeatTotalSeconds",
+                "incrementSeconds",
+                "onTimeout",
+                "seat",
+                "deadline",
+                "remainingSeconds",
+            ],
+        },
+        "SeedReveal": {
+            "type": "object",
+            "description": "Revealed once the game is over: replay it from its history.",
+            "properties": {"seed": string, "salt": string, "options": {"type": "object"}},
+            "required": ["seed", "salt", "options"],
+        },
+        "EndedGame": {
+            "type": "object",
+            "properties": {"game": _ref("Game")},
+            "required": ["game"],
+        },
+        "Seat": {
+            "type": "object",
+            "properties": {
+                "seat": integer,
+                "playerId": {
+                    "type": ["string", "null"],
+                    "description": "Shown to the game's own tenant (X-API-Key) only.",
+                },
+                "bot": {"enum": [*STRATEGY_NAMES, None]},
+            },
+            "required": ["seat", "playerId", "bot"],
+        },
+        "GamePage": {
+            "type": "object",
+            "properties": {
+                "games": {"type": "array", "items": _ref("Game")},
+                "nextCursor": {
+                    "type": ["string", "null"],
+                    "description": "`after` of the next page; null on the last one.",
+                },
+            },
+            "required": ["games", "nextCursor"],
         },
         "CreatedGame": {
             "type": "object",
@@ -357,8 +508,12 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                     "type": "array",
                     "items": {
                         "type": "object",
-                        "properties": {"seat": integer, "token": string},
-                        "required": ["seat", "token"],
+                        "properties": {
+                            "seat": integer,
+                            "token": string,
+                            "playerId": {"type": ["string", "null"]},
+                        },
+                        "required": ["seat", "token", "playerId"],
                     },
                 },
             },
@@ -413,7 +568,7 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
             "type": "object",
             "properties": {
                 "version": integer,
-                "status": {"enum": ["ACTIVE", "FINISHED"]},
+                "status": {"enum": STATUSES},
                 "toAct": {"type": "array", "items": integer},
             },
             "required": ["version", "status", "toAct"],
@@ -442,11 +597,15 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                         "properties": {
                             "version": integer,
                             "seat": nullable_int,
-                            "move": _ref("Move"),
+                            "move": {"oneOf": [_ref("Move"), {"type": "null"}]},
                             "label": string,
                             "forced": {"type": "boolean"},
+                            "event": {
+                                "enum": ["RESIGNED", "ABANDONED", "TIMEOUT", None],
+                                "description": "An entry that is no move (move null).",
+                            },
                         },
-                        "required": ["version", "seat", "move", "label", "forced"],
+                        "required": ["version", "seat", "move", "label", "forced", "event"],
                     },
                 },
             },

@@ -54,9 +54,9 @@ def replayed_steps(
 
 def replayable(game: Game[Any, Any], record: Record, entries: list[HistoryRecord]) -> bool:
     """Whether the engine can give the labels back: the game's create options are known and
-    every entry is one of the game's moves (an entry the engine did not make, such as a
-    seat leaving the game, keeps its label)."""
-    if record.options is None:
+    every entry is one of the game's moves as the engine labels it (an entry with an event
+    keeps its label: a resignation or abandon is no move, a timeout's label says so)."""
+    if record.options is None or any(entry.event for entry in entries):
         return False
     try:
         for entry in entries:

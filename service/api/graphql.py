@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncGenerator
+from datetime import UTC, datetime
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, cast
 
@@ -20,8 +21,17 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from service.api import typed
+from service.api.clocks import clock_json
 from service.api.hints import HintsBusy
-from service.api.tables import Applied, Rejected, Table, Tables, Unauthorized
+from service.api.tables import (
+    Applied,
+    BadListing,
+    Rejected,
+    Table,
+    Tables,
+    Unauthorized,
+)
+from service.api.tables import GameFilter as ListingFilter
 from service.engine import BadSetup, games
 from service.engine import RejectCode as EngineRejectCode
 from service.store import StoreUnavailable
@@ -57,6 +67,71 @@ class GameKind(Enum):
 class GameStatus(Enum):
     ACTIVE = "ACTIVE"
     FINISHED = "FINISHED"
+    ABANDONED = "ABANDONED"
+
+
+@strawberry.enum
+class EndReason(Enum):
+    RESIGNED = "RESIGNED"
+    ABANDONED = "ABANDONED"
+    TIMEOUT = "TIMEOUT"
+
+
+@strawberry.type
+class SeedReveal:
+    seed: str
+    salt: str = strawberry.field(
+        description='Drawn by the server; "" when the client chose the seed.'
+    )
+    options: JSON = strawberry.field(description="The create options as sent.")
+
+
+@strawberry.enum
+class TimeoutAction(Enum):
+    AUTO_RANDOM = "AUTO_RANDOM"
+    AUTO_GREEDY = "AUTO_GREEDY"
+    FORFEIT = "FORFEIT"
+
+
+@strawberry.input(description="A turn clock: exactly one of the two limits.")
+class ClockInput:
+    per_decision_seconds: float | None = None
+    per_seat_total_seconds: float | None = None
+    increment_seconds: float = 0.0
+    on_timeout: TimeoutAction = TimeoutAction.AUTO_RANDOM
+
+
+@strawberry.type(description="The turn clock; every viewer sees it, so clients can draw it.")
+class GameClock:
+    per_decision_seconds: float | None
+    per_seat_total_seconds: float | None
+    increment_seconds: float
+    on_timeout: TimeoutAction
+    seat: int | None = strawberry.field(description="The seat on the clock; null: none now.")
+    deadline: datetime | None = strawberry.field(
+        description="When that seat times out (the server enforces it with no client there)."
+    )
+    remaining_seconds: list[float] | None = strawberry.field(
+        description="perSeatTotal clocks: each seat's bank as of the last decision (the seat "
+        "on the clock has until `deadline`)."
+    )
+
+
+@strawberry.type(description="How a game ended other than by its rules.")
+class Outcome:
+    reason: EndReason
+    seat: int | None = strawberry.field(description="The seat that resigned or timed out.")
+    winners: list[int] = strawberry.field(
+        description="RESIGNED and TIMEOUT: the best of the other seats by points at the end; "
+        "ABANDONED: none. `scores` stays the rules' own (not final)."
+    )
+
+
+@strawberry.enum
+class Strategy(Enum):
+    RANDOM = "RANDOM"
+    GREEDY = "GREEDY"
+    SEARCH = "SEARCH"
 
 
 RejectCode = strawberry.enum(EngineRejectCode, name="RejectCode")
@@ -81,6 +156,19 @@ def unavailable() -> ApiError:
 def _tables(info: Info[Any, Any]) -> Tables:
     tables: Tables = info.context["tables"]
     return tables
+
+
+def _api_key(info: Info[Any, Any]) -> str | None:
+    request = info.context.get("request")
+    return request.headers.get("x-api-key") if request is not None else None
+
+
+def _tenant(info: Info[Any, Any]) -> str | None:
+    """The caller's tenant (X-API-Key), None for none; cached for the request."""
+    if "tenant" not in info.context:
+        info.context["tenant"] = _tables(info).tenant_of(_api_key(info))
+    tenant: str | None = info.context["tenant"]
+    return tenant
 
 
 def _token(info: Info[Any, Any]) -> str | None:
@@ -144,16 +232,30 @@ class HistoryEntry:
     label: str
     forced: bool
     game: strawberry.Private[Any]
+    event: EndReason | None = strawberry.field(
+        default=None, description="An entry that is no move: how the game ended."
+    )
 
     @strawberry.field(description=TYPED_MOVE)
     def typed_move(self) -> TypedMove | None:
         return None if self.move is None else typed.typed_move(self.game, self.move)
 
 
+PLAYER_ID = "The app's own id of the seat's user, shown only to the game's tenant (API key)."
+
+
 @strawberry.type
 class SeatCredential:
     seat: int
     token: str
+    player_id: str | None = strawberry.field(default=None, description=PLAYER_ID)
+
+
+@strawberry.type
+class Seat:
+    seat: int
+    player_id: str | None = strawberry.field(description=PLAYER_ID)
+    bot: Strategy | None = strawberry.field(description="The bot's strategy for a bot seat.")
 
 
 @strawberry.type
@@ -174,7 +276,50 @@ class Game:
 
     @strawberry.field
     def status(self) -> GameStatus:
-        return GameStatus.FINISHED if self.table.record.finished else GameStatus.ACTIVE
+        return GameStatus(self.table.status())
+
+    @strawberry.field(
+        name="seedCommitment",
+        description="SHA-256 (hex) of `salt + seed`, fixed when the game was created: once "
+        "it is over, `seedReveal` must hash to it (docs/api.md, verifying a game).",
+    )
+    def seed_commitment(self) -> str:
+        return self.table.seed_commitment()
+
+    @strawberry.field(
+        name="seedReveal",
+        description="The seed, salt and create options once the game is over; null before.",
+    )
+    def seed_reveal(self) -> SeedReveal | None:
+        reveal = self.table.seed_reveal()
+        if reveal is None:
+            return None
+        return SeedReveal(
+            seed=reveal["seed"], salt=reveal["salt"], options=cast(JSON, reveal["options"])
+        )
+
+    @strawberry.field(description="The turn clock, if the game was created with one.")
+    def clock(self) -> GameClock | None:
+        shown = clock_json(self.table.record)
+        if shown is None:
+            return None
+        deadline = shown["deadline"]
+        return GameClock(
+            per_decision_seconds=shown["perDecisionSeconds"],
+            per_seat_total_seconds=shown["perSeatTotalSeconds"],
+            increment_seconds=shown["incrementSeconds"],
+            on_timeout=TimeoutAction(shown["onTimeout"]),
+            seat=shown["seat"],
+            deadline=None if deadline is None else datetime.fromtimestamp(deadline, UTC),
+            remaining_seconds=shown["remainingSeconds"],
+        )
+
+    @strawberry.field(description="Set when a resign, the tenant or a clock ended the game.")
+    def outcome(self) -> Outcome | None:
+        ended = self.table.outcome()
+        if ended is None:
+            return None
+        return Outcome(reason=EndReason(ended.reason), seat=ended.seat, winners=ended.winners)
 
     @strawberry.field
     def players(self) -> int:
@@ -222,6 +367,17 @@ class Game:
             ],
         )  # fmt: skip
 
+    @strawberry.field(description="Every seat; player ids for the game's own tenant only.")
+    def seats(self, info: Info[Any, Any]) -> list[Seat]:
+        return [
+            Seat(
+                seat=s["seat"],
+                player_id=s["playerId"],
+                bot=None if s["bot"] is None else Strategy(s["bot"]),
+            )
+            for s in self.table.seats(_tenant(info))
+        ]
+
     @strawberry.field(description="Applied decisions after version `after`, oldest first.")
     async def history(self, info: Info[Any, Any], after: int | None = None) -> list[HistoryEntry]:
         try:
@@ -231,21 +387,15 @@ class Game:
         return [
             HistoryEntry(
                 version=e.version,
-                seat=e.seat,
+                seat=e.seat if e.seat >= 0 else None,
                 move=e.move,
                 label=e.label,
                 forced=e.forced,
                 game=self.table.game,
+                event=EndReason(e.event) if e.event else None,
             )
             for e in entries
         ]
-
-
-@strawberry.enum
-class Strategy(Enum):
-    RANDOM = "RANDOM"
-    GREEDY = "GREEDY"
-    SEARCH = "SEARCH"
 
 
 @strawberry.input
@@ -276,6 +426,16 @@ class CreateGameInput:
         default=None,
         description="Seats the server plays itself, as soon as they are to act. They get no "
         "token; at least one seat stays human.",
+    )
+    player_ids: list[str | None] | None = strawberry.field(
+        default=None,
+        description="The app's own user id per seat (by seat; null or missing: none), at most "
+        "128 characters each. Lists games by player (`games(filter:)`); shown only to the "
+        "game's tenant.",
+    )
+    clock: ClockInput | None = strawberry.field(
+        default=None,
+        description="A turn clock, enforced by the server even when no client comes back.",
     )
 
 
@@ -325,6 +485,40 @@ class GameEvent:
     status: GameStatus
 
 
+@strawberry.input
+class GameFilter:
+    status: GameStatus | None = None
+    kind: GameKind | None = None
+    player_id: str | None = strawberry.field(
+        default=None, description="Games this player id sits in."
+    )
+    to_act_player_id: str | None = strawberry.field(
+        default=None, description="Games where this player id must decide now."
+    )
+    created_after: datetime | None = None
+
+
+@strawberry.type
+class PageInfo:
+    has_next_page: bool
+    end_cursor: str | None = strawberry.field(
+        description="Pass as `after` for the next page (with filters it may lie past the "
+        "last edge: the server reads a bounded number of entries per page)."
+    )
+
+
+@strawberry.type
+class GameEdge:
+    cursor: str
+    node: Game
+
+
+@strawberry.type
+class GameConnection:
+    edges: list[GameEdge]
+    page_info: PageInfo
+
+
 @strawberry.type
 class Query:
     @strawberry.field(description="The games this server hosts.")
@@ -350,6 +544,34 @@ class Query:
         except Unauthorized:
             raise ApiError("UNAUTHORIZED", "that token is not a seat of this game") from None
         return Game(table=table) if table is not None else None
+
+    @strawberry.field(
+        description="The games of the caller's tenant (X-API-Key), newest first, each seen "
+        "as a spectator sees it. A Relay connection: `first` up to 100, `after` a cursor."
+    )
+    async def games(
+        self,
+        info: Info[Any, Any],
+        filter: GameFilter | None = None,
+        first: int = 20,
+        after: str | None = None,
+    ) -> GameConnection:
+        tenant = _tenant(info)
+        if tenant is None:
+            raise ApiError("UNAUTHORIZED", "listing games needs the tenant's API key (X-API-Key)")
+        only = _listing(filter or GameFilter())
+        try:
+            page = await _tables(info).list_games(tenant, only, first, after)
+        except BadListing as exc:
+            raise ApiError("BAD_USER_INPUT", exc.message) from None
+        except StoreUnavailable:
+            raise unavailable() from None
+        return GameConnection(
+            edges=[
+                GameEdge(cursor=cursor, node=Game(table=table)) for cursor, table in page.tables
+            ],
+            page_info=PageInfo(has_next_page=page.has_next, end_cursor=page.end_cursor),
+        )
 
     @strawberry.field(
         name="suggestMove",
@@ -397,6 +619,19 @@ class Query:
             reason=rejected.reason,
             rule=rejected.rule,
         )
+
+
+def _listing(only: GameFilter) -> ListingFilter:
+    created = only.created_after
+    if created is not None and created.tzinfo is None:
+        created = created.replace(tzinfo=UTC)  # a time without a zone is read as UTC
+    return ListingFilter(
+        status=None if only.status is None else only.status.value,
+        kind=None if only.kind is None else only.kind.value,
+        player_id=only.player_id,
+        to_act_player_id=only.to_act_player_id,
+        created_after=None if created is None else created.timestamp(),
+    )
 
 
 async def _suggest(
@@ -457,7 +692,14 @@ class Mutation:
         try:
             bots = {bot.seat: bot.strategy.value for bot in input.bots or []}
             table, tokens = await _tables(info).create(
-                input.kind.value, input.players, input.seed, _options(input), api_key, bots
+                input.kind.value,
+                input.players,
+                input.seed,
+                _options(input),
+                api_key,
+                bots,
+                input.player_ids,
+                _clock(input.clock),
             )
         except BadSetup as exc:
             raise ApiError("BAD_USER_INPUT", exc.message) from None
@@ -467,8 +709,36 @@ class Mutation:
             raise unavailable() from None
         return CreateGamePayload(
             game=Game(table=table),
-            seats=[SeatCredential(seat=seat, token=token) for seat, token in tokens.items()],
+            seats=[
+                SeatCredential(seat=seat, token=token, player_id=_player(table, seat))
+                for seat, token in tokens.items()
+            ],
         )
+
+    @strawberry.mutation(
+        description="The bearer's seat resigns: the game is FINISHED with an `outcome` naming "
+        "it. GAME_OVER when it is over already."
+    )
+    async def resign(
+        self, info: Info[Any, Any], game_id: strawberry.ID, expected_version: int | None = None
+    ) -> ApplyMoveResult:
+        try:
+            result = await _tables(info).resign(str(game_id), _token(info), expected_version)
+        except StoreUnavailable:
+            raise unavailable() from None
+        return _ended(result)
+
+    @strawberry.mutation(
+        name="abandonGame",
+        description="The game's tenant (X-API-Key) calls it off: ABANDONED, no winners. "
+        "Another tenant's key gets NOT_FOUND; GAME_OVER when it is over already.",
+    )
+    async def abandon_game(self, info: Info[Any, Any], game_id: strawberry.ID) -> ApplyMoveResult:
+        try:
+            result = await _tables(info).abandon(str(game_id), _tenant(info))
+        except StoreUnavailable:
+            raise unavailable() from None
+        return _ended(result)
 
     @strawberry.mutation(name="applyMove")
     async def apply_move(self, info: Info[Any, Any], input: ApplyMoveInput) -> ApplyMoveResult:
@@ -496,6 +766,34 @@ class Mutation:
         )
 
 
+def _ended(result: Applied | Rejected) -> ApplyMoveResult:
+    if isinstance(result, Applied):
+        return MoveApplied(game=Game(table=result.table), replayed=False)
+    return MoveRejected(
+        code=result.code, message=result.message, current_version=result.current_version
+    )
+
+
+def _clock(clock: ClockInput | None) -> dict[str, Any] | None:
+    """The clock as the JSON create option REST takes too (clocks.parse_clock checks it)."""
+    if clock is None:
+        return None
+    raw: dict[str, Any] = {
+        "incrementSeconds": clock.increment_seconds,
+        "onTimeout": clock.on_timeout.value,
+    }
+    if clock.per_decision_seconds is not None:
+        raw["perDecisionSeconds"] = clock.per_decision_seconds
+    if clock.per_seat_total_seconds is not None:
+        raw["perSeatTotalSeconds"] = clock.per_seat_total_seconds
+    return raw
+
+
+def _player(table: Table, seat: int) -> str | None:
+    ids = table.record.player_ids
+    return ids[seat] if seat < len(ids) else None
+
+
 def _options(input: CreateGameInput) -> object:
     """The JSON options of a createGame: from `options` or from `typedOptions`."""
     if input.typed_options is None:
@@ -514,7 +812,7 @@ class Subscription:
         name="gameEvents",
         description="The game's current version, then every new one, in order. Versions are "
         "consecutive: on a gap, catch up with `history(after:)`. The stream completes after "
-        "the FINISHED event (at once for a finished game). Authenticate with "
+        "the FINISHED or ABANDONED event (at once for a game that is over). Authenticate with "
         '`{"authorization": "Bearer <token>"}` in the connection_init payload.',
     )
     async def game_events(
@@ -528,7 +826,7 @@ class Subscription:
                     raise ApiError("NOT_FOUND", f"no game {str(game_id)!r}")
                 last, status = table.record.version, GameStatus(table.status())
                 yield GameEvent(game_id=game_id, version=last, status=status)
-                while status is not GameStatus.FINISHED:  # nothing follows a finished game
+                while status is GameStatus.ACTIVE:  # nothing follows a game's end
                     data = await events.next()
                     if data == RESYNC:  # events were lost with the connection: read again
                         table = await _reread(tables, str(game_id), _token(info))

@@ -11,7 +11,9 @@ If-None-Match names the current ETag answers 304 with no body.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlencode
 
 import msgspec
 from starlette.exceptions import HTTPException
@@ -21,9 +23,17 @@ from starlette.routing import Route
 
 from service.api.hints import HintsBusy
 from service.api.parsing import natural, within_depth
-from service.api.tables import Rejected, Table, Tables, Unauthorized
-from service.engine import BadSetup
-from service.store import HistoryRecord, StoreUnavailable
+from service.api.tables import (
+    Applied,
+    BadListing,
+    GameFilter,
+    Rejected,
+    Table,
+    Tables,
+    Unauthorized,
+)
+from service.engine import BadSetup, games
+from service.store import HistoryRecord, StoreUnavailable, indexes
 
 STATUS = {
     "NOT_FOUND": 404,
@@ -77,6 +87,8 @@ class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
     seed: str | None = None
     options: dict[str, Any] | None = None
     bots: list[BotSeat] | None = None
+    player_ids: list[str | None] | None = msgspec.field(default=None, name="playerIds")
+    clock: dict[str, Any] | None = None
 
 
 class SuggestBody(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
@@ -233,14 +245,20 @@ def routes(tables: Tables, max_depth: int) -> list[Route]:
                 body.options,
                 request.headers.get("x-api-key"),
                 bots,
+                body.player_ids,
+                body.clock,
             )
         except BadSetup as exc:
             raise Problem("BAD_USER_INPUT", exc.message) from None
         except Unauthorized:
             raise Problem("UNAUTHORIZED", "creating games needs an API key (X-API-Key)") from None
-        seats = [{"seat": seat, "token": token} for seat, token in tokens.items()]
+        ids = table.record.player_ids
+        seats = [
+            {"seat": seat, "token": token, "playerId": ids[seat] if seat < len(ids) else None}
+            for seat, token in tokens.items()
+        ]
         return json_response(
-            {"game": table.as_json(), "seats": seats},
+            {"game": table.as_json(table.record.tenant), "seats": seats},
             201,
             {"location": f"/v1/games/{table.id}", "etag": f'"{table.record.version}"'},
         )
@@ -251,7 +269,30 @@ def routes(tables: Tables, max_depth: int) -> list[Route]:
         headers = {"etag": f'"{table.record.version}"', "vary": "authorization"}
         if _none_match(request, table.record.version):
             return Response(status_code=304, headers=headers)
-        return json_response(table.as_json(), headers=headers)
+        return json_response(table.as_json(tenant_of(request)), headers=headers)
+
+    def tenant_of(request: Request) -> str | None:
+        return tables.tenant_of(request.headers.get("x-api-key"))
+
+    async def list_games(request: Request) -> Response:
+        tenant = tenant_of(request)
+        if tenant is None:
+            raise Problem("UNAUTHORIZED", "listing games needs the tenant's API key (X-API-Key)")
+        only, first, after = listing_query(request)
+        try:
+            page = await tables.list_games(tenant, only, first, after)
+        except BadListing as exc:
+            raise Problem("BAD_REQUEST", exc.message) from None
+        headers = {"vary": "x-api-key"}
+        if page.has_next and page.end_cursor is not None:
+            query = [(k, v) for k, v in request.query_params.multi_items() if k != "after"]
+            query.append(("after", page.end_cursor))
+            headers["link"] = f'</v1/games?{urlencode(query)}>; rel="next"'
+        body = {
+            "games": [table.as_json(tenant) for _, table in page.tables],
+            "nextCursor": page.end_cursor if page.has_next else None,
+        }
+        return json_response(body, headers=headers)
 
     async def legal_moves(request: Request) -> Response:
         table = await read(request)
@@ -295,6 +336,24 @@ def routes(tables: Tables, max_depth: int) -> list[Route]:
         return json_response(
             {"game": table.as_json(), "replayed": result.replayed}, headers=headers
         )
+
+    def ended_json(result: Applied | Rejected, tenant: str | None) -> Response:
+        if isinstance(result, Rejected):
+            raise from_rejection(result)
+        table = result.table
+        headers = {"etag": f'"{table.record.version}"'}
+        return json_response({"game": table.as_json(tenant)}, headers=headers)
+
+    async def resign(request: Request) -> Response:
+        result = await tables.resign(
+            request.path_params["game_id"], bearer_token(request), _if_match(request)
+        )
+        return ended_json(result, None)
+
+    async def abandon(request: Request) -> Response:
+        tenant = tenant_of(request)
+        result = await tables.abandon(request.path_params["game_id"], tenant)
+        return ended_json(result, tenant)
 
     async def validate_move(request: Request) -> Response:
         body = await _body(request, MoveBody, max_depth)
@@ -344,23 +403,61 @@ def routes(tables: Tables, max_depth: int) -> list[Route]:
 
     return [
         Route("/v1/games", guarded(create_game), methods=["POST"]),
+        Route("/v1/games", guarded(list_games), methods=["GET"]),
         Route("/v1/games/{game_id}", guarded(get_game), methods=["GET"]),
         Route("/v1/games/{game_id}/legal-moves", guarded(legal_moves), methods=["GET"]),
         Route("/v1/games/{game_id}/moves", guarded(apply_move), methods=["POST"]),
         Route("/v1/games/{game_id}/validate", guarded(validate_move), methods=["POST"]),
+        Route("/v1/games/{game_id}/resign", guarded(resign), methods=["POST"]),
+        Route("/v1/games/{game_id}/abandon", guarded(abandon), methods=["POST"]),
         Route("/v1/games/{game_id}/suggest", guarded(suggest_move), methods=["POST"]),
         Route("/v1/games/{game_id}/scores", guarded(scores), methods=["GET"]),
         Route("/v1/games/{game_id}/history", guarded(history), methods=["GET"]),
     ]
 
 
+LISTING_PARAMS = {"status", "kind", "playerId", "toActPlayerId", "createdAfter", "first", "after"}
+
+
+def listing_query(request: Request) -> tuple[GameFilter, int, str | None]:
+    """GET /v1/games' query: the filter, the page size and the cursor."""
+    params = request.query_params
+    unknown = set(params.keys()) - LISTING_PARAMS
+    if unknown:
+        raise Problem("BAD_REQUEST", f"unknown query parameters: {', '.join(sorted(unknown))}")
+    status, kind = params.get("status"), params.get("kind")
+    if status is not None and status not in indexes.STATUSES:
+        raise Problem("BAD_REQUEST", f"status is one of {', '.join(indexes.STATUSES)}")
+    if kind is not None and kind not in games():
+        raise Problem("BAD_REQUEST", f"kind is one of {', '.join(games())}")
+    first = natural(params.get("first", "20"))
+    if first is None:
+        raise Problem("BAD_REQUEST", "first must be a whole number")
+    created = params.get("createdAfter")
+    try:
+        when = None if created is None else datetime.fromisoformat(created)
+    except ValueError:
+        raise Problem("BAD_REQUEST", "createdAfter is an ISO 8601 time") from None
+    if when is not None and when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    only = GameFilter(
+        status=status,
+        kind=kind,
+        player_id=params.get("playerId"),
+        to_act_player_id=params.get("toActPlayerId"),
+        created_after=None if when is None else when.timestamp(),
+    )
+    return only, first, params.get("after")
+
+
 def history_json(entry: HistoryRecord) -> dict[str, Any]:
     return {
         "version": entry.version,
-        "seat": entry.seat,
+        "seat": entry.seat if entry.seat >= 0 else None,
         "move": entry.move,
         "label": entry.label,
         "forced": entry.forced,
+        "event": entry.event or None,
     }
 
 

@@ -19,10 +19,12 @@ from typing import Any
 import msgspec
 
 from service import metrics
+from service.api import clocks
 from service.api.folding import Labels, fold_finished
 from service.api.hints import HintPool, HintRequest
 from service.api.parsing import seat_token
-from service.bots import STRATEGIES
+from service.bots import STRATEGIES, Strategy
+from service.bots import suggest as bot_suggest
 from service.engine import (
     BadSetup,
     Game,
@@ -38,10 +40,16 @@ from service.engine import play as engine_play
 from service.engine import start as engine_start
 from service.engine.play import Step, decode_state, encode_state
 from service.engine.rng import seed_to_int
-from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore
+from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore, indexes
 from service.store.jobs import new_game_id
+from service.store.records import Outcome
 
 MAX_SEED = 200
+MAX_TIMEOUTS = 64  # timeouts one read applies at most (a bank at 0 times out every decision)
+MAX_PLAYER_ID = 128
+MAX_PAGE = 100
+MAX_SCAN = 1000  # index entries one listing request reads at most (filters may skip many)
+DEFAULT_TENANT = "default"  # the tenant of every game when RULES_API_KEYS is not set
 DEFAULT_BUDGET_MS = 100
 MAX_SUGGEST_ITERATIONS = 5000
 MAX_IDEMPOTENCY_KEY = 200
@@ -70,6 +78,8 @@ class Table:
 
     @cached_property
     def to_act(self) -> list[int]:
+        if self.record.outcome is not None:  # resigned, abandoned, timed out: nobody acts
+            return []
         return self.game.to_act(self.state)
 
     # Views, moves and scores stay msgspec Structs: the JSON encoder writes them directly.
@@ -86,10 +96,38 @@ class Table:
         return self.game.scores(self.state)
 
     def status(self) -> str:
-        return "FINISHED" if self.record.finished else "ACTIVE"
+        return self.record.status()
 
-    def as_json(self) -> dict[str, Any]:
-        """The game as REST returns it; the same fields GraphQL's `Game` offers."""
+    def outcome(self) -> Outcome | None:
+        return self.record.outcome
+
+    def seed_commitment(self) -> str:
+        return seed_commitment(self.record)
+
+    def seed_reveal(self) -> dict[str, Any] | None:
+        """The seed, salt and create options once the game is over (never before: they would
+        tell every shuffle to come), so anyone can replay it from its history."""
+        if not self.record.finished:
+            return None
+        options = self.record.options if self.record.options is not None else {}
+        return {"seed": self.record.seed, "salt": self.record.salt, "options": options}
+
+    def seats(self, tenant: str | None) -> list[dict[str, Any]]:
+        """Each seat with its bot strategy and, for the game's own tenant only, its player id."""
+        own = tenant is not None and tenant == self.record.tenant
+        ids = self.record.player_ids
+        return [
+            {
+                "seat": seat,
+                "playerId": ids[seat] if own and seat < len(ids) else None,
+                "bot": self.record.bots.get(seat),
+            }
+            for seat in range(self.record.players)
+        ]
+
+    def as_json(self, tenant: str | None = None) -> dict[str, Any]:
+        """The game as REST returns it (player ids for the game's own `tenant`); the same
+        fields GraphQL's `Game` offers."""
         return {
             "id": self.id,
             "kind": self.record.kind,
@@ -101,7 +139,45 @@ class Table:
             "state": self.view(),
             "legalMoves": [{"move": m, "label": label} for m, label in self.legal_moves()],
             "scores": self.scores(),
+            "seats": self.seats(tenant),
+            "outcome": outcome_json(self.record.outcome),
+            "seedCommitment": self.seed_commitment(),
+            "seedReveal": self.seed_reveal(),
+            "clock": clocks.clock_json(self.record),
         }
+
+
+def seed_commitment(record: Record) -> str:
+    """SHA-256 (hex) of the salt followed by the seed: fixed at create, checkable at the end."""
+    return hashlib.sha256((record.salt + record.seed).encode()).hexdigest()
+
+
+def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    return {"reason": outcome.reason, "seat": outcome.seat, "winners": outcome.winners}
+
+
+@dataclass(frozen=True)
+class GameFilter:
+    status: str | None = None  # "ACTIVE" or "FINISHED"
+    kind: str | None = None
+    player_id: str | None = None
+    to_act_player_id: str | None = None
+    created_after: float | None = None  # epoch seconds
+
+
+@dataclass(frozen=True)
+class Page:
+    tables: list[tuple[str, Table]]  # (cursor, game) newest first
+    end_cursor: str | None  # where the next page starts (may be past the last game: filters)
+    has_next: bool
+
+
+class BadListing(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 @dataclass(frozen=True)
@@ -121,6 +197,28 @@ class Rejected:
 
 def _hash(secret: str) -> bytes:
     return hashlib.sha256(secret.encode()).digest()
+
+
+def parse_api_keys(entries: tuple[str, ...]) -> list[tuple[str, bytes]]:
+    """RULES_API_KEYS entries as (tenant id, sha256 of the secret). An entry is `id:secret`,
+    or `id:sha256:<hex digest>` to keep only the hash at rest; an entry without an id (an
+    earlier release's) is a tenant named by its hash's first 12 hex digits."""
+    tenants = []
+    for entry in entries:
+        tenant, colon, secret = entry.partition(":")
+        if not colon:
+            digest = _hash(entry)
+            tenants.append((f"key-{digest.hex()[:12]}", digest))
+        elif secret.startswith("sha256:"):
+            tenants.append((tenant, bytes.fromhex(secret.removeprefix("sha256:"))))
+        else:
+            tenants.append((tenant, _hash(secret)))
+    return tenants
+
+
+def acting(game: Game[Any, Any], state: Any) -> list[int]:
+    """The seats the indexes list as owing a decision (none once the game is over)."""
+    return [] if game.is_over(state) else game.to_act(state)
 
 
 def new_token(seat: int) -> tuple[str, bytes]:
@@ -168,18 +266,124 @@ def _history(first_version: int, steps: list[Step]) -> list[HistoryRecord]:
 
 
 def advance(
-    record: Record, game: Game[Any, Any], played: Played
+    record: Record, game: Game[Any, Any], played: Played, now: float | None = None
 ) -> tuple[Record, list[HistoryRecord]]:
-    """The record after `played` and its history entries, ready for one commit."""
+    """The record after `played` and its history entries, ready for one commit (the turn
+    clock charged to the seat that decided, if it was on the clock)."""
+    now = time.time() if now is None else now
     new_record = msgspec.structs.replace(
         record,
         format=FORMAT,
         version=record.version + len(played.steps),
         finished=game.is_over(played.state),
         state=encode_state(played.state),
-        updated=time.time(),
+        updated=now,
+        acting=acting(game, played.state),
     )
-    return new_record, _history(record.version, played.steps)
+    decided = played.steps[0].seat if played.steps else None
+    return clocks.charged(record, new_record, decided, now), _history(record.version, played.steps)
+
+
+def timeout_step(
+    record: Record, game: Game[Any, Any], now: float
+) -> tuple[Record, list[HistoryRecord]]:
+    """What the clock does to the seat on it when its time is up: FORFEIT ends the game
+    (outcome TIMEOUT); AUTO_RANDOM / AUTO_GREEDY play that bot's move for it (seeded by the
+    game's seed and version, so whoever applies it applies the same). Entries say TIMEOUT."""
+    seat, clock = clocks.on_the_clock(record), record.clock
+    assert seat is not None and clock is not None
+    state = decode_state(game, record.state)
+    version = record.version + 1
+    if clock.on_timeout == "FORFEIT":
+        outcome = Outcome("TIMEOUT", seat, best_of(game.scores(state), exclude=seat))
+        ended = msgspec.structs.replace(
+            record,
+            format=FORMAT,
+            version=version,
+            finished=True,
+            updated=now,
+            acting=[],
+            outcome=outcome,
+            deadline=None,
+        )
+        label = f"seat {seat} ran out of time"
+        return ended, [HistoryRecord(version, seat, None, label, event="TIMEOUT")]
+    strategy: Strategy = "RANDOM" if clock.on_timeout == "AUTO_RANDOM" else "GREEDY"
+    move = bot_suggest(
+        game, state, seat, strategy, seed=seed_to_int(f"{record.seed}:timeout:{record.version}")
+    )
+    new_record, history = advance(
+        record, game, engine_play(game, state, seat, msgspec.to_builtins(move)), now
+    )
+    first = history[0]
+    history[0] = msgspec.structs.replace(first, label=f"timeout: {first.label}", event="TIMEOUT")
+    return new_record, history
+
+
+async def enforce_clock(
+    store: RedisStore, game_id: str, record: Record, now: float | None = None
+) -> Record | None:
+    """The record once every timeout due by `now` is applied (each through the version-checked
+    commit: a move or another sweeper that commits first wins, and this one reads again);
+    None if the game is gone."""
+    for _ in range(MAX_TIMEOUTS):
+        at = time.time() if now is None else now
+        if not clocks.due(record, at):
+            return record
+        game = games()[record.kind]
+        new_record, history = timeout_step(record, game, at)
+        new_state = decode_state(game, new_record.state)
+        committed = await store.commit(
+            game_id,
+            record.version,
+            new_record,
+            history,
+            None,
+            bot_due=bot_due(game, new_state, record.bots) if not new_record.outcome else None,
+        )
+        if committed.outcome == "ok":
+            metrics.CLOCK_TIMEOUTS.labels(record.kind, record.clock.on_timeout).inc()  # type: ignore[union-attr]
+            if new_record.outcome is not None:
+                metrics.GAMES_ENDED.labels(record.kind, "TIMEOUT").inc()
+            if new_record.finished:
+                await fold_finished(store, game_id, new_record)
+            record = new_record
+            continue
+        reloaded, _ = await store.load(game_id)
+        if reloaded is None:
+            return None
+        record = reloaded
+    return record
+
+
+def ended(record: Record) -> Rejected:
+    assert record.outcome is not None
+    return Rejected(
+        RejectCode.GAME_OVER,
+        f"the game is over ({record.outcome.reason.lower()})",
+        record.version,
+    )
+
+
+def best_of(scores: Scores, exclude: int) -> list[int]:
+    """The seats other than `exclude` with the most points now (all of them on a tie)."""
+    others = [entry for entry in scores.entries if entry.seat != exclude]
+    top = max((entry.points for entry in others), default=0)
+    return sorted(entry.seat for entry in others if entry.points == top)
+
+
+def _matches(record: Record, tenant: str, only: GameFilter) -> bool:
+    """The checks the chosen index does not make (it answers for the tenant and one player)."""
+    return (
+        record.tenant == tenant
+        and (only.status is None or only.status == record.status())
+        and (only.kind is None or only.kind == record.kind)
+        and (only.player_id is None or only.player_id in record.player_ids)
+        and (
+            only.to_act_player_id is None
+            or any(record.player_ids[s] == only.to_act_player_id for s in record.acting)
+        )
+    )
 
 
 class Tables:
@@ -192,18 +396,27 @@ class Tables:
         requeue_after: float = 30.0,
     ) -> None:
         self.store = store
-        self.api_key_hashes = [_hash(key) for key in api_keys]
+        self.tenants = parse_api_keys(api_keys)
         self.max_suggest_ms = max_suggest_ms
         self.hints = hints or HintPool(1)
         self.requeue_after = requeue_after
         self.labels = Labels(store)
 
+    def tenant_of(self, api_key: str | None) -> str | None:
+        """The tenant an X-API-Key names (every key compared, in constant time); None for no
+        or an unknown key. Without RULES_API_KEYS every caller is the one default tenant."""
+        if not self.tenants:
+            return DEFAULT_TENANT
+        offered = _hash(api_key or "")
+        found = None
+        for tenant, known in self.tenants:
+            if hmac.compare_digest(offered, known):
+                found = tenant
+        return found
+
     def may_create(self, api_key: str | None) -> bool:
         """With RULES_API_KEYS set, creating a game needs one of those keys."""
-        if not self.api_key_hashes:
-            return True
-        offered = _hash(api_key or "")
-        return any([hmac.compare_digest(offered, known) for known in self.api_key_hashes])
+        return self.tenant_of(api_key) is not None
 
     async def create(
         self,
@@ -213,10 +426,13 @@ class Tables:
         options: object,
         api_key: str | None = None,
         bots: dict[int, str] | None = None,
+        player_ids: list[str | None] | None = None,
+        clock: object = None,
     ) -> tuple[Table, dict[int, str]]:
         """A new game and the tokens of its human seats (bot seats get none: nobody may see
         or act as a bot's seat)."""
-        if not self.may_create(api_key):
+        tenant = self.tenant_of(api_key)
+        if tenant is None:
             raise Unauthorized
         game = games().get(kind)
         if game is None:
@@ -228,6 +444,13 @@ class Tables:
             raise BadSetup("bots must name seats of the game and leave at least one human seat")
         if any(strategy not in STRATEGIES for strategy in bots.values()):
             raise BadSetup(f"a bot's strategy is one of {', '.join(STRATEGIES)}")
+        player_ids = player_ids or []
+        if len(player_ids) > players:
+            raise BadSetup("playerIds has one entry per seat, at most `players` of them")
+        if any(p is not None and not 0 < len(p) <= MAX_PLAYER_ID for p in player_ids):
+            raise BadSetup(f"a playerId has 1 to {MAX_PLAYER_ID} characters")
+        turn_clock = clocks.parse_clock(clock)
+        salt = "" if seed is not None else secrets.token_hex(16)
         seed = seed if seed is not None else secrets.token_hex(16)
         played = engine_start(game, players, options, seed)
         tokens = {seat: new_token(seat) for seat in range(players) if seat not in bots}
@@ -245,7 +468,13 @@ class Tables:
             updated=now,
             bots=bots,
             options=options if options is not None else {},
+            tenant=tenant,
+            player_ids=[*player_ids, *[None] * (players - len(player_ids))],
+            acting=acting(game, played.state),
+            salt=salt,
+            clock=turn_clock,
         )
+        record = clocks.started(record)
         history, due = _history(0, played.steps), bot_due(game, played.state, bots)
         game_id = new_game_id()
         while not await self.store.create(game_id, record, history, due):
@@ -254,11 +483,125 @@ class Tables:
         table = Table(game_id, record, game, None, played.state)
         return table, {seat: token for seat, (token, _) in tokens.items()}
 
+    async def list_games(
+        self, tenant: str, only: GameFilter, first: int, after: str | None
+    ) -> Page:
+        """A page of the tenant's games, newest first, from the index that fits the filter; the
+        other filters are checked on the records (reading at most MAX_SCAN index entries)."""
+        if not 0 < first <= MAX_PAGE:
+            raise BadListing(f"first must be 1 to {MAX_PAGE}")
+        below = None if after is None else indexes.decode_cursor(after)
+        if after is not None and below is None:
+            raise BadListing("after must be a cursor this listing returned")
+        for player in (only.player_id, only.to_act_player_id):
+            if player is not None and not 0 < len(player) <= MAX_PLAYER_ID:
+                raise BadListing(f"a playerId has 1 to {MAX_PLAYER_ID} characters")
+        keys = [self._index_key(lane, tenant, only) for lane in indexes.lanes()]
+        floor = None
+        if only.created_after is not None:
+            floor = indexes.since(max(int(only.created_after * 1000) + 1, 0))
+        found: list[tuple[str, Table]] = []
+        scanned, cursor = 0, below
+        while scanned < MAX_SCAN:
+            batch = await self.store.listed(keys, cursor, floor, first + 1)
+            records = await self.store.records([indexes.game_of(m) for m, _ in batch])
+            await self.store.unlist([e for e, r in zip(batch, records, strict=True) if r is None])
+            for (member, _), record in zip(batch, records, strict=True):
+                scanned += 1
+                cursor = member
+                if record is not None and _matches(record, tenant, only):
+                    table = Table(indexes.game_of(member), record, games()[record.kind], None)
+                    found.append((indexes.encode_cursor(member), table))
+                    if len(found) == first:
+                        return Page(found, found[-1][0], True)
+            if len(batch) <= first:
+                return Page(found, found[-1][0] if found else None, False)
+        return Page(found, indexes.encode_cursor(cursor) if cursor else None, True)
+
+    @staticmethod
+    def _index_key(lane: int, tenant: str, only: GameFilter) -> str:
+        if only.to_act_player_id is not None:
+            return indexes.acting_key(lane, tenant, only.to_act_player_id)
+        if only.player_id is not None:
+            return indexes.player_key(lane, tenant, only.player_id)
+        if only.status is not None:
+            return indexes.status_key(lane, tenant, only.status)
+        return indexes.tenant_key(lane, tenant)
+
+    async def resign(
+        self, game_id: str, token: str | None, expected_version: int | None
+    ) -> Applied | Rejected:
+        """The token's seat gives up: the game is over, the best of the other seats win."""
+        record, seat_or_rejection = await self._load_for_move(game_id, token, None)
+        if isinstance(seat_or_rejection, Rejected):
+            return seat_or_rejection
+        assert record is not None
+        seat = seat_or_rejection[0]
+        if expected_version is not None and expected_version != record.version:
+            return Rejected(
+                RejectCode.STALE_VERSION,
+                f"the game is at version {record.version}, not {expected_version}",
+                record.version,
+            )
+        game = games()[record.kind]
+        winners = best_of(game.scores(decode_state(game, record.state)), exclude=seat)
+        outcome = Outcome("RESIGNED", seat, winners)
+        return await self.end(game_id, record, outcome, seat, f"seat {seat} resigned")
+
+    async def abandon(self, game_id: str, tenant: str | None) -> Applied | Rejected:
+        """The game's tenant calls it off: ABANDONED, no winners. Another tenant's key is
+        told there is no such game (it may not learn which games exist)."""
+        if tenant is None:
+            return Rejected(RejectCode.UNAUTHORIZED, "abandoning needs the game's API key")
+        record, _ = await self.store.load(game_id)
+        if record is None or record.tenant != tenant:
+            return Rejected(RejectCode.NOT_FOUND, f"no game {game_id!r}")
+        outcome = Outcome("ABANDONED", None, [])
+        return await self.end(game_id, record, outcome, -1, "abandoned by its tenant")
+
+    async def end(
+        self, game_id: str, record: Record, outcome: Outcome, seat: int, label: str
+    ) -> Applied | Rejected:
+        """One version more that ends the game without a move of its rules: a history entry
+        labelled `outcome.reason`, the event, the metric, all in one version-checked commit."""
+        if record.finished or record.outcome is not None:
+            return Rejected(RejectCode.GAME_OVER, "the game is over", record.version)
+        version = record.version + 1
+        ended_record = msgspec.structs.replace(
+            record,
+            format=FORMAT,
+            version=version,
+            finished=True,
+            updated=time.time(),
+            acting=[],
+            outcome=outcome,
+            deadline=None,
+        )
+        entry = HistoryRecord(version, seat, None, label, event=outcome.reason)
+        committed = await self.store.commit(game_id, record.version, ended_record, [entry], None)
+        if committed.outcome == "gone":
+            return Rejected(RejectCode.NOT_FOUND, f"no game {game_id!r}")
+        if committed.outcome != "ok":
+            return Rejected(
+                RejectCode.STALE_VERSION,
+                f"another decision was accepted first; the game is at version {committed.version}",
+                committed.version,
+            )
+        metrics.GAMES_ENDED.labels(record.kind, outcome.reason).inc()
+        await fold_finished(self.store, game_id, ended_record)
+        viewer = seat if seat >= 0 else None
+        return Applied(Table(game_id, ended_record, games()[record.kind], viewer))
+
     async def read(self, game_id: str, token: str | None) -> Table | None:
         record, _ = await self.store.load(game_id)
         if record is None:
             return None
-        table = Table(game_id, record, games()[record.kind], seat_of(record, token))
+        viewer = seat_of(record, token)
+        if clocks.due(record, time.time()):
+            record = await enforce_clock(self.store, game_id, record)
+            if record is None:
+                return None
+        table = Table(game_id, record, games()[record.kind], viewer)
         if record.bots and not record.finished and self.store.queues_after_commit(game_id):
             await self._requeue_if_stuck(table)
         return table
@@ -316,6 +659,8 @@ class Tables:
                     f"the game is at version {record.version}, not {expected_version}",
                     record.version,
                 )
+            if record.outcome is not None:
+                return kind, ended(record)
             state = decode_state(game, record.state)
             try:
                 played = engine_play(game, state, seat, move)
@@ -366,7 +711,7 @@ class Tables:
         if done.fingerprint is None or record.options is None or done.version == record.version:
             return Applied(Table(game_id, record, game, seat), replayed=True)
         entries = await self.store.history(game_id, 0, done.version)
-        decisions = [(e.seat, e.move) for e in entries if not e.forced]
+        decisions = [(e.seat, e.move) for e in entries if not e.forced and e.move is not None]
         state = replay(game, record.players, record.options, record.seed, decisions)
         then = msgspec.structs.replace(
             record,
@@ -385,6 +730,9 @@ class Tables:
         if idempotency_key is not None and parsed is not None:
             field_key = f"{parsed[0]}:{idempotency_key}"
         record, done = await self.store.load(game_id, field_key)
+        if record is not None and clocks.due(record, time.time()):
+            # the time ran out before this request came: the timeout first, then the request
+            record = await enforce_clock(self.store, game_id, record)
         if record is None:
             return None, Rejected(RejectCode.NOT_FOUND, f"no game {game_id!r}")
         try:
@@ -403,6 +751,8 @@ class Tables:
         if isinstance(seat_or_rejection, Rejected):
             return seat_or_rejection
         assert record is not None
+        if record.outcome is not None:
+            return ended(record)
         game = games()[record.kind]
         try:
             check(game, decode_state(game, record.state), seat_or_rejection[0], move)
@@ -427,7 +777,7 @@ class Tables:
         assert record is not None
         seat, game = seat_or_rejection[0], games()[record.kind]
         state = decode_state(game, record.state)
-        if game.is_over(state):
+        if game.is_over(state) or record.outcome is not None:
             return Rejected(RejectCode.GAME_OVER, "the game is over", record.version)
         if seat not in game.to_act(state):
             return Rejected(

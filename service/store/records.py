@@ -12,6 +12,24 @@ import msgspec
 FORMAT = 1
 
 
+class Outcome(msgspec.Struct, array_like=True):
+    """How a game ended other than by its rules: RESIGNED (seat), ABANDONED (by its tenant),
+    TIMEOUT (seat forfeited on its clock). `winners` as the service decided them."""
+
+    reason: str
+    seat: int | None
+    winners: list[int]
+
+
+class Clock(msgspec.Struct, array_like=True):
+    """A game's turn clock, as created (docs/api.md): one of the two limits, in seconds."""
+
+    per_decision: float | None
+    per_seat_total: float | None
+    increment: float
+    on_timeout: str  # AUTO_RANDOM, AUTO_GREEDY or FORFEIT
+
+
 class Record(msgspec.Struct, array_like=True):
     format: int
     kind: str
@@ -27,6 +45,23 @@ class Record(msgspec.Struct, array_like=True):
     # create options as sent, to rebuild the game at any version from the seed (idempotent
     # replays); None in records of earlier releases
     options: Any = None
+    # the tenant (API key id) that created the game; "" in records of earlier releases,
+    # which no listing shows (service/store/indexes.py)
+    tenant: str = ""
+    player_ids: list[str | None] = msgspec.field(default_factory=list)  # the app's user, by seat
+    acting: list[int] = msgspec.field(default_factory=list)  # seats that owe a decision now
+    outcome: Outcome | None = None  # set when a resign, abandon or timeout ended the game
+    # fair seeds: drawn with the seed when the client gave none; the commitment is
+    # sha256(salt + seed), both revealed when the game is over (docs/api.md)
+    salt: str = ""
+    clock: Clock | None = None
+    remaining: list[float] = msgspec.field(default_factory=list)  # per seat, perSeatTotal clocks
+    deadline: float | None = None  # epoch seconds when the seat on the clock times out
+
+    def status(self) -> str:
+        if self.outcome is not None and self.outcome.reason == "ABANDONED":
+            return "ABANDONED"
+        return "FINISHED" if self.finished else "ACTIVE"
 
 
 class HistoryRecord(msgspec.Struct, array_like=True):
@@ -35,19 +70,24 @@ class HistoryRecord(msgspec.Struct, array_like=True):
     move: Any  # the move as JSON-ready builtins
     label: str
     forced: bool = False
+    # "" for a decision; RESIGNED, ABANDONED or TIMEOUT for an entry that is no move of the
+    # game's (move None, seat -1 for the tenant's abandon): replays stop there
+    event: str = ""
 
 
 class FoldedHistory(msgspec.Struct, array_like=True):
     """The history of a finished game in one compressed value beside its record (issue 21):
     entries [seat, move, forced] of versions first, first + 1, ... `labels` are the stored
     labels in order, or None when the engine gives them back by replaying the seed and the
-    moves; then `digest` (label_digest) tells whether the replay gave the labels shown."""
+    moves; then `digest` (label_digest) tells whether the replay gave the labels shown.
+    `events` are the entries' events in order, None when none has one (issue 19)."""
 
     format: int
     first: int
     entries: list[tuple[int, Any, bool]]
     labels: list[str] | None = None
     digest: bytes = b""
+    events: list[str] | None = None
 
 
 record_encoder = msgspec.msgpack.Encoder()
@@ -64,12 +104,14 @@ def fold(entries: list[HistoryRecord], labelled: bool) -> bytes:
     """The compressed value of a whole history (entries of consecutive versions); without
     the labels unless `labelled`."""
     labels = [e.label for e in entries]
+    events = [e.event for e in entries]
     folded = FoldedHistory(
         FORMAT,
         entries[0].version if entries else 1,
         [(e.seat, e.move, e.forced) for e in entries],
         labels if labelled else None,
         b"" if labelled else label_digest(labels),
+        events if any(events) else None,
     )
     return zlib.compress(record_encoder.encode(folded), 9)
 
@@ -79,8 +121,11 @@ def unfold(blob: bytes) -> tuple[list[HistoryRecord], bytes | None]:
     of those labels."""
     folded = _folded_decoder.decode(zlib.decompress(blob))
     labels = folded.labels or [""] * len(folded.entries)
+    events = folded.events or [""] * len(folded.entries)
     entries = [
-        HistoryRecord(folded.first + i, seat, move, label, forced)
-        for i, ((seat, move, forced), label) in enumerate(zip(folded.entries, labels, strict=True))
+        HistoryRecord(folded.first + i, seat, move, label, forced, event)
+        for i, ((seat, move, forced), label, event) in enumerate(
+            zip(folded.entries, labels, events, strict=True)
+        )
     ]
     return entries, None if folded.labels is not None else folded.digest

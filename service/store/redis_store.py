@@ -10,6 +10,9 @@
     g:{id}:events  channel: one JSON event per new version
     g:{id}:q       string: a bot job re-queued lately (games from before the lanes only)
     bots:{bots-n}  stream: bot turns due, one lane per slot (service/store/jobs.py)
+    ix:{bots-n}:*  sorted sets: a tenant's games, a player's, where a player must act, per
+                   lane (service/store/indexes.py), written by the same scripts
+    clocks:{bots-n} sorted set: turn-clock deadlines of the lane's games (same scripts)
 
 On a cluster (`redis+cluster://` URL or `?cluster=true`) the events are sharded pub/sub
 (SPUBLISH/SSUBSCRIBE, Redis 7+): they stay on the shard that owns the game's slot instead of
@@ -48,6 +51,7 @@ from redis.exceptions import NoScriptError, RedisError
 
 from service import metrics
 from service.settings import Settings
+from service.store import indexes
 from service.store.jobs import LANE_KEYS, WAKE, in_lane_slot, lane_of
 from service.store.records import (
     HistoryRecord,
@@ -74,26 +78,53 @@ local function enqueue(lane, game, version, seat)
 end
 """
 
-# KEYS: record, history[, lane]. ARGV: version, record, ttl, game id, bot seat due ('' for none),
-# history entries...
+# A game's entries in its tenant's indexes (service/store/indexes.py): KEYS from `first` on,
+# one flag per key, '+' adds the member and '-' removes it, 'c' scores the game id with its
+# clock's deadline and 'x' removes it; each key's TTL pushed to `ttl`.
+_INDEX = """
+local function index(first, member, flags, ttl, game, deadline)
+  for i = 1, #flags do
+    local key = KEYS[first + i - 1]
+    local flag = string.sub(flags, i, i)
+    if flag == '+' then
+      redis.call('ZADD', key, 0, member)
+    elseif flag == '-' then
+      redis.call('ZREM', key, member)
+    elseif flag == 'c' then
+      redis.call('ZADD', key, deadline, game)
+    else
+      redis.call('ZREM', key, game)
+    end
+    redis.call('EXPIRE', key, ttl)
+  end
+end
+"""
+
+# KEYS: record, history[, lane[, index keys...]]. ARGV: version, record, ttl, game id, bot seat
+# due ('' for none), index member, index flags (one per index key), index ttl, clock deadline
+# ('' for none), history entries...
 _CREATE = (
     _ENQUEUE
+    + _INDEX
     + """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[1], 'r', ARGV[2])
-if #ARGV > 5 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 6)) end
+if #ARGV > 9 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 10)) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
 enqueue(KEYS[3], ARGV[4], ARGV[1], ARGV[5])
+index(4, ARGV[6], ARGV[7], ARGV[8], ARGV[4], ARGV[9])
 return 1
 """
 )
 
-# KEYS: record, history, idempotency[, lane]. ARGV: expected version, new version, record,
-# idempotency field ('' for none), ttl, game id, final status, request fingerprint, bot seat
-# due ('' for none), history entries...
+# KEYS: record, history, idempotency[, lane[, index keys...]]. ARGV: expected version, new
+# version, record, idempotency field ('' for none), ttl, game id, final status, request
+# fingerprint, bot seat due ('' for none), index member, index flags, index ttl, clock
+# deadline ('' for none), history entries...
 _COMMIT_TEMPLATE = (
     _ENQUEUE
+    + _INDEX
     + """
 if ARGV[4] ~= '' then
   local done = redis.call('HGET', KEYS[3], ARGV[4])
@@ -103,7 +134,7 @@ local current = redis.call('HGET', KEYS[1], 'v')
 if not current then return {'gone', 0} end
 if current ~= ARGV[1] then return {'stale', tonumber(current)} end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3])
-redis.call('RPUSH', KEYS[2], unpack(ARGV, 10))
+redis.call('RPUSH', KEYS[2], unpack(ARGV, 14))
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[2], 'f:' .. ARGV[4], ARGV[8]) end
 for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
 local channel = 'g:{' .. ARGV[6] .. '}:events'
@@ -113,6 +144,7 @@ for v = tonumber(ARGV[1]) + 1, tonumber(ARGV[2]) do
   redis.call('$PUBLISH', channel, cjson.encode({gameId = ARGV[6], version = v, status = status}))
 end
 enqueue(KEYS[4], ARGV[6], ARGV[2], ARGV[9])
+index(5, ARGV[10], ARGV[11], ARGV[12], ARGV[6], ARGV[13])
 return {'ok', tonumber(ARGV[2])}
 """
 )
@@ -128,6 +160,14 @@ redis.call('DEL', KEYS[2])
 local ttl = redis.call('TTL', KEYS[3])
 if ttl == -1 or ttl > tonumber(ARGV[3]) then redis.call('EXPIRE', KEYS[3], ARGV[3]) end
 return 1
+"""
+
+
+# KEYS: a lane's clock deadlines. ARGV: now, the claim's end, how many at most.
+_CLAIM = """
+local due = redis.call('ZRANGE', KEYS[1], '-inf', ARGV[1], 'BYSCORE', 'LIMIT', 0, ARGV[3])
+for _, game in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], game) end
+return due
 """
 
 
@@ -223,6 +263,7 @@ class RedisStore:
         self._create = redis.register_script(_CREATE)
         self._commit = redis.register_script(_COMMIT_TEMPLATE.replace("$PUBLISH", publish))
         self._fold = redis.register_script(_FOLD)
+        self._claim = redis.register_script(_CLAIM)
         self._seconds: dict[str, Any] = {}
         from service.store.events import EventHub  # events.py builds on this module
 
@@ -255,6 +296,10 @@ class RedisStore:
     def ttl(self, finished: bool) -> int:
         return self.settings.finished_ttl if finished else self.settings.active_ttl
 
+    def index_ttl(self) -> int:
+        """An index key outlives every game it lists (service/store/indexes.py)."""
+        return max(self.settings.finished_ttl, self.settings.active_ttl)
+
     async def ping(self) -> bool:
         """Redis answers; on a cluster, every master answers (one down leaves slots unserved)."""
         redis = self.redis
@@ -279,17 +324,23 @@ class RedisStore:
     ) -> bool:
         """Store a new game; with `bot_due`, that bot seat's job at its version too (new ids
         come from jobs.new_game_id(), so the lane shares the game's slot)."""
-        keys = [*_keys(game_id)[:2], *self._lane(game_id)]
+        lane = self._lane(game_id)
+        index_keys, flags = indexes.updates(game_id, record) if lane else ([], "")
+        keys = [*_keys(game_id)[:2], *lane, *index_keys]
         args: list[bytes | int | str] = [
             record.version,
             msgspec.msgpack.encode(record),
             self.ttl(record.finished),
             game_id,
             "" if bot_due is None else bot_due,
+            indexes.member(game_id, record),
+            flags,
+            self.index_ttl(),
+            "" if record.deadline is None else repr(record.deadline),
             *(msgspec.msgpack.encode(h) for h in history),
         ]
         created = await self._timed("create", lambda: self._evalsha(self._create, keys, args))
-        if created and bot_due is not None and len(keys) == 2:
+        if created and bot_due is not None and not lane:
             await self._enqueue_after(game_id, record.version, bot_due)
         return bool(created)
 
@@ -346,7 +397,8 @@ class RedisStore:
     ) -> Committed:
         """The version-checked write; with `bot_due`, that bot seat's job at the new version."""
         lane = self._lane(game_id)
-        keys = [*_keys(game_id), *lane]
+        index_keys, flags = indexes.updates(game_id, record) if lane else ([], "")
+        keys = [*_keys(game_id), *lane, *index_keys]
         args: list[bytes | int | str] = [
             expected,
             record.version,
@@ -354,9 +406,13 @@ class RedisStore:
             idempotency or "",
             self.ttl(record.finished),
             game_id,
-            "FINISHED" if record.finished else "ACTIVE",
+            record.status(),
             fingerprint,
             "" if bot_due is None else bot_due,
+            indexes.member(game_id, record),
+            flags,
+            self.index_ttl(),
+            "" if record.deadline is None else repr(record.deadline),
             *(msgspec.msgpack.encode(h) for h in history),
         ]
         reply = await self._timed("commit", lambda: self._evalsha(self._commit, keys, args))
@@ -377,6 +433,66 @@ class RedisStore:
             await self.redis.publish(WAKE, key)
 
         await self._timed("enqueue", append)
+
+    async def listed(
+        self, keys: list[str], below: str | None, floor: str | None, count: int
+    ) -> list[tuple[str, str]]:
+        """Up to `count` (member, key) of the index `keys` (one per lane), merged newest first:
+        members below `below` (exclusive) and from `floor` on. One pipelined ZRANGE per key."""
+        top = f"({below}" if below else "+"
+        bottom = f"[{floor}" if floor else "-"
+
+        async def fetch() -> list[Any]:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for key in keys:
+                    pipe.zrange(key, top, bottom, desc=True, bylex=True, offset=0, num=count)
+                replies: list[Any] = await pipe.execute()
+                return replies
+
+        replies = await self._timed("index", fetch)
+        found = [
+            (m.decode(), key) for key, members in zip(keys, replies, strict=True) for m in members
+        ]
+        return sorted(found, reverse=True)[:count]
+
+    async def claim_deadlines(self, lane: int, now: float, lease: float, count: int) -> list[str]:
+        """Up to `count` games of `lane` whose clock ran out by `now`, claimed: their score is
+        pushed `lease` seconds on in the same script, so another sweeper skips them until then
+        (and takes them over if this one dies); the timeout's commit sets or removes it."""
+        keys = [indexes.clock_key(lane)]
+        args = [repr(now), repr(now + lease), count]
+        claimed = await self._timed("claim", lambda: self._evalsha(self._claim, keys, args))
+        return [game_id.decode() for game_id in claimed]
+
+    async def unclock(self, lane: int, game_id: str) -> None:
+        """The deadline of a game that no longer exists, removed."""
+        key = indexes.clock_key(lane)
+        await self._timed("unclock", lambda: self.redis.zrem(key, game_id))
+
+    async def records(self, game_ids: list[str]) -> list[Record | None]:
+        """The records of `game_ids` (None for a game that expired), pipelined."""
+        if not game_ids:
+            return []
+
+        async def fetch() -> list[Any]:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for game_id in game_ids:
+                    pipe.hget(_keys(game_id)[0], "r")
+                replies: list[Any] = await pipe.execute()
+                return replies
+
+        replies = await self._timed("records", fetch)
+        return [record_decoder.decode(raw) if raw is not None else None for raw in replies]
+
+    async def unlist(self, entries: list[tuple[str, str]]) -> None:
+        """Index members of games that expired, removed (each key on its own: a member's key is
+        in its game's slot, and nothing else in that slot must change with it)."""
+        for member, key in entries:
+
+            async def remove(key: str = key, member: str = member) -> None:
+                await self.redis.zrem(key, member)
+
+            await self._timed("unlist", remove)
 
     async def history(
         self, game_id: str, after: int = 0, until: int | None = None

@@ -9,6 +9,10 @@ A job is acknowledged only after its commit, so a worker that dies mid-decision 
 pending, and another worker takes it over (XAUTOCLAIM) after RULES_WORKER_RECLAIM_SECONDS; if
 both end up committing, the version check lets exactly one through.
 
+Every poll interval the workers also sweep the turn clocks (`clocks:{bots-n}`, one per lane):
+a game whose deadline passed is claimed atomically and its timeout applied through the same
+commit, so clocks run out even when no client ever comes back (service/api/clocks.py).
+
 The decision runs on a thread beside the event loop, one at a time: a worker process is one
 core's worth of bot thinking, and `python -m service.worker` starts one per core.
 """
@@ -20,6 +24,7 @@ import contextlib
 import functools
 import logging
 import signal
+import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar, cast
 
@@ -29,7 +34,7 @@ from redis.exceptions import RedisError
 
 from service import metrics
 from service.api.folding import fold_finished
-from service.api.tables import advance, bot_due, bot_seed
+from service.api.tables import advance, bot_due, bot_seed, enforce_clock
 from service.bots import Strategy, suggest
 from service.engine import Played, games
 from service.engine import play as engine_play
@@ -39,6 +44,7 @@ from service.store import RedisStore, StoreUnavailable, connect
 from service.store.jobs import LANE_KEYS, LANES, WAKE, Job, JobQueue
 
 log = logging.getLogger("service.worker")
+CLOCK_BATCH = 16  # due clocks one sweep claims per lane
 T = TypeVar("T")
 
 
@@ -112,6 +118,7 @@ class Worker:
                 await asyncio.wait_for(self.stopping.wait(), self.settings.worker_poll_seconds)
 
     async def _sweep_once(self) -> None:
+        await self._clocks()
         for lane in range(LANES):
             job = await self.queue.reclaim(lane)
             if job is not None:
@@ -122,6 +129,21 @@ class Worker:
         metrics.BOT_OLDEST_JOB_SECONDS.set(oldest)
         self.due.update(range(LANES))
         self.rung.set()
+
+    async def _clocks(self) -> None:
+        """Turn clocks that ran out with no client there: each due game is claimed for one
+        reclaim interval (exactly one sweeper takes it) and its timeouts applied through the
+        version-checked commit (a last-second move that commits first wins)."""
+        lease = self.settings.worker_reclaim_seconds
+        for lane in range(LANES):
+            now = time.time()
+            for game_id in await self.store.claim_deadlines(lane, now, lease, CLOCK_BATCH):
+                record, _ = await self.store.load(game_id)
+                if record is None:  # expired: nothing will ever commit its clock away
+                    await self.store.unclock(lane, game_id)
+                    continue
+                await enforce_clock(self.store, game_id, record, now)
+                log.info("clock of %s swept at v%d", game_id, record.version)
 
     async def _listen(self) -> None:
         while not self.stopping.is_set():

@@ -25,5 +25,5 @@ mutation Apply($input: ApplyMoveInput!) {{
 
 HISTORY = """
 query History($id: ID!, $after: Int) {
-  game(id: $id) { version history(after: $after) { version seat move label forced } }
+  game(id: $id) { version history(after: $after) { version seat move label forced event } }
 }"""

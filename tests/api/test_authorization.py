@@ -25,6 +25,10 @@ GRAPHQL = {
     "validateMove": {"none": "UNAUTHORIZED", "seat": "ok", "other_seat": "NOT_YOUR_TURN", "other_game": "UNAUTHORIZED", "garbage": "UNAUTHORIZED"},
     "applyMove": {"none": "UNAUTHORIZED", "seat": "ok", "other_seat": "NOT_YOUR_TURN", "other_game": "UNAUTHORIZED", "garbage": "UNAUTHORIZED"},
     "catalog": dict.fromkeys(CALLERS, "ok"),
+    "resign": {"none": "UNAUTHORIZED", "seat": "ok", "other_seat": "ok", "other_game": "UNAUTHORIZED", "garbage": "UNAUTHORIZED"},
+    # no RULES_API_KEYS here: every caller is the default tenant, which owns the game (the
+    # tenant boundary is tests/api/test_endings.py and test_listing.py, with two tenants)
+    "abandonGame": dict.fromkeys(CALLERS, "ok"),
 }  # fmt: skip
 REST = {
     ("GET", ""): {"none": 200, "seat": 200, "other_seat": 200, "other_game": 401, "garbage": 401},
@@ -33,6 +37,8 @@ REST = {
     ("GET", "/history"): {"none": 200, "seat": 200, "other_seat": 200, "other_game": 401, "garbage": 401},
     ("POST", "/validate"): {"none": 401, "seat": 200, "other_seat": 200, "other_game": 401, "garbage": 401},
     ("POST", "/moves"): {"none": 401, "seat": 200, "other_seat": 409, "other_game": 401, "garbage": 401},
+    ("POST", "/resign"): {"none": 401, "seat": 200, "other_seat": 200, "other_game": 401, "garbage": 401},
+    ("POST", "/abandon"): dict.fromkeys(CALLERS, 200),
 }  # fmt: skip
 
 
@@ -64,6 +70,14 @@ async def test_graphql_matrix(api: Api, operation: str, caller: str) -> None:
         result = await apply(api, game["id"], token, move)
         outcome = "ok" if result["__typename"] == "MoveApplied" else result["code"]
         assert outcome == expected
+        return
+    if operation in ("resign", "abandonGame"):
+        query = (
+            f"mutation E($id: ID!) {{ {operation}(gameId: $id) {{ __typename "
+            "... on MoveRejected { code } } }"
+        )
+        ended = (await api.post(query, {"id": game["id"]}, token)).json()["data"][operation]
+        assert ("ok" if ended["__typename"] == "MoveApplied" else ended["code"]) == expected
         return
     if operation == "validateMove":
         query = (

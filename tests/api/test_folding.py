@@ -16,6 +16,7 @@ from service.api.tables import Applied, Tables
 from service.engine import games, start
 from service.settings import Settings
 from service.store import FORMAT, HistoryRecord, Record, RedisStore, connect
+from service.store.records import fold, unfold
 from tests.api import gql
 from tests.api.play import apply, create
 from tests.conftest import Api
@@ -110,3 +111,19 @@ def test_a_history_with_an_entry_the_engine_did_not_make_keeps_its_labels() -> N
     assert replayable(game, record, entries[:1])
     assert not replayable(game, record, entries)
     assert not replayable(game, msgspec.structs.replace(record, options=None), entries[:1])
+
+
+def test_entries_with_an_event_keep_their_labels_and_events_through_the_fold() -> None:
+    """A resignation has no move and a timeout's label says it was one (issue 19): the
+    engine cannot give those labels back, so the fold keeps them, with the events."""
+    game = games()["TREELINGS"]
+    record = Record(FORMAT, "TREELINGS", 2, 2, True, "s", [], b"", 0.0, 0.0, {}, {})
+    move = msgspec.to_builtins(game.legal_moves(start(game, 2, {}, "s").state, 0)[0])
+    entries = [
+        HistoryRecord(1, 0, move, "timeout: a move", event="TIMEOUT"),
+        HistoryRecord(2, 1, None, "seat 1 resigned", event="RESIGNED"),
+    ]
+    assert not replayable(game, record, entries[:1])
+    assert unfold(fold(entries, labelled=True)) == (entries, None)
+    plain = [HistoryRecord(1, 0, move, "a move")]
+    assert unfold(fold(plain, labelled=True)) == (plain, None)

@@ -33,7 +33,7 @@ EVERY = 8  # a checkpoint every EVERY decisions, the first at the start
 
 GAME = f"""
 query Game($id: ID!) {{
-  game(id: $id) {{ {gql.GAME_FIELDS} history {{ version seat move label forced }} }}
+  game(id: $id) {{ {gql.GAME_FIELDS} history {{ version seat move label forced event }} }}
 }}"""
 VALIDATE = """
 query Validate($id: ID!, $move: JSON!) {

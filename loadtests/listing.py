@@ -1,0 +1,142 @@
+"""Listing a player's games among a million (issue 19): `python -m loadtests.listing`.
+
+Fills a private redis-server with a million games of one tenant, a player sitting in a
+thousand of them (created by the real create script, index entries and all); then pages
+through that player's games, the games where they must act, and the tenant's newest page with
+the service's own `Tables.list_games`, and prints the timings as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import time
+from typing import Any
+
+import msgspec
+
+from service.api.tables import GameFilter, Tables
+from service.engine import games
+from service.engine import start as engine_start
+from service.engine.play import encode_state
+from service.settings import Settings
+from service.store import FORMAT, Record, RedisStore, connect
+from service.store.embedded import EmbeddedRedis
+
+TENANT, PLAYER = "bench", "the-player"
+BATCH = 5000
+
+
+def _record(state: bytes, created: float, ids: list[str | None], acting: list[int]) -> Record:
+    return Record(
+        FORMAT, "TREELINGS", 2, 1, False, "seed", [b"a", b"b"], state, created, created,
+        options={}, tenant=TENANT, player_ids=ids, acting=acting,
+    )  # fmt: skip
+
+
+# The bulk: games n..n+count-1 of other users, written inside Redis (a million scripted
+# creates from Python would take the run's whole budget). Each gets its record and its entry in
+# the tenant's indexes (all, ACTIVE) of lane n % LANES, as the create script writes them; the per-player index
+# keys of those other users are left out (they are other keys: no listing of the player reads
+# them). KEYS: none (one server). ARGV: first n, count, record, created at n = 0 (ms), tag.
+_BULK = """
+for n = tonumber(ARGV[1]), tonumber(ARGV[1]) + tonumber(ARGV[2]) - 1 do
+  local id = string.format('bench%08d', n)
+  redis.call('HSET', 'g:{' .. id .. '}', 'v', 1, 'r', ARGV[3])
+  local member = string.format('%015d:%s', tonumber(ARGV[4]) + n, id)
+  local tag = 'ix:{bots-' .. (n % 32) .. '}:'
+  redis.call('ZADD', tag .. 't:' .. ARGV[5], 0, member)
+  redis.call('ZADD', tag .. 's:' .. ARGV[5] .. ':ACTIVE', 0, member)
+end
+"""
+
+
+async def fill(store: RedisStore, total: int, mine: int) -> None:
+    game = games()["TREELINGS"]
+    state = encode_state(engine_start(game, 2, {}, "bench").state)
+    start = time.time() - total / 1000
+    bulk = _record(state, start, ["someone", "someone-else"], [0])
+    bulk_script = store.redis.register_script(_BULK)
+    chooser = random.Random(19)
+    picks = set(chooser.sample(range(total), mine))
+    for first in range(0, total, BATCH * 10):
+        count = min(BATCH * 10, total - first)
+        await bulk_script(
+            args=[first, count, msgspec.msgpack.encode(bulk), int(start * 1000), TENANT]
+        )
+    # the player's own games: written by the real create script, replacing bulk ones
+    for n in sorted(picks):
+        game_id = f"bench{n:08d}"
+        record = _record(state, start + n / 1000, [PLAYER, f"user-{n}"], [n % 2])
+        await store.redis.delete(f"g:{{{game_id}}}")
+        assert await store.create(game_id, record, [])
+
+
+async def pages(tables: Tables, only: GameFilter, first: int, requests: int) -> tuple[int, float]:
+    """Games listed and seconds taken, paging `first` at a time, at most `requests` pages."""
+    started, count, after = time.perf_counter(), 0, None
+    for _ in range(requests):
+        page = await tables.list_games(TENANT, only, first, after)
+        count += len(page.tables)
+        if not page.has_next:
+            break
+        after = page.end_cursor
+    return count, time.perf_counter() - started
+
+
+async def run(total: int, mine: int, repeats: int) -> dict[str, Any]:
+    server = EmbeddedRedis().start()
+    try:
+        settings = Settings(redis_timeout=60.0)  # one bulk script runs for seconds
+        store = RedisStore(connect(settings, server.url), settings)
+        started = time.perf_counter()
+        await fill(store, total, mine)
+        filled = time.perf_counter() - started
+        tables = Tables(store)
+        cases = {
+            "player, all games (pages of 100)": (GameFilter(player_id=PLAYER), 100, 1000),
+            "player, to act (pages of 100)": (GameFilter(to_act_player_id=PLAYER), 100, 1000),
+            "player, ACTIVE TREETOPIA (no match)": (
+                GameFilter(player_id=PLAYER, status="ACTIVE", kind="TREETOPIA"),
+                100,
+                1000,
+            ),
+            "tenant, newest 100": (GameFilter(), 100, 1),
+            "tenant, FINISHED (none)": (GameFilter(status="FINISHED"), 100, 1),
+            "tenant, TREETOPIA (none: one request's scan cap)": (
+                GameFilter(kind="TREETOPIA"),
+                100,
+                1,
+            ),
+        }
+        results: dict[str, Any] = {"games": total, "player_games": mine, "fill_s": filled}
+        for name, (only, first, limit) in cases.items():
+            timings = [await pages(tables, only, first, limit) for _ in range(repeats)]
+            results[name] = {
+                "listed": timings[0][0],
+                "median_ms": round(statistics.median(t for _, t in timings) * 1000, 1),
+                "max_ms": round(max(t for _, t in timings) * 1000, 1),
+            }
+        results["redis_used_memory_mb"] = round(
+            (await store.redis.info("memory"))["used_memory"] / 2**20
+        )
+        await store.close()
+        return results
+    finally:
+        server.cleanup()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--player-games", type=int, default=1000)
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(run(args.games, args.player_games, args.repeats)), indent=2))
+
+
+if __name__ == "__main__":
+    main()
