@@ -142,6 +142,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.fixturenames.append("watchdog")
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """On an xdist worker under --dist loadgroup, every xdist_group mark must have reached the
+    node id: pytest 9.2 silently dropped them (pytest-xdist #1386), so tests sharing a costly
+    fixture were spread over workers and set it up once each."""
+    if getattr(session.config.option, "loadgroup", False):
+        for item in session.items:
+            if item.get_closest_marker("xdist_group") and "@" not in item.nodeid:
+                raise pytest.UsageError(f"{item.nodeid}: its xdist_group mark is ignored")
+
+
 @contextmanager
 def own_redis() -> Iterator[str]:
     """A Redis server process of its own (a 3-master cluster in the cluster pass)."""
