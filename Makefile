@@ -12,9 +12,13 @@ STAMP := $(VENV)/.installed
 # one by one; those sharing a costly module fixture carry an `xdist_group` mark.
 JOBS ?= 4
 PYTEST := $(BIN)/pytest -n $(JOBS) --dist loadgroup
-CLUSTER_TESTS := tests/store tests/api \
+CLUSTER_DESELECT := \
   --deselect tests/store/test_redis_store.py::test_every_key_of_a_game_shares_its_hash_tag \
   --deselect tests/store/test_redis_store.py::test_the_store_never_touches_keys_it_does_not_own
+# `make test` reruns on the cluster the API tests whose keys or scripts a cluster could split
+# (moves, keys, indexes, clocks, endings, folding, bot lanes, events); `make test-all` all of them.
+CLUSTER_TESTS := tests/store $(addprefix tests/api/test_,$(addsuffix .py,moves idempotency \
+  listing clocks endings folding bot_worker subscriptions rest)) $(CLUSTER_DESELECT)
 
 .PHONY: run test test-all test-stress lint lock schema screenshots clean bench profile load soak
 
@@ -39,19 +43,25 @@ lock: $(UV_STAMP)
 run: $(STAMP)
 	$(BIN)/python -m service
 
+RUFF := $(BIN)/ruff format --check service tests loadtests && $(BIN)/ruff check service tests loadtests
+
 lint: $(STAMP)
-	$(BIN)/ruff format --check service tests loadtests
-	$(BIN)/ruff check service tests loadtests
+	$(RUFF)
 	$(BIN)/mypy
 
-# Both passes always run; the target fails if either failed. The second reruns the store and
-# API suites on a 3-master Redis Cluster; the two deselected tests inspect keys with a one-node client.
+# mypy runs beside the first pytest pass; every step always runs and the target fails if any
+# failed. The second pass reruns store and API tests on a 3-master Redis Cluster; the two
+# deselected tests inspect keys with a one-node client.
 # `make test` leaves out the slow tier (tests/conftest.py says which); `make test-all` (CI) runs it.
 MARKS := -m "not slow"
 test-all: MARKS :=
-test test-all: lint
+test-all: CLUSTER_TESTS := tests/store tests/api $(CLUSTER_DESELECT)
+test test-all: $(STAMP)
+	$(RUFF)
 	status=0; \
+	$(BIN)/mypy & mypy=$$!; \
 	$(PYTEST) $(MARKS) || status=1; \
+	wait $$mypy || status=1; \
 	TEST_REDIS_CLUSTER=1 $(PYTEST) $(MARKS) -q $(CLUSTER_TESTS) || status=1; \
 	exit $$status
 
