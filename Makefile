@@ -1,5 +1,8 @@
 # The two commands a newcomer needs: `make run` and `make test`. Both set up .venv themselves.
 PYTHON ?= python3
+# Compiled modules are kept (.venv and __pycache__, both ignored by git): where the machine sets
+# PYTHONDONTWRITEBYTECODE, every test and service process compiled every module again (~2 s each).
+unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
 BIN := $(VENV)/bin
 # The installer, pinned here and in the Dockerfile; uv.lock pins the same version (tests/deploy).
