@@ -26,6 +26,7 @@ from service.api.hints import HintsBusy
 from service.api.tables import (
     Applied,
     BadListing,
+    NoPastState,
     Rejected,
     Table,
     Tables,
@@ -336,6 +337,21 @@ class Game:
     @strawberry.field(description="The table as the caller may see it.")
     def state(self) -> JSON:
         return cast(JSON, self.table.view())
+
+    @strawberry.field(
+        name="stateAt",
+        description="`state` as of an earlier version (0 up to the game's `version`), seen by the same "
+        "viewer: replayed from the seed and the history. BAD_USER_INPUT for a version out of "
+        "range or a game created by a release that did not keep its create options.",
+    )
+    async def state_at(self, info: Info[Any, Any], version: int) -> JSON:
+        try:
+            then = await _tables(info).at_version(self.table, version)
+        except NoPastState as exc:
+            raise ApiError("BAD_USER_INPUT", exc.message) from None
+        except StoreUnavailable:
+            raise unavailable() from None
+        return cast(JSON, then.view())
 
     @strawberry.field(description="The table as the caller may see it, typed: `state`'s data.")
     def view(self) -> GameView:

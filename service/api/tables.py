@@ -60,6 +60,14 @@ class Unauthorized(Exception):
     """A token was given but it is not a seat token of this game."""
 
 
+class NoPastState(Exception):
+    """A past version that cannot be answered: out of range, or a record without options."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 @dataclass
 class Table:
     """One game as loaded from the store, seen by one viewer (None: a spectator)."""
@@ -710,16 +718,42 @@ class Tables:
             )
         if done.fingerprint is None or record.options is None or done.version == record.version:
             return Applied(Table(game_id, record, game, seat), replayed=True)
-        entries = await self.store.history(game_id, 0, done.version)
-        decisions = [(e.seat, e.move) for e in entries if not e.forced and e.move is not None]
+        return Applied(await self._then(Table(game_id, record, game, seat), done.version), True)
+
+    async def at_version(self, table: Table, version: int) -> Table:
+        """The table as of `version` (0 up to its own), seen by the same viewer: replayed from
+        the seed, the options and the history's decisions. A version inside a run of forced
+        steps answers the state before the decision that started it: the run was committed
+        in one step, so no client ever saw the states inside it (nor anything they reveal)."""
+        record = table.record
+        if not 0 <= version <= record.version:
+            raise NoPastState(f"version is 0 to {record.version} for this game, not {version}")
+        if version == record.version:
+            return table
+        if record.options is None:
+            raise NoPastState("this game was created by an older release: no past versions")
+        return await self._then(table, version)
+
+    async def _then(self, table: Table, version: int) -> Table:
+        """`table` replayed up to `version` (below its own); see `at_version` for a version
+        inside a run of forced steps."""
+        record, game = table.record, table.game
+        assert record.options is not None
+        entries = await self.store.history(table.id, 0, version + 1)
+        decided = [e for e in entries if e.version <= version and not e.forced]
+        decided = [e for e in decided if e.move is not None]  # events (resign...) are no moves
+        inside_run = any(e.version == version + 1 and e.forced for e in entries)
+        if inside_run and decided:
+            decided.pop()
+        decisions = [(e.seat, e.move) for e in decided]
         state = replay(game, record.players, record.options, record.seed, decisions)
         then = msgspec.structs.replace(
             record,
-            version=done.version,
+            version=version,
             finished=game.is_over(state),
             state=encode_state(state),
         )
-        return Applied(Table(game_id, then, game, seat, state), replayed=True)
+        return Table(table.id, then, game, table.viewer, state)
 
     async def _load_for_move(
         self, game_id: str, token: str | None, idempotency_key: str | None
