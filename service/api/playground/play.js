@@ -1,8 +1,8 @@
 // The playground page: create a game, play it hot seat against the server's bots, watch it as a
 // spectator. A client of the public API only (api.js); the page keeps nothing the API does not
-// give it, except the seat tokens (this tab's sessionStorage) and the views it has already seen
-// (the history slider shows those: the API has no past views, and hidden information stays
-// per seat, ALL-4).
+// give it, except the seat tokens (this tab's sessionStorage) and the views it has already seen.
+// The history slider shows those, and asks the server (`stateAt`) for the versions it did not
+// see, with the same seat's token: hidden information stays per seat (ALL-4).
 
 import { ApiError, followGame, graphql, newKey } from "./api.js";
 import { drawBoard, seatColour, targetOf } from "./boards.js";
@@ -26,6 +26,9 @@ const MOVE = `mutation Move($input: ApplyMoveInput!) {
     ... on MoveRejected { code message reason rule currentVersion }
   }
 }`;
+const STATE_AT = `query StateAt($id: ID!, $version: Int!) {
+  game(id: $id) { stateAt(version: $version) }
+}`;
 const STRATEGIES = ["RANDOM", "GREEDY", "SEARCH"];
 
 const $ = (selector) => document.querySelector(selector);
@@ -38,6 +41,7 @@ const table = {
   viewer: null, // a seat number, or null for the spectator
   latest: null, // the newest game as the viewer sees it
   views: new Map(), // "viewer@version" -> the game as that viewer saw it then
+  asked: new Set(), // "viewer@version" keys whose past state is being fetched
   shown: null, // the version on the board; null: follow the newest
   stop: null, // stops the event stream
   refocus: false, // after a move, the next decision gets the focus (keyboard play)
@@ -193,6 +197,7 @@ function openGame(id, spectator) {
     bots: saved?.bots ?? {},
     latest: null,
     views: new Map(),
+    asked: new Set(),
     shown: null,
   });
   table.viewer = Object.keys(table.tokens).length ? Number(Object.keys(table.tokens)[0]) : null;
@@ -285,15 +290,17 @@ function render() {
   $("#shown-version").textContent = live ? `${latest.version} (now)` : `${table.shown} of ${latest.version}`;
   $("#past").hidden = live;
   if (!live) {
+    const how = game?.replayed ? "as the server replays it for" : "as";
     $("#past").textContent = game
-      ? `Version ${table.shown}, read only: as ${who} saw it. Move the slider to the end to play.`
-      : `Version ${table.shown} was not seen by this page as ${who}; the history lists its decision.`;
+      ? `Version ${table.shown}, read only: ${how} ${who}. Move the slider to the end to play.`
+      : `Version ${table.shown}: asking the server for it as ${who}…`;
+    if (!game) askPast(table.viewer, table.shown);
   }
 
   const moves = live && game.legalMoves ? game.legalMoves : [];
   renderBoard(game, info, moves);
   renderMoves(moves, live, latest);
-  renderScores(game ?? latest);
+  renderScores(game?.scores ? game : latest); // a replayed past state comes without its scores
   renderHistory(latest, live ? latest.version : table.shown);
   renderTokens(latest);
   // Drawing replaced the focused element: keyboard play continues where it was, or after a
@@ -303,6 +310,25 @@ function render() {
     const same = focused && document.querySelector(focused);
     (same || $("#board .target") || $("#moves button")).focus();
   }
+}
+
+// A version this page did not see as this viewer: the server replays it (`stateAt`) for the
+// same token, so it never shows more than that seat could see then (ALL-4). Only the state
+// comes back: no moves, and the scores table keeps showing the newest scores.
+function askPast(viewer, version) {
+  const key = viewKey(viewer, version);
+  if (table.asked.has(key)) return;
+  table.asked.add(key);
+  const id = table.id;
+  graphql(STATE_AT, { id, version }, table.tokens[viewer])
+    .then((data) => {
+      if (table.id !== id || !data.game) return;
+      const past = { ...table.latest, version, state: data.game.stateAt, legalMoves: [] };
+      table.views.set(key, { ...past, scores: null, replayed: true });
+      render();
+    })
+    .catch((error) => showRefusal(error.code ?? "ERROR", String(error.message)))
+    .finally(() => table.asked.delete(key));
 }
 
 // A selector for the focused place or move, when the focus is on the board or the move list.
