@@ -200,6 +200,17 @@ SEATS = {"TREELINE": (2, "GREEDY"), "TREELINGS": (3, "RANDOM"), "TREETOPIA": (2,
          "TREE_LINED_AVENUE": (2, "GREEDY")}  # fmt: skip
 
 
+async def _slide(page: Page, version: int) -> None:
+    """The history slider moved to `version`, and the page showing it."""
+    await page.eval_on_selector(
+        "#slider", "(s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }", str(version)
+    )
+    await page.wait_for_function(
+        f"document.querySelector('#shown-version').textContent.startsWith('{version} of')",
+        timeout=TIMEOUT_MS,
+    )
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 async def test_a_whole_game_against_bots_shows_what_the_api_says(
@@ -243,17 +254,23 @@ async def test_a_whole_game_against_bots_shows_what_the_api_says(
     _agrees(shown, final)
     assert shown["winners"] == final["scores"]["winners"]
 
-    # the history slider: back to a version the page saw, read only, then forward again
+    # the history slider: back to a version the page saw, read only
     past = seen[len(seen) // 2]
-    await page.eval_on_selector(
-        "#slider", "(s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }", str(past)
-    )
-    await page.wait_for_function(
-        f"document.querySelector('#shown-version').textContent.startsWith('{past} of')",
-        timeout=TIMEOUT_MS,
-    )
+    await _slide(page, past)
     assert await page.locator("#moves button").count() == 0
     assert await page.locator("#board svg").count() == 1
     assert await page.locator("#history li.future").count() == final["version"] - past
+    as_seen = await page.locator("#board-text li").all_text_contents()
+    # a fresh page saw only the last version: the server replays the past one (stateAt), and
+    # the board is drawn as the page drew it when it saw that version
+    await page.reload()
+    await page.wait_for_function(SETTLED, timeout=TIMEOUT_MS)
+    await _slide(page, past)
+    await page.wait_for_function(
+        "document.querySelector('#past').textContent.includes('server replays it for seat 0')",
+        timeout=TIMEOUT_MS,
+    )
+    assert await page.locator("#moves button").count() == 0
+    assert await page.locator("#board-text li").all_text_contents() == as_seen
     assert trouble == []
     await page.close()
