@@ -326,6 +326,26 @@ def openapi() -> dict[str, Any]:
                     },
                 }
             },
+            "/v1/games/{gameId}/state": {
+                "get": {
+                    **read,
+                    "parameters": [
+                        game_id,
+                        {
+                            "name": "version",
+                            "in": "query",
+                            "required": True,
+                            "schema": {"type": "integer", "minimum": 0},
+                        },
+                    ],
+                    "operationId": "getStateAt",
+                    "summary": "The caller's view as of an earlier version (GraphQL `stateAt`).",
+                    "responses": {
+                        **ok(_ref("PastState"), "the view then"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED"),
+                    },
+                }
+            },
         },
         "components": {
             "securitySchemes": {
@@ -398,6 +418,11 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
             },
             "required": ["kind", "players"],
             "additionalProperties": False,
+        },
+        "PastState": {
+            "type": "object",
+            "properties": {"version": {"type": "integer"}, "state": {"oneOf": views}},
+            "required": ["version", "state"],
         },
         "Game": {
             "type": "object",

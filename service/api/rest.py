@@ -27,6 +27,7 @@ from service.api.tables import (
     Applied,
     BadListing,
     GameFilter,
+    NoPastState,
     Rejected,
     Table,
     Tables,
@@ -313,6 +314,17 @@ def routes(tables: Tables, max_depth: int) -> list[Route]:
             {"version": table.record.version, "history": [history_json(e) for e in entries]}
         )
 
+    async def state_at(request: Request) -> Response:
+        table = await read(request)
+        version = natural(request.query_params.get("version", ""))
+        if version is None:
+            raise Problem("BAD_REQUEST", "version must be a version (a whole number)")
+        try:
+            then = await tables.at_version(table, version)
+        except NoPastState as exc:
+            raise Problem("BAD_REQUEST", exc.message) from None
+        return json_response({"version": version, "state": then.view()})
+
     async def apply_move(request: Request) -> Response:
         body = await _body(request, MoveBody, max_depth)
         result = await tables.apply(
@@ -413,6 +425,7 @@ def routes(tables: Tables, max_depth: int) -> list[Route]:
         Route("/v1/games/{game_id}/suggest", guarded(suggest_move), methods=["POST"]),
         Route("/v1/games/{game_id}/scores", guarded(scores), methods=["GET"]),
         Route("/v1/games/{game_id}/history", guarded(history), methods=["GET"]),
+        Route("/v1/games/{game_id}/state", guarded(state_at), methods=["GET"]),
     ]
 
 

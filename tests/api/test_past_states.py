@@ -119,3 +119,20 @@ async def test_a_game_of_an_older_release_without_options_is_refused_typed(
         await redis.aclose()
     answer = (await api.post(STATE_AT, {"id": game["id"], "version": 0})).json()
     assert [e["extensions"]["code"] for e in answer["errors"]] == ["BAD_USER_INPUT"], answer
+
+
+async def test_rest_answers_the_same_past_states_and_refuses_bad_versions_typed(
+    api: Api, finished: tuple[str, list[str | None], dict[int, list[Any]]]
+) -> None:
+    game_id, tokens, seen = finished
+    version = sorted(seen)[3]
+    for viewer, token in enumerate(tokens):
+        headers = {"authorization": f"Bearer {token}"} if token else {}
+        answer = await api.http.get(f"/v1/games/{game_id}/state?version={version}", headers=headers)
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == {"version": version, "state": seen[version][viewer]}
+    for query in ("version=10000", "version=-1", "version=x", ""):
+        refused = await api.http.get(f"/v1/games/{game_id}/state?{query}")
+        assert refused.status_code == 400, (query, refused.text)
+        assert refused.headers["content-type"].startswith("application/problem+json")
+        assert refused.json()["code"] == "BAD_REQUEST"
