@@ -3,7 +3,7 @@
 Fills a private redis-server with a million games of one tenant, a player sitting in a
 thousand of them (created by the real create script, index entries and all); then pages
 through that player's games, the games where they must act, and the tenant's newest page with
-the service's own `Tables.list_games`, and prints the timings as JSON.
+the service's own `service.api.listing.list_games`, and prints the timings as JSON.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from typing import Any
 
 import msgspec
 
-from service.api.tables import GameFilter, Tables
+from service.api.listing import GameFilter, list_games
+from service.api.tables import Tables
 from service.engine import games
 from service.engine import start as engine_start
 from service.engine.play import encode_state
@@ -79,7 +80,7 @@ async def pages(tables: Tables, only: GameFilter, first: int, requests: int) -> 
     """Games listed and seconds taken, paging `first` at a time, at most `requests` pages."""
     started, count, after = time.perf_counter(), 0, None
     for _ in range(requests):
-        page = await tables.list_games(TENANT, only, first, after)
+        page = await list_games(tables.store, TENANT, only, first, after)
         count += len(page.tables)
         if not page.has_next:
             break

@@ -23,16 +23,16 @@ from strawberry.types import Info
 from service.api import typed
 from service.api.clocks import clock_json
 from service.api.hints import HintsBusy
+from service.api.listing import BadListing, list_games
+from service.api.listing import GameFilter as ListingFilter
 from service.api.tables import (
     Applied,
-    BadListing,
     NoPastState,
     Rejected,
     Table,
     Tables,
     Unauthorized,
 )
-from service.api.tables import GameFilter as ListingFilter
 from service.engine import BadSetup, games
 from service.engine import RejectCode as EngineRejectCode
 from service.store import StoreUnavailable
@@ -577,7 +577,7 @@ class Query:
             raise ApiError("UNAUTHORIZED", "listing games needs the tenant's API key (X-API-Key)")
         only = _listing(filter or GameFilter())
         try:
-            page = await _tables(info).list_games(tenant, only, first, after)
+            page = await list_games(_tables(info).store, tenant, only, first, after)
         except BadListing as exc:
             raise ApiError("BAD_USER_INPUT", exc.message) from None
         except StoreUnavailable:

@@ -21,12 +21,12 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from service.api import listing
 from service.api.hints import HintsBusy
+from service.api.listing import BadListing, GameFilter
 from service.api.parsing import natural, within_depth
 from service.api.tables import (
     Applied,
-    BadListing,
-    GameFilter,
     NoPastState,
     Rejected,
     Table,
@@ -281,7 +281,7 @@ def routes(tables: Tables, max_depth: int) -> list[Route]:
             raise Problem("UNAUTHORIZED", "listing games needs the tenant's API key (X-API-Key)")
         only, first, after = listing_query(request)
         try:
-            page = await tables.list_games(tenant, only, first, after)
+            page = await listing.list_games(tables.store, tenant, only, first, after)
         except BadListing as exc:
             raise Problem("BAD_REQUEST", exc.message) from None
         headers = {"vary": "x-api-key"}

@@ -40,15 +40,13 @@ from service.engine import play as engine_play
 from service.engine import start as engine_start
 from service.engine.play import Step, decode_state, encode_state
 from service.engine.rng import seed_to_int
-from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore, indexes
+from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore
 from service.store.jobs import new_game_id
 from service.store.records import Outcome
 
 MAX_SEED = 200
 MAX_TIMEOUTS = 64  # timeouts one read applies at most (a bank at 0 times out every decision)
 MAX_PLAYER_ID = 128
-MAX_PAGE = 100
-MAX_SCAN = 1000  # index entries one listing request reads at most (filters may skip many)
 DEFAULT_TENANT = "default"  # the tenant of every game when RULES_API_KEYS is not set
 DEFAULT_BUDGET_MS = 100
 MAX_SUGGEST_ITERATIONS = 5000
@@ -164,28 +162,6 @@ def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
     if outcome is None:
         return None
     return {"reason": outcome.reason, "seat": outcome.seat, "winners": outcome.winners}
-
-
-@dataclass(frozen=True)
-class GameFilter:
-    status: str | None = None  # "ACTIVE" or "FINISHED"
-    kind: str | None = None
-    player_id: str | None = None
-    to_act_player_id: str | None = None
-    created_after: float | None = None  # epoch seconds
-
-
-@dataclass(frozen=True)
-class Page:
-    tables: list[tuple[str, Table]]  # (cursor, game) newest first
-    end_cursor: str | None  # where the next page starts (may be past the last game: filters)
-    has_next: bool
-
-
-class BadListing(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -380,20 +356,6 @@ def best_of(scores: Scores, exclude: int) -> list[int]:
     return sorted(entry.seat for entry in others if entry.points == top)
 
 
-def _matches(record: Record, tenant: str, only: GameFilter) -> bool:
-    """The checks the chosen index does not make (it answers for the tenant and one player)."""
-    return (
-        record.tenant == tenant
-        and (only.status is None or only.status == record.status())
-        and (only.kind is None or only.kind == record.kind)
-        and (only.player_id is None or only.player_id in record.player_ids)
-        and (
-            only.to_act_player_id is None
-            or any(record.player_ids[s] == only.to_act_player_id for s in record.acting)
-        )
-    )
-
-
 class Tables:
     def __init__(
         self,
@@ -490,51 +452,6 @@ class Tables:
         metrics.GAMES_CREATED.labels(kind).inc()
         table = Table(game_id, record, game, None, played.state)
         return table, {seat: token for seat, (token, _) in tokens.items()}
-
-    async def list_games(
-        self, tenant: str, only: GameFilter, first: int, after: str | None
-    ) -> Page:
-        """A page of the tenant's games, newest first, from the index that fits the filter; the
-        other filters are checked on the records (reading at most MAX_SCAN index entries)."""
-        if not 0 < first <= MAX_PAGE:
-            raise BadListing(f"first must be 1 to {MAX_PAGE}")
-        below = None if after is None else indexes.decode_cursor(after)
-        if after is not None and below is None:
-            raise BadListing("after must be a cursor this listing returned")
-        for player in (only.player_id, only.to_act_player_id):
-            if player is not None and not 0 < len(player) <= MAX_PLAYER_ID:
-                raise BadListing(f"a playerId has 1 to {MAX_PLAYER_ID} characters")
-        keys = [self._index_key(lane, tenant, only) for lane in indexes.lanes()]
-        floor = None
-        if only.created_after is not None:
-            floor = indexes.since(max(int(only.created_after * 1000) + 1, 0))
-        found: list[tuple[str, Table]] = []
-        scanned, cursor = 0, below
-        while scanned < MAX_SCAN:
-            batch = await self.store.listed(keys, cursor, floor, first + 1)
-            records = await self.store.records([indexes.game_of(m) for m, _ in batch])
-            await self.store.unlist([e for e, r in zip(batch, records, strict=True) if r is None])
-            for (member, _), record in zip(batch, records, strict=True):
-                scanned += 1
-                cursor = member
-                if record is not None and _matches(record, tenant, only):
-                    table = Table(indexes.game_of(member), record, games()[record.kind], None)
-                    found.append((indexes.encode_cursor(member), table))
-                    if len(found) == first:
-                        return Page(found, found[-1][0], True)
-            if len(batch) <= first:
-                return Page(found, found[-1][0] if found else None, False)
-        return Page(found, indexes.encode_cursor(cursor) if cursor else None, True)
-
-    @staticmethod
-    def _index_key(lane: int, tenant: str, only: GameFilter) -> str:
-        if only.to_act_player_id is not None:
-            return indexes.acting_key(lane, tenant, only.to_act_player_id)
-        if only.player_id is not None:
-            return indexes.player_key(lane, tenant, only.player_id)
-        if only.status is not None:
-            return indexes.status_key(lane, tenant, only.status)
-        return indexes.tenant_key(lane, tenant)
 
     async def resign(
         self, game_id: str, token: str | None, expected_version: int | None
