@@ -73,6 +73,13 @@ class Settings:
     bot_iterations: int = 0  # SEARCH iterations per bot decision; 0 = ~100 ms per game
     run_workers: int = 1  # worker processes `python -m service` (make run) starts
     playground: bool | None = None  # the web playground at /play; None: on unless production
+    # webhooks (docs/webhooks.md): loopback and private receivers allowed (development only)
+    webhook_allow_private: bool = False
+    webhook_timeout_seconds: float = 10.0  # one delivery attempt, connect to last byte
+    # the pauses before each retry (a day and a bit, then the event is given up), +-10% jitter
+    webhook_retry_seconds: tuple[float, ...] = (5, 300, 1800, 7200, 18000, 36000, 36000)
+    webhook_concurrency: int = 32  # deliveries in flight per worker process
+    webhook_endpoint_concurrency: int = 4  # of them to one endpoint, so a slow one is contained
 
     @property
     def production(self) -> bool:
@@ -131,4 +138,14 @@ class Settings:
             bot_iterations=_int("RULES_BOT_ITERATIONS", cls.bot_iterations),
             run_workers=_int("RULES_RUN_WORKERS", cls.run_workers),
             playground=_flag("RULES_PLAYGROUND"),
+            webhook_allow_private=_flag("RULES_WEBHOOK_ALLOW_PRIVATE") or False,
+            webhook_timeout_seconds=_float(
+                "RULES_WEBHOOK_TIMEOUT_SECONDS", cls.webhook_timeout_seconds
+            ),
+            webhook_retry_seconds=tuple(float(s) for s in _list("RULES_WEBHOOK_RETRY_SECONDS"))
+            or cls.webhook_retry_seconds,
+            webhook_concurrency=_int("RULES_WEBHOOK_CONCURRENCY", cls.webhook_concurrency),
+            webhook_endpoint_concurrency=_int(
+                "RULES_WEBHOOK_ENDPOINT_CONCURRENCY", cls.webhook_endpoint_concurrency
+            ),
         )

@@ -1,0 +1,1 @@
+"""Webhooks: signed, retried, at-least-once events to a tenant's backend (docs/webhooks.md)."""

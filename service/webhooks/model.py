@@ -1,0 +1,159 @@
+"""Webhooks (issue 20, docs/webhooks.md): what the API (endpoints) and the workers (delivery)
+share: the event types, the stored records, and every Redis key.
+
+A tenant's endpoints and deliveries live in one hash slot per tenant, `{wh-<tenant>}`, so each
+delivery step is one atomic script on a cluster:
+
+    wh:{wh-T}:endpoints       hash: endpoint id -> msgpack Endpoint
+    wh:{wh-T}:failing         hash: endpoint id -> since when its deliveries give up (epoch s)
+    wh:{wh-T}:m:<message>     string: an event's body as sent, kept RETENTION seconds
+    wh:{wh-T}:q:<ep>:<game>   list: message ids for that endpoint and game, oldest first; the
+                              head is the one being delivered (order per game)
+    wh:{wh-T}:due:<ep>        sorted set: game id (or MANUAL) -> when the head of its queue is
+                              tried next (epoch s); a worker claims it by pushing the score on
+    wh:{wh-T}:tries:<ep>      hash: game id -> failed attempts of its queue's head
+    wh:{wh-T}:log:<ep>        list: msgpack Attempt, newest first, LOG_LENGTH kept
+    wh:{wh-T}:failed:<ep>     sorted set: message id -> when delivery gave up (redeliverable
+                              while the message is kept)
+
+Events leave the game's commit through the game's slot, one outbox per tenant and lane:
+
+    wh:{bots-n}:o:<tenant>    stream: {g: game id, v: version, e: JSON list of Event}, written
+                              by the commit script, read by the workers (consumer group GROUP)
+    wh:{bots-n}:on:<tenant>   string: exists while the tenant has an enabled endpoint; the
+                              commit script appends to the outbox only then
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any, Literal
+
+import msgspec
+
+EventType = Literal[
+    "turn.started", "game.finished", "game.timeout", "game.resigned", "game.abandoned"
+]
+EVENT_TYPES: tuple[EventType, ...] = (
+    "turn.started",
+    "game.finished",
+    "game.timeout",
+    "game.resigned",
+    "game.abandoned",
+)
+GROUP = "webhooks"  # the workers' consumer group on every outbox stream
+MANUAL = "~manual"  # the queue of redeliveries asked for by the tenant (no game id has a ~)
+RETENTION = 3 * 24 * 3600  # seconds a message is kept: the retries' day, then redelivery
+LOG_LENGTH = 100  # attempts kept per endpoint
+FAILED_LENGTH = 1000  # given-up messages listed per endpoint
+MAX_ENDPOINTS = 16  # per tenant
+
+
+class Endpoint(msgspec.Struct, kw_only=True):
+    """A tenant's receiver. `events` empty: every type. The secret is `whsec_` + base64 of 24
+    random bytes (Standard Webhooks); after a rotation the previous one signs too until
+    `previous_until` (epoch s), so a receiver can switch without losing events."""
+
+    id: str  # "ep_" + 16 URL-safe characters
+    url: str
+    events: list[str] = msgspec.field(default_factory=list)
+    description: str = ""
+    secret: str
+    enabled: bool = True
+    created: float
+    updated: float
+    previous_secret: str = ""
+    previous_until: float = 0.0
+
+    def wants(self, event_type: str) -> bool:
+        return self.enabled and (not self.events or event_type in self.events)
+
+
+class Attempt(msgspec.Struct, kw_only=True):
+    """One line of an endpoint's delivery log."""
+
+    at: float  # epoch s, when the attempt started
+    message: str  # the event id (Webhook-Id)
+    type: str
+    game_id: str
+    attempt: int  # 1 for the first try of that message at that endpoint
+    # DELIVERED (2xx), RETRYING (tried again later), FAILED (retries used up: kept for
+    # redelivery), DROPPED (the endpoint was disabled or deleted, or the message expired)
+    outcome: str
+    status: int | None = None  # the HTTP status answered, None when none was
+    latency_ms: float = 0.0
+    error: str = ""  # "" or what went wrong, e.g. "timeout", "HTTP 500", "address not allowed"
+
+
+class Event(msgspec.Struct, kw_only=True):
+    """An event as the commit writes it to the outbox; `data` is the payload's data (public
+    information only: RULINGS ALL-4)."""
+
+    type: str
+    data: dict[str, Any]
+
+
+endpoint_encoder = msgspec.msgpack.Encoder()
+endpoint_decoder = msgspec.msgpack.Decoder(Endpoint)
+attempt_decoder = msgspec.msgpack.Decoder(Attempt)
+
+_SIMPLE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+def tenant_tag(tenant: str) -> str:
+    """The hash tag of a tenant's webhook keys: its id, or a digest when the id has characters
+    that could end a hash tag early."""
+    if _SIMPLE.fullmatch(tenant):
+        return f"wh-{tenant}"
+    return f"wh-{hashlib.sha256(tenant.encode()).hexdigest()[:16]}"
+
+
+def _base(tenant: str) -> str:
+    return f"wh:{{{tenant_tag(tenant)}}}"
+
+
+def endpoints_key(tenant: str) -> str:
+    return f"{_base(tenant)}:endpoints"
+
+
+def failing_key(tenant: str) -> str:
+    return f"{_base(tenant)}:failing"
+
+
+def message_key(tenant: str, message: str) -> str:
+    return f"{_base(tenant)}:m:{message}"
+
+
+def queue_key(tenant: str, endpoint: str, game_id: str) -> str:
+    return f"{_base(tenant)}:q:{endpoint}:{game_id}"
+
+
+def due_key(tenant: str, endpoint: str) -> str:
+    return f"{_base(tenant)}:due:{endpoint}"
+
+
+def tries_key(tenant: str, endpoint: str) -> str:
+    return f"{_base(tenant)}:tries:{endpoint}"
+
+
+def log_key(tenant: str, endpoint: str) -> str:
+    return f"{_base(tenant)}:log:{endpoint}"
+
+
+def failed_key(tenant: str, endpoint: str) -> str:
+    return f"{_base(tenant)}:failed:{endpoint}"
+
+
+def outbox_key(lane: int, tenant: str) -> str:
+    return f"wh:{{bots-{lane}}}:o:{tenant}"
+
+
+def enabled_key(lane: int, tenant: str) -> str:
+    return f"wh:{{bots-{lane}}}:on:{tenant}"
+
+
+def message_id(game_id: str, version: int, event_type: str) -> str:
+    """The Webhook-Id of an event: the same for every endpoint and every retry, and the same if
+    a worker fans the outbox entry out twice (it died before acknowledging it)."""
+    return f"msg_{game_id}.{version}.{event_type}"
