@@ -157,3 +157,12 @@ def message_id(game_id: str, version: int, event_type: str) -> str:
     """The Webhook-Id of an event: the same for every endpoint and every retry, and the same if
     a worker fans the outbox entry out twice (it died before acknowledging it)."""
     return f"msg_{game_id}.{version}.{event_type}"
+
+
+def parse_message_id(message: str) -> tuple[str, int, str] | None:
+    """(game id, version, event type) of a message id, None if it is not one of ours."""
+    game_id, dot, rest = message.removeprefix("msg_").partition(".")
+    version, dot2, event_type = rest.partition(".")
+    if not (message.startswith("msg_") and dot and dot2 and version.isdigit()):
+        return None
+    return (game_id, int(version), event_type) if event_type in EVENT_TYPES else None
