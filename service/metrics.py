@@ -104,3 +104,37 @@ BOT_JOB_SECONDS = Histogram(
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0),
     registry=REGISTRY,
 )
+WEBHOOK_ATTEMPTS = Counter(
+    "rules_webhook_attempts_total",
+    "Webhook delivery attempts by this worker, by outcome (delivered, retrying, failed: retries "
+    "used up, dropped: the message expired).",
+    ["outcome"],
+    registry=REGISTRY,
+)
+WEBHOOK_ATTEMPT_SECONDS = Histogram(
+    "rules_webhook_attempt_seconds",
+    "How long a webhook attempt took, from the address check to the endpoint's status line.",
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0),
+    registry=REGISTRY,
+)
+WEBHOOK_TRIES = Histogram(
+    "rules_webhook_tries",
+    "Attempts a webhook message took to one endpoint, counted when delivered or given up.",
+    buckets=(1, 2, 3, 4, 5, 6, 7, 8, 10),
+    registry=REGISTRY,
+)
+WEBHOOK_OUTBOX_PENDING = Gauge(
+    "rules_webhook_outbox_pending",
+    "Webhook outbox entries not yet fanned out to endpoints (the whole store, as a worker saw it).",
+    registry=REGISTRY,
+)
+WEBHOOK_OUTBOX_OLDEST_SECONDS = Gauge(
+    "rules_webhook_outbox_oldest_seconds",
+    "Age of the oldest webhook outbox entry not yet fanned out (as a worker saw it).",
+    registry=REGISTRY,
+)
+WEBHOOK_OVERDUE_SECONDS = Gauge(
+    "rules_webhook_overdue_seconds",
+    "How late the most overdue webhook attempt is (0: the workers keep up).",
+    registry=REGISTRY,
+)

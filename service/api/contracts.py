@@ -18,6 +18,8 @@ from service.api.schema import build_schema
 from service.bots import STRATEGIES
 from service.engine import Game, Scores, games
 from service.store import indexes
+from service.webhooks.model import EVENT_TYPES
+from service.webhooks.schemas import event_schema
 
 STRATEGY_NAMES = list(STRATEGIES)
 EVERY_ROUTE = ("BAD_REQUEST", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "UNAVAILABLE")
@@ -652,6 +654,8 @@ def contracts() -> dict[str, str]:
     files = {"schema.graphql": sdl(), "openapi.json": _json(openapi())}
     for kind, game in games().items():
         files[f"games/{kind.lower()}.json"] = _json(game_schema(game))
+    for event_type in EVENT_TYPES:
+        files[f"webhooks/{event_type}.json"] = _json(event_schema(event_type))
     return files
 
 

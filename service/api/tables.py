@@ -43,6 +43,7 @@ from service.engine.rng import seed_to_int
 from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore
 from service.store.jobs import new_game_id
 from service.store.records import Outcome
+from service.webhooks.events import of_commit as webhook_events
 
 MAX_SEED = 200
 MAX_TIMEOUTS = 64  # timeouts one read applies at most (a bank at 0 times out every decision)
@@ -324,6 +325,7 @@ async def enforce_clock(
             history,
             None,
             bot_due=bot_due(game, new_state, record.bots) if not new_record.outcome else None,
+            events=webhook_events(game_id, record, new_record, history),
         )
         if committed.outcome == "ok":
             metrics.CLOCK_TIMEOUTS.labels(record.kind, record.clock.on_timeout).inc()  # type: ignore[union-attr]
@@ -447,7 +449,9 @@ class Tables:
         record = clocks.started(record)
         history, due = _history(0, played.steps), bot_due(game, played.state, bots)
         game_id = new_game_id()
-        while not await self.store.create(game_id, record, history, due):
+        while not await self.store.create(
+            game_id, record, history, due, webhook_events(game_id, None, record, history)
+        ):
             game_id = new_game_id()
         metrics.GAMES_CREATED.labels(kind).inc()
         table = Table(game_id, record, game, None, played.state)
@@ -503,7 +507,10 @@ class Tables:
             deadline=None,
         )
         entry = HistoryRecord(version, seat, None, label, event=outcome.reason)
-        committed = await self.store.commit(game_id, record.version, ended_record, [entry], None)
+        events = webhook_events(game_id, record, ended_record, [entry])
+        committed = await self.store.commit(
+            game_id, record.version, ended_record, [entry], None, events=events
+        )
         if committed.outcome == "gone":
             return Rejected(RejectCode.NOT_FOUND, f"no game {game_id!r}")
         if committed.outcome != "ok":
@@ -601,6 +608,7 @@ class Tables:
                 field_key,
                 asked,
                 bot_due=bot_due(game, played.state, record.bots),
+                events=webhook_events(game_id, record, new_record, history),
             )
             if committed.outcome == "ok":
                 if new_record.finished:

@@ -13,6 +13,8 @@
     ix:{bots-n}:*  sorted sets: a tenant's games, a player's, where a player must act, per
                    lane (service/store/indexes.py), written by the same scripts
     clocks:{bots-n} sorted set: turn-clock deadlines of the lane's games (same scripts)
+    wh:{bots-n}:o:<tenant>  stream: the tenant's webhook events of the lane's games, written by
+                   the same scripts while wh:{bots-n}:on:<tenant> exists (service/webhooks)
 
 On a cluster (`redis+cluster://` URL or `?cluster=true`) the events are sharded pub/sub
 (SPUBLISH/SSUBSCRIBE, Redis 7+): they stay on the shard that owns the game's slot instead of
@@ -60,6 +62,7 @@ from service.store.records import (
     record_decoder,
     unfold,
 )
+from service.webhooks.model import Event, enabled_key, outbox_key
 
 if TYPE_CHECKING:
     from service.store.events import Subscriber
@@ -75,6 +78,16 @@ local function enqueue(lane, game, version, seat)
   if seat == '' or not lane then return end
   redis.call('XADD', lane, '*', 'g', game, 'v', version, 's', seat)
   redis.call('PUBLISH', '{WAKE}', lane)
+end
+"""
+
+# A commit's webhook events (service/webhooks) go to the tenant's outbox of the game's lane,
+# KEYS[at], only while the tenant has an enabled endpoint (KEYS[at + 1] exists), with a wake-up.
+_OUTBOX = f"""
+local function outbox(at, game, version, events)
+  if events == '' or not KEYS[at] or redis.call('EXISTS', KEYS[at + 1]) == 0 then return end
+  redis.call('XADD', KEYS[at], '*', 'g', game, 'v', version, 'e', events)
+  redis.call('PUBLISH', '{WAKE}', KEYS[at])
 end
 """
 
@@ -100,30 +113,33 @@ local function index(first, member, flags, ttl, game, deadline)
 end
 """
 
-# KEYS: record, history[, lane[, index keys...]]. ARGV: version, record, ttl, game id, bot seat
-# due ('' for none), index member, index flags (one per index key), index ttl, clock deadline
-# ('' for none), history entries...
+# KEYS: record, history[, lane[, index keys...[, outbox, outbox switch]]]. ARGV: version,
+# record, ttl, game id, bot seat due ('' for none), index member, index flags (one per index
+# key), index ttl, clock deadline ('' for none), webhook events ('' for none), history entries...
 _CREATE = (
     _ENQUEUE
+    + _OUTBOX
     + _INDEX
     + """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[1], 'r', ARGV[2])
-if #ARGV > 9 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 10)) end
+if #ARGV > 10 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 11)) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
 enqueue(KEYS[3], ARGV[4], ARGV[1], ARGV[5])
 index(4, ARGV[6], ARGV[7], ARGV[8], ARGV[4], ARGV[9])
+outbox(4 + #ARGV[7], ARGV[4], ARGV[1], ARGV[10])
 return 1
 """
 )
 
-# KEYS: record, history, idempotency[, lane[, index keys...]]. ARGV: expected version, new
-# version, record, idempotency field ('' for none), ttl, game id, final status, request
-# fingerprint, bot seat due ('' for none), index member, index flags, index ttl, clock
-# deadline ('' for none), history entries...
+# KEYS: record, history, idempotency[, lane[, index keys...[, outbox, outbox switch]]]. ARGV:
+# expected version, new version, record, idempotency field ('' for none), ttl, game id, final
+# status, request fingerprint, bot seat due ('' for none), index member, index flags, index
+# ttl, clock deadline ('' for none), webhook events ('' for none), history entries...
 _COMMIT_TEMPLATE = (
     _ENQUEUE
+    + _OUTBOX
     + _INDEX
     + """
 if ARGV[4] ~= '' then
@@ -134,7 +150,7 @@ local current = redis.call('HGET', KEYS[1], 'v')
 if not current then return {'gone', 0} end
 if current ~= ARGV[1] then return {'stale', tonumber(current)} end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3])
-redis.call('RPUSH', KEYS[2], unpack(ARGV, 14))
+redis.call('RPUSH', KEYS[2], unpack(ARGV, 15))
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[2], 'f:' .. ARGV[4], ARGV[8]) end
 for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
 local channel = 'g:{' .. ARGV[6] .. '}:events'
@@ -145,6 +161,7 @@ for v = tonumber(ARGV[1]) + 1, tonumber(ARGV[2]) do
 end
 enqueue(KEYS[4], ARGV[6], ARGV[2], ARGV[9])
 index(5, ARGV[10], ARGV[11], ARGV[12], ARGV[6], ARGV[13])
+outbox(5 + #ARGV[11], ARGV[6], ARGV[2], ARGV[14])
 return {'ok', tonumber(ARGV[2])}
 """
 )
@@ -186,6 +203,20 @@ class Done(msgspec.Struct, frozen=True):
 
     version: int
     fingerprint: str | None = None
+
+
+_events_encoder = msgspec.json.Encoder()
+
+
+def _outbox(game_id: str, record: Record, lane: list[str], events: Sequence[Event]) -> list[str]:
+    """The webhook outbox of the game's tenant and lane and its switch, when the script writes
+    them: events to send, and a lane (the keys share the game's slot)."""
+    if not (events and lane and record.tenant):
+        return []
+    return [
+        outbox_key(lane_of(game_id), record.tenant),
+        enabled_key(lane_of(game_id), record.tenant),
+    ]
 
 
 def _keys(game_id: str) -> tuple[str, str, str]:
@@ -321,12 +352,14 @@ class RedisStore:
         record: Record,
         history: list[HistoryRecord],
         bot_due: int | None = None,
+        events: Sequence[Event] = (),
     ) -> bool:
         """Store a new game; with `bot_due`, that bot seat's job at its version too (new ids
-        come from jobs.new_game_id(), so the lane shares the game's slot)."""
+        come from jobs.new_game_id(), so the lane shares the game's slot); `events` go to the
+        tenant's webhook outbox (service/webhooks/events.py)."""
         lane = self._lane(game_id)
         index_keys, flags = indexes.updates(game_id, record) if lane else ([], "")
-        keys = [*_keys(game_id)[:2], *lane, *index_keys]
+        keys = [*_keys(game_id)[:2], *lane, *index_keys, *_outbox(game_id, record, lane, events)]
         args: list[bytes | int | str] = [
             record.version,
             msgspec.msgpack.encode(record),
@@ -337,6 +370,7 @@ class RedisStore:
             flags,
             self.index_ttl(),
             "" if record.deadline is None else repr(record.deadline),
+            _events_encoder.encode(events) if events else "",
             *(msgspec.msgpack.encode(h) for h in history),
         ]
         created = await self._timed("create", lambda: self._evalsha(self._create, keys, args))
@@ -394,11 +428,13 @@ class RedisStore:
         idempotency: str | None,
         fingerprint: str = "",
         bot_due: int | None = None,
+        events: Sequence[Event] = (),
     ) -> Committed:
-        """The version-checked write; with `bot_due`, that bot seat's job at the new version."""
+        """The version-checked write; with `bot_due`, that bot seat's job at the new version;
+        `events` go to the tenant's webhook outbox (service/webhooks/events.py)."""
         lane = self._lane(game_id)
         index_keys, flags = indexes.updates(game_id, record) if lane else ([], "")
-        keys = [*_keys(game_id), *lane, *index_keys]
+        keys = [*_keys(game_id), *lane, *index_keys, *_outbox(game_id, record, lane, events)]
         args: list[bytes | int | str] = [
             expected,
             record.version,
@@ -413,6 +449,7 @@ class RedisStore:
             flags,
             self.index_ttl(),
             "" if record.deadline is None else repr(record.deadline),
+            _events_encoder.encode(events) if events else "",
             *(msgspec.msgpack.encode(h) for h in history),
         ]
         reply = await self._timed("commit", lambda: self._evalsha(self._commit, keys, args))

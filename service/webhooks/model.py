@@ -87,11 +87,13 @@ class Attempt(msgspec.Struct, kw_only=True):
 
 
 class Event(msgspec.Struct, kw_only=True):
-    """An event as the commit writes it to the outbox; `data` is the payload's data (public
-    information only: RULINGS ALL-4)."""
+    """An event as the commit writes it to the outbox and as its body is sent (the Standard
+    Webhooks payload: type, timestamp, data); data holds public information only (RULINGS
+    ALL-4). Schemas: schema/webhooks/."""
 
     type: str
-    data: dict[str, Any]
+    timestamp: str  # ISO 8601, UTC, when the commit was made
+    data: Any  # the type's payload Struct (service/webhooks/events.py); a dict once decoded
 
 
 endpoint_encoder = msgspec.msgpack.Encoder()

@@ -9,6 +9,9 @@ A job is acknowledged only after its commit, so a worker that dies mid-decision 
 pending, and another worker takes it over (XAUTOCLAIM) after RULES_WORKER_RECLAIM_SECONDS; if
 both end up committing, the version check lets exactly one through.
 
+Beside the bot turns, each worker delivers the tenants' webhooks (service/webhooks/deliverer.py):
+its own task on the same event loop, woken by the same channel.
+
 Every poll interval the workers also sweep the turn clocks (`clocks:{bots-n}`, one per lane):
 a game whose deadline passed is claimed atomically and its timeout applied through the same
 commit, so clocks run out even when no client ever comes back (service/api/clocks.py).
@@ -34,7 +37,14 @@ from redis.exceptions import RedisError
 
 from service import metrics
 from service.api.folding import fold_finished
-from service.api.tables import advance, bot_due, bot_seed, enforce_clock
+from service.api.tables import (
+    DEFAULT_TENANT,
+    advance,
+    bot_due,
+    bot_seed,
+    enforce_clock,
+    parse_api_keys,
+)
 from service.bots import Strategy, suggest
 from service.engine import Played, games
 from service.engine import play as engine_play
@@ -42,6 +52,8 @@ from service.engine.play import decode_state
 from service.settings import Settings
 from service.store import RedisStore, StoreUnavailable, connect
 from service.store.jobs import LANE_KEYS, LANES, WAKE, Job, JobQueue
+from service.webhooks.deliverer import Deliverer
+from service.webhooks.events import of_commit as webhook_events
 
 log = logging.getLogger("service.worker")
 CLOCK_BATCH = 16  # due clocks one sweep claims per lane
@@ -57,6 +69,8 @@ class Worker:
         self.reclaimed: list[Job] = []
         self.rung = asyncio.Event()  # set when a lane may hold a job, or to stop
         self.stopping = asyncio.Event()
+        tenants = [tenant for tenant, _ in parse_api_keys(settings.api_keys)] or [DEFAULT_TENANT]
+        self.webhooks = Deliverer(self.store.redis, settings, name, tenants)
 
     def stop(self) -> None:
         """Finish the job in hand, then return from run()."""
@@ -70,7 +84,11 @@ class Worker:
 
         while not self.stopping.is_set() and not await self._redis_call(groups):
             pass  # Redis is not there yet
-        background = [asyncio.create_task(self._listen()), asyncio.create_task(self._sweep())]
+        background = [
+            asyncio.create_task(self._listen()),
+            asyncio.create_task(self._sweep()),
+            asyncio.create_task(self.webhooks.run(self.stopping)),
+        ]
         try:
             while not self.stopping.is_set():
                 job = await self._redis_call(self._next)
@@ -82,10 +100,13 @@ class Worker:
                 await self._redis_call(functools.partial(self.play, job))
                 self.due.add(job.lane)  # its commit may have queued the next turn there
         finally:
-            # The sweeper ends by itself once stopping is set (redis-py may swallow a
-            # cancellation in the middle of a command); the listener waits on a socket.
+            # The sweeper and the deliverer end by themselves once stopping is set (redis-py
+            # may swallow a cancellation in the middle of a command); the listener waits on a
+            # socket.
             background[0].cancel()
-            await asyncio.wait(background, timeout=self.settings.redis_timeout * 3)
+            self.webhooks.rung.set()
+            grace = self.settings.redis_timeout * 3 + self.settings.webhook_timeout_seconds
+            await asyncio.wait(background, timeout=grace)
             await self.store.close()
 
     async def _redis_call(self, call: Callable[[], Awaitable[T]]) -> T | None:
@@ -159,9 +180,12 @@ class Worker:
             await pubsub.subscribe(WAKE)
             while True:
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
-                if message and message.get("data") in lane_of_key:
-                    self.due.add(lane_of_key[message["data"]])
+                data = message.get("data") if message else None
+                if data in lane_of_key:
+                    self.due.add(lane_of_key[data])
                     self.rung.set()
+                elif isinstance(data, bytes) and data.startswith(b"wh:{bots-"):  # an outbox
+                    self.webhooks.wake(int(data[9:].partition(b"}")[0]))
         finally:
             await pubsub.aclose()  # type: ignore[no-untyped-call]
 
@@ -206,6 +230,7 @@ class Worker:
             history,
             None,
             bot_due=bot_due(game, played.state, record.bots),
+            events=webhook_events(job.game_id, record, new_record, history),
         )
         if committed.outcome == "ok" and new_record.finished:
             await fold_finished(self.store, job.game_id, new_record)

@@ -20,6 +20,7 @@ def test_committed_contracts_are_current() -> None:
             SCHEMA_DIR / "schema.graphql",
             SCHEMA_DIR / "openapi.json",
             *sorted((SCHEMA_DIR / "games").glob("*.json")),
+            *sorted((SCHEMA_DIR / "webhooks").glob("*.json")),
         ]
     }
     stale = sorted(name for name in generated if committed.get(name) != generated[name])

@@ -1,0 +1,426 @@
+"""The workers' side of webhooks (issue 20, docs/webhooks.md): from the outboxes to the
+endpoints, at least once, in order per game and endpoint.
+
+1. Fan-out. Each worker reads the outbox streams (one per tenant and lane, consumer group
+   GROUP). For an entry it stores each event's body once under its message id and appends that
+   id to the queue of every endpoint that wants it, one list per endpoint and game, all in one
+   script in the tenant's slot; then it acknowledges the entry. A worker that dies in between
+   leaves the entry pending; another takes it over (XAUTOCLAIM) and fans it out again, which
+   changes nothing: message ids are fixed by the game, version and type, and an id already
+   stored is not queued twice.
+2. Delivery. A queue with something to send is a member (its game id) of the endpoint's due
+   set, scored with when to try next. A worker claims due members by pushing their score past
+   a lease, so one queue has one attempt in flight at a time (order per game), sends its head,
+   and settles it in one script: delivered (popped, the next one due now), retrying (the same
+   head later, after the next pause of RULES_WEBHOOK_RETRY_SECONDS with +-10% jitter) or, with
+   the pauses used up, failed (popped into the endpoint's failed set for redelivery, the
+   endpoint marked failing until a delivery succeeds). A worker that dies mid-delivery leaves
+   its claim to run out; another worker then sends the same message again (same Webhook-Id:
+   receivers dedupe by it).
+3. A worker has at most RULES_WEBHOOK_CONCURRENCY attempts in flight, at most
+   RULES_WEBHOOK_ENDPOINT_CONCURRENCY of them to one endpoint, each bounded by
+   RULES_WEBHOOK_TIMEOUT_SECONDS, so a slow endpoint holds a few slots and never the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from typing import Any
+
+import httpx
+import msgspec
+from redis.exceptions import RedisError, ResponseError
+
+from service import metrics
+from service.settings import Settings
+from service.store.jobs import LANES
+from service.webhooks import delivery
+from service.webhooks.model import (
+    FAILED_LENGTH,
+    GROUP,
+    LOG_LENGTH,
+    RETENTION,
+    Attempt,
+    Endpoint,
+    Event,
+    due_key,
+    enabled_key,
+    endpoint_decoder,
+    endpoints_key,
+    failed_key,
+    failing_key,
+    log_key,
+    message_id,
+    message_key,
+    outbox_key,
+    parse_message_id,
+    queue_key,
+    tries_key,
+)
+
+log = logging.getLogger("service.webhooks")
+FLAGS_EVERY = 30.0  # seconds between repairs of the outbox switches
+
+# KEYS: message, then (queue, due) per endpoint. ARGV: body, retention, now, game, message id.
+_FAN_OUT = """
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[2]) then return 0 end
+for i = 2, #KEYS, 2 do
+  redis.call('RPUSH', KEYS[i], ARGV[5])
+  redis.call('EXPIRE', KEYS[i], ARGV[2])
+  redis.call('ZADD', KEYS[i + 1], 'NX', ARGV[3], ARGV[4])
+end
+return 1
+"""
+
+# KEYS: due. ARGV: now, lease end, count. The due games, claimed until the lease ends.
+_CLAIM = """
+local due = redis.call('ZRANGE', KEYS[1], '-inf', ARGV[1], 'BYSCORE', 'LIMIT', 0, ARGV[3])
+for _, game in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], game) end
+return due
+"""
+
+# KEYS: queue, due, tries, log, failed, failing, endpoints. ARGV: message, game, outcome, next
+# try, log entry, now, endpoint id, log length, failed length, retention.
+_SETTLE = """
+if redis.call('HEXISTS', KEYS[7], ARGV[7]) == 0 then
+  redis.call('DEL', KEYS[1])
+  return 0
+end
+if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then return 0 end
+redis.call('LPUSH', KEYS[4], ARGV[5])
+redis.call('LTRIM', KEYS[4], 0, tonumber(ARGV[8]) - 1)
+if ARGV[3] == 'RETRYING' then
+  redis.call('HINCRBY', KEYS[3], ARGV[2], 1)
+  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[2])
+  return 1
+end
+redis.call('LPOP', KEYS[1])
+redis.call('HDEL', KEYS[3], ARGV[2])
+if ARGV[3] == 'FAILED' then
+  redis.call('ZADD', KEYS[5], ARGV[6], ARGV[1])
+  redis.call('ZREMRANGEBYRANK', KEYS[5], 0, -tonumber(ARGV[9]) - 1)
+  redis.call('EXPIRE', KEYS[5], ARGV[10])
+  redis.call('HSETNX', KEYS[6], ARGV[7], ARGV[6])
+elseif ARGV[3] == 'DELIVERED' then
+  redis.call('HDEL', KEYS[6], ARGV[7])
+end
+if redis.call('LLEN', KEYS[1]) > 0 then
+  redis.call('ZADD', KEYS[2], ARGV[6], ARGV[2])
+else
+  redis.call('ZREM', KEYS[2], ARGV[2])
+end
+return 1
+"""
+
+# KEYS: queue, due. ARGV: game. A due member whose queue is empty (expired) is dropped.
+_TIDY = """
+if redis.call('LLEN', KEYS[1]) == 0 then redis.call('ZREM', KEYS[2], ARGV[1]) end
+return 0
+"""
+
+_events_decoder = msgspec.json.Decoder(list[Event])
+_encoder = msgspec.json.Encoder()
+
+
+class Claimed(msgspec.Struct, frozen=True):
+    tenant: str
+    endpoint: Endpoint
+    game_id: str
+    message: str
+    body: bytes | None  # None: the message expired
+    tries: int
+
+
+class Deliverer:
+    def __init__(self, redis: Any, settings: Settings, consumer: str, tenants: list[str]) -> None:
+        self.redis = redis
+        self.settings = settings
+        self.consumer = consumer
+        self.tenants = tenants
+        self.lease = settings.webhook_timeout_seconds + settings.worker_reclaim_seconds
+        self.client = httpx.AsyncClient(follow_redirects=False, trust_env=False)
+        self.outbox_due: set[int] = set(range(LANES))
+        self.rung = asyncio.Event()
+        self.in_flight: dict[str, int] = {}  # endpoint id -> attempts in flight here
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.flags_synced = self.swept = 0.0
+        self._fan_out = redis.register_script(_FAN_OUT)
+        self._claim = redis.register_script(_CLAIM)
+        self._settle = redis.register_script(_SETTLE)
+        self._tidy = redis.register_script(_TIDY)
+
+    def wake(self, lane: int) -> None:
+        """An outbox of `lane` has something new (the commit script's wake-up)."""
+        self.outbox_due.add(lane)
+        self.rung.set()
+
+    async def run(self, stopping: asyncio.Event) -> None:
+        """Fan out and deliver until `stopping` is set; attempts in flight then get their
+        timeout to finish (a cut one is sent again by another worker after its lease)."""
+        try:
+            while not stopping.is_set():
+                self.rung.clear()
+                try:
+                    await self._pass()
+                except RedisError as exc:
+                    log.warning("webhooks: redis unavailable (%s); retrying", type(exc).__name__)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.rung.wait(), self.settings.worker_poll_seconds)
+                if not self.rung.is_set():  # a whole poll interval: look at every lane again
+                    self.outbox_due.update(range(LANES))
+        finally:
+            if self.tasks:
+                await asyncio.wait(self.tasks, timeout=self.settings.webhook_timeout_seconds)
+            for task in self.tasks:
+                task.cancel()
+            await self.client.aclose()
+
+    async def _pass(self) -> None:
+        now = time.time()
+        if now - self.flags_synced > FLAGS_EVERY:
+            await self.ensure_groups()
+            for tenant in self.tenants:
+                await sync_flags(self.redis, tenant)
+            self.flags_synced = now
+        if now - self.swept >= self.settings.worker_poll_seconds:
+            await self._reclaim_outboxes()
+            await self._export_backlog()
+            self.swept = now
+        while self.outbox_due:
+            await self._drain(self.outbox_due.pop())
+        await self._start_deliveries()
+
+    async def ensure_groups(self) -> None:
+        for tenant in self.tenants:
+            for lane in range(LANES):
+                with contextlib.suppress(ResponseError):  # BUSYGROUP: it exists
+                    await self.redis.xgroup_create(
+                        outbox_key(lane, tenant), GROUP, id="0", mkstream=True
+                    )
+
+    # 1. Fan-out
+
+    async def _drain(self, lane: int) -> None:
+        streams = {outbox_key(lane, tenant): ">" for tenant in self.tenants}
+        try:
+            reply = await self.redis.xreadgroup(GROUP, self.consumer, streams, count=64)
+        except ResponseError as exc:  # NOGROUP: the stream was removed under us
+            if "NOGROUP" not in str(exc):
+                raise
+            await self.ensure_groups()
+            return
+        for key, entries in reply or []:
+            tenant = self.tenants[list(streams).index(key.decode())]
+            for entry, fields in entries:
+                await self._fan_out_entry(tenant, lane, entry, fields)
+            if entries:
+                self.outbox_due.add(lane)  # maybe more
+
+    async def _reclaim_outboxes(self) -> None:
+        """Outbox entries a dead worker read but never acknowledged."""
+        for tenant in self.tenants:
+            for lane in range(LANES):
+                key = outbox_key(lane, tenant)
+                reply = await self.redis.xautoclaim(
+                    key, GROUP, self.consumer, int(self.lease * 1000), "0-0", count=64
+                )
+                for entry, fields in reply[1]:
+                    if fields:
+                        await self._fan_out_entry(tenant, lane, entry, fields)
+
+    async def _fan_out_entry(
+        self, tenant: str, lane: int, entry: bytes, fields: dict[bytes, bytes]
+    ) -> None:
+        try:
+            events = _events_decoder.decode(fields[b"e"])
+            game_id = fields[b"g"].decode()
+        except (KeyError, msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError):
+            events, game_id = [], ""  # not an entry this release understands: dropped
+        endpoints = await self.endpoints(tenant)
+        now = time.time()
+        for event in events:
+            wanting = [ep for ep in endpoints if ep.wants(event.type)]
+            if not wanting:
+                continue
+            message = message_id(game_id, int(event.data.get("version", 0)), event.type)
+            keys = [message_key(tenant, message)]
+            for endpoint in wanting:
+                keys += [queue_key(tenant, endpoint.id, game_id), due_key(tenant, endpoint.id)]
+            args = [_encoder.encode(event), RETENTION, repr(now), game_id, message]
+            await self._fan_out(keys=keys, args=args)
+        key = outbox_key(lane, tenant)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.xack(key, GROUP, entry)
+            pipe.xdel(key, entry)
+            await pipe.execute()
+
+    async def endpoints(self, tenant: str) -> list[Endpoint]:
+        raw = await self.redis.hgetall(endpoints_key(tenant))
+        found = []
+        for value in raw.values():
+            with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError):
+                found.append(endpoint_decoder.decode(value))
+        return sorted(found, key=lambda endpoint: endpoint.created)
+
+    # 2. Delivery
+
+    async def _start_deliveries(self) -> None:
+        for tenant in self.tenants:
+            for endpoint in await self.endpoints(tenant):
+                free = min(
+                    self.settings.webhook_endpoint_concurrency - self.in_flight.get(endpoint.id, 0),
+                    self.settings.webhook_concurrency - len(self.tasks),
+                )
+                if not endpoint.enabled or free <= 0:
+                    continue
+                for claimed in await self._claim_due(tenant, endpoint, free):
+                    self.in_flight[endpoint.id] = self.in_flight.get(endpoint.id, 0) + 1
+                    task = asyncio.create_task(self._deliver(claimed))
+                    self.tasks.add(task)
+                    task.add_done_callback(self.tasks.discard)
+
+    async def _claim_due(self, tenant: str, endpoint: Endpoint, count: int) -> list[Claimed]:
+        now = time.time()
+        due = due_key(tenant, endpoint.id)
+        games = await self._claim(keys=[due], args=[repr(now), repr(now + self.lease), count])
+        claimed = []
+        for raw in games:
+            game_id = raw.decode()
+            queue = queue_key(tenant, endpoint.id, game_id)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.lindex(queue, 0)
+                pipe.hget(tries_key(tenant, endpoint.id), game_id)
+                head, tries = await pipe.execute()
+            if head is None:
+                await self._tidy(keys=[queue, due], args=[game_id])
+                continue
+            message = head.decode()
+            body = await self.redis.get(message_key(tenant, message))
+            claimed.append(Claimed(tenant, endpoint, game_id, message, body, int(tries or 0)))
+        return claimed
+
+    async def _deliver(self, claimed: Claimed) -> None:
+        endpoint, attempt = claimed.endpoint, claimed.tries + 1
+        pauses = self.settings.webhook_retry_seconds
+        try:
+            started = time.time()
+            if claimed.body is None:
+                answer = delivery.Answer(None, 0.0, "the message expired")
+                outcome = "DROPPED"
+            else:
+                answer = await delivery.post(
+                    self.client,
+                    endpoint,
+                    claimed.message,
+                    claimed.body,
+                    production=self.settings.production,
+                    allow_private=self.settings.webhook_allow_private,
+                    timeout=self.settings.webhook_timeout_seconds,
+                )
+                if answer.delivered:
+                    outcome = "DELIVERED"
+                else:
+                    outcome = "RETRYING" if attempt <= len(pauses) else "FAILED"
+            pause = pauses[min(attempt, len(pauses)) - 1]
+            retry_at = time.time() + pause * random.uniform(0.9, 1.1)
+            await self.settle(claimed, attempt, outcome, answer, started, retry_at)
+        except RedisError as exc:  # the claim runs out and the attempt is made again
+            log.warning("webhooks: could not settle %s (%s)", claimed.message, type(exc).__name__)
+        finally:
+            self.in_flight[endpoint.id] -= 1
+            self.rung.set()
+
+    async def settle(
+        self,
+        claimed: Claimed,
+        attempt: int,
+        outcome: str,
+        answer: delivery.Answer,
+        started: float,
+        retry_at: float,
+    ) -> None:
+        tenant, endpoint = claimed.tenant, claimed.endpoint.id
+        named = parse_message_id(claimed.message)
+        line = Attempt(
+            at=started,
+            message=claimed.message,
+            type=named[2] if named else "",
+            game_id=claimed.game_id,
+            attempt=attempt,
+            outcome=outcome,
+            status=answer.status,
+            latency_ms=answer.latency_ms,
+            error=answer.error,
+        )
+        keys = [
+            queue_key(tenant, endpoint, claimed.game_id),
+            due_key(tenant, endpoint),
+            tries_key(tenant, endpoint),
+            log_key(tenant, endpoint),
+            failed_key(tenant, endpoint),
+            failing_key(tenant),
+            endpoints_key(tenant),
+        ]
+        args = [
+            claimed.message,
+            claimed.game_id,
+            outcome,
+            repr(retry_at),
+            msgspec.msgpack.encode(line),
+            repr(time.time()),
+            endpoint,
+            LOG_LENGTH,
+            FAILED_LENGTH,
+            RETENTION,
+        ]
+        await self._settle(keys=keys, args=args)
+        metrics.WEBHOOK_ATTEMPTS.labels(outcome.lower()).inc()
+        metrics.WEBHOOK_ATTEMPT_SECONDS.observe(answer.latency_ms / 1000)
+        if outcome in ("DELIVERED", "FAILED"):
+            metrics.WEBHOOK_TRIES.observe(attempt)
+        log.info(
+            "webhook %s to %s attempt %d: %s %s",
+            claimed.message,
+            endpoint,
+            attempt,
+            outcome,
+            answer.error or answer.status,
+        )
+
+    async def _export_backlog(self) -> None:
+        now, pending, oldest, overdue = time.time(), 0, 0.0, 0.0
+        for tenant in self.tenants:
+            for lane in range(LANES):
+                key = outbox_key(lane, tenant)
+                pending += await self.redis.xlen(key)
+                first = await self.redis.xrange(key, count=1)
+                if first:
+                    oldest = max(oldest, now - int(first[0][0].split(b"-")[0]) / 1000)
+            for endpoint in await self.endpoints(tenant):
+                head = await self.redis.zrange(due_key(tenant, endpoint.id), 0, 0, withscores=True)
+                if head and head[0][1] < now:
+                    overdue = max(overdue, now - head[0][1])
+        metrics.WEBHOOK_OUTBOX_PENDING.set(pending)
+        metrics.WEBHOOK_OUTBOX_OLDEST_SECONDS.set(oldest)
+        metrics.WEBHOOK_OVERDUE_SECONDS.set(overdue)
+
+
+async def sync_flags(redis: Any, tenant: str) -> None:
+    """The outbox switches of every lane on while the tenant has an enabled endpoint, off
+    otherwise (each switch in its lane's slot: one command per key)."""
+    endpoints = await redis.hgetall(endpoints_key(tenant))
+    enabled = False
+    for value in endpoints.values():
+        with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError):
+            enabled = enabled or endpoint_decoder.decode(value).enabled
+    async with redis.pipeline(transaction=False) as pipe:
+        for lane in range(LANES):
+            if enabled:
+                pipe.set(enabled_key(lane, tenant), 1)
+            else:
+                pipe.delete(enabled_key(lane, tenant))
+        await pipe.execute()

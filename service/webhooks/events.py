@@ -1,0 +1,132 @@
+"""The webhook events a commit produces (issue 20, docs/webhooks.md): computed from the record
+before and after the commit and its history entries, written to the tenant's outbox by the same
+commit script (service/store/redis_store.py), so an accepted change never loses its events and a
+refused one never emits any.
+
+Events carry public information only (RULINGS ALL-4): seats, player ids (the tenant's own), the
+version, and at the end the scores every spectator sees.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Literal
+
+import msgspec
+
+from service.engine import games
+from service.engine.play import decode_state
+from service.store.records import HistoryRecord, Record
+from service.webhooks.model import Event
+
+_EVENT_OF_ENTRY = {
+    "RESIGNED": "game.resigned",
+    "ABANDONED": "game.abandoned",
+    "TIMEOUT": "game.timeout",
+}
+
+
+class Seat(msgspec.Struct, rename="camel", forbid_unknown_fields=True):
+    seat: int
+    player_id: str | None  # the tenant's own id of the player (createGame playerIds)
+
+
+class SeatScore(Seat):
+    points: int
+
+
+class TurnStarted(msgspec.Struct, rename="camel", forbid_unknown_fields=True):
+    """turn.started: seats that must decide now and did not have to before this version (a
+    seat that keeps deciding, several decisions in a row, gets one event; bot seats none)."""
+
+    game_id: str
+    kind: str
+    version: int
+    seats: list[Seat]
+    to_act: list[int]  # every seat that must decide now, bots included
+    deadline: str | None  # when the seat on the turn clock times out (ISO 8601), if any
+
+
+class SeatHappening(msgspec.Struct, rename="camel", forbid_unknown_fields=True):
+    """game.resigned, game.timeout (that seat), game.abandoned (seat null: its tenant)."""
+
+    game_id: str
+    kind: str
+    version: int  # the version the resignation, timeout or abandon made
+    seat: int | None
+    player_id: str | None
+
+
+class GameFinished(msgspec.Struct, rename="camel", forbid_unknown_fields=True):
+    """game.finished: the end by the rules or by a resignation or forfeit on time (an
+    abandoned game has game.abandoned only). Points as every spectator sees them."""
+
+    game_id: str
+    kind: str
+    version: int
+    reason: Literal["RULES", "RESIGNED", "TIMEOUT"]
+    winners: list[int]
+    scores: list[SeatScore]
+
+
+PAYLOADS: dict[str, type[msgspec.Struct]] = {
+    "turn.started": TurnStarted,
+    "game.finished": GameFinished,
+    "game.timeout": SeatHappening,
+    "game.resigned": SeatHappening,
+    "game.abandoned": SeatHappening,
+}
+
+
+def _timestamp(epoch: float) -> str:
+    stamp = datetime.fromtimestamp(epoch, UTC).isoformat(timespec="milliseconds")
+    return stamp.replace("+00:00", "Z")
+
+
+def _seat(record: Record, seat: int) -> Seat:
+    ids = record.player_ids
+    return Seat(seat, ids[seat] if 0 <= seat < len(ids) else None)
+
+
+def of_commit(
+    game_id: str, before: Record | None, after: Record, history: list[HistoryRecord]
+) -> list[Event]:
+    """The events of one commit, in the order a receiver should see them: what happened
+    (timeout, resignation, abandon), then the end or whose turn it is now. None for games
+    without a tenant (earlier releases)."""
+    if not after.tenant:
+        return []
+    when = _timestamp(after.updated)
+    events = []
+    for entry in history:
+        kind = _EVENT_OF_ENTRY.get(entry.event)
+        if kind is not None:
+            seat = entry.seat if entry.seat >= 0 else None  # -1: the tenant's abandon
+            player = None if seat is None else _seat(after, seat).player_id
+            happening = SeatHappening(game_id, after.kind, entry.version, seat, player)
+            events.append(Event(type=kind, timestamp=when, data=happening))
+    if after.status() == "FINISHED":
+        events.append(Event(type="game.finished", timestamp=when, data=_finished(game_id, after)))
+    elif not after.finished:
+        was_acting = set(before.acting) if before is not None else set()
+        started = [s for s in after.acting if s not in was_acting and s not in after.bots]
+        if started:
+            deadline = None if after.deadline is None else _timestamp(after.deadline)
+            seats = [_seat(after, s) for s in started]
+            turn = TurnStarted(game_id, after.kind, after.version, seats, after.acting, deadline)
+            events.append(Event(type="turn.started", timestamp=when, data=turn))
+    return events
+
+
+def _finished(game_id: str, record: Record) -> GameFinished:
+    game = games()[record.kind]
+    scores = game.scores(decode_state(game, record.state))
+    outcome = record.outcome
+    return GameFinished(
+        game_id,
+        record.kind,
+        record.version,
+        "RULES" if outcome is None else outcome.reason,  # type: ignore[arg-type]
+        scores.winners if outcome is None else outcome.winners,
+        [SeatScore(e.seat, _seat(record, e.seat).player_id, e.points) for e in scores.entries],
+    )
