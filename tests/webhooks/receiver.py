@@ -5,7 +5,7 @@ the path:
 
     /ok                  204
     /status/<code>       always <code>
-    /fail-first/<n>      500 to the first n requests of each webhook-id, then 200
+    /fail-first/<n>      500 to the first n requests of each webhook-id (on that path), then 200
     /slow/<seconds>      200 after that many seconds
     /hold-first          the first request of each webhook-id is never answered; later ones 200
 """
@@ -36,7 +36,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("content-length", 0))).decode()
         headers = {name.lower(): value for name, value in self.headers.items()}
-        message = headers.get("webhook-id", "")
+        message = f'{self.path} {headers.get("webhook-id", "")}'
         with lock:
             seen[message] += 1
             nth = seen[message]

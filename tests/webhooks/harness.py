@@ -1,0 +1,123 @@
+"""What the webhook tests share: a receiver process, a worker process and the API on a Redis of
+their own, two tenants, and endpoints registered the way the API stores them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from service.app import create_app
+from service.settings import Settings
+from service.store import connect
+from service.store.embedded import free_port
+from service.webhooks.model import Attempt, attempt_decoder, log_key
+from tests.api.tenants import KEYS
+from tests.api.workers import WorkerProcess, worker_process
+from tests.conftest import client_for, own_redis
+
+# the worker's settings: quick retries and reclaims, receivers on loopback allowed
+WORKER = {
+    "RULES_API_KEYS": ",".join(KEYS),
+    "RULES_WEBHOOK_ALLOW_PRIVATE": "1",
+    "RULES_WEBHOOK_RETRY_SECONDS": "0.2,0.2,0.2",
+    "RULES_WEBHOOK_TIMEOUT_SECONDS": "30",
+    "RULES_WORKER_RECLAIM_SECONDS": "1",
+}
+SETTINGS = Settings(
+    api_keys=KEYS, rate_limit_per_token=0, rate_limit_per_address=0, webhook_allow_private=True
+)
+
+
+class Receiver:
+    """tests/webhooks/receiver.py as a process; what it logged, read back."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.path = Path(tempfile.mkdtemp()) / "received.jsonl"
+        self.path.touch()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tests.webhooks.receiver", str(self.port), str(self.path)],
+            env=os.environ.copy(),
+        )
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def lines(self, phase: str = "arrived") -> list[dict[str, Any]]:
+        lines = [json.loads(line) for line in self.path.read_text().splitlines() if line]
+        return [line for line in lines if line["phase"] == phase and line["path"] != "/probe"]
+
+    async def until(
+        self, check: Callable[[list[dict[str, Any]]], bool], what: str, phase: str = "arrived"
+    ) -> list[dict[str, Any]]:
+        """The lines of `phase` once `check` holds for them (a minute at most)."""
+        try:
+            async with asyncio.timeout(60):
+                while not check(lines := self.lines(phase)):
+                    await asyncio.sleep(0.05)
+        except TimeoutError:
+            raise AssertionError(f"{what}; received: {self.lines(phase)}") from None
+        return lines
+
+    async def ready(self) -> None:
+        async with asyncio.timeout(60), httpx.AsyncClient() as client:
+            while True:
+                try:
+                    await client.post(self.url("/probe"), content=b"")
+                    return
+                except httpx.TransportError:
+                    await asyncio.sleep(0.05)
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait(30)
+
+
+@dataclass
+class Hooks:
+    http: httpx.AsyncClient  # the API (tenants acme and globex)
+    redis: Any
+    receiver: Receiver
+    worker: WorkerProcess
+    redis_url: str
+
+    def bodies(self, phase: str = "arrived") -> list[dict[str, Any]]:
+        return [json.loads(line["body"]) for line in self.receiver.lines(phase)]
+
+    async def log(self, tenant: str, endpoint: str) -> list[Attempt]:
+        """The endpoint's delivery log, oldest first."""
+        raw = await self.redis.lrange(log_key(tenant, endpoint), 0, -1)
+        return [attempt_decoder.decode(line) for line in reversed(raw)]
+
+
+@contextmanager
+def receiver_process() -> Iterator[Receiver]:
+    receiver = Receiver()
+    try:
+        yield receiver
+    finally:
+        receiver.stop()
+
+
+@asynccontextmanager
+async def hooks(**worker_settings: str) -> AsyncIterator[Hooks]:
+    with own_redis() as url, receiver_process() as receiver:
+        await receiver.ready()
+        redis = connect(Settings(), url)
+        try:
+            async with client_for(create_app(SETTINGS, url)) as http:
+                with worker_process(url, **{**WORKER, **worker_settings}) as worker:
+                    yield Hooks(http, redis, receiver, worker, url)
+        finally:
+            await redis.aclose()

@@ -1,0 +1,218 @@
+"""Webhook delivery end to end: real worker and receiver processes, the API on a Redis of their
+own. Events are signed as Standard Webhooks (checked with its reference library), match their
+committed schemas, arrive exactly for accepted changes and in order per game, are retried after
+errors and timeouts, survive a worker killed mid-delivery, and a slow endpoint holds neither
+moves nor other tenants' deliveries."""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import secrets
+import signal
+import time
+from typing import Any
+
+import jsonschema
+import msgspec
+import pytest
+from standardwebhooks import Webhook
+
+from service.store.jobs import LANES
+from service.webhooks.deliverer import sync_flags
+from service.webhooks.model import Endpoint, endpoint_encoder, endpoints_key, outbox_key
+from tests.api.tenants import ACME, GLOBEX, LEGAL, post
+from tests.api.workers import worker_process
+from tests.webhooks.harness import WORKER, Hooks, hooks
+
+SCHEMAS = "schema/webhooks"
+CREATE = """
+mutation Create($input: CreateGameInput!) {
+  createGame(input: $input) { game { id version toAct status } seats { seat token } }
+}"""
+MOVE = """
+mutation Move($id: ID!, $move: JSON!, $expected: Int) {
+  applyMove(input: {gameId: $id, move: $move, expectedVersion: $expected}) {
+    __typename
+    ... on MoveApplied { game { version toAct status scores { winners entries { seat points } } } }
+    ... on MoveRejected { code }
+  }
+}"""
+
+
+async def register(h: Hooks, tenant: str, path: str, events: list[str] | None = None) -> Endpoint:
+    """An endpoint stored as createWebhookEndpoint stores it."""
+    now = time.time()
+    endpoint = Endpoint(
+        id="ep_" + secrets.token_hex(8),
+        url=h.receiver.url(path),
+        events=events or [],
+        secret="whsec_" + base64.b64encode(secrets.token_bytes(24)).decode(),
+        created=now,
+        updated=now,
+    )
+    await h.redis.hset(endpoints_key(tenant), endpoint.id, endpoint_encoder.encode(endpoint))
+    await sync_flags(h.redis, tenant)
+    return endpoint
+
+
+async def create(h: Hooks, key: str, players: list[str]) -> tuple[dict[str, Any], list[str]]:
+    variables = {"input": {"kind": "TREELINGS", "players": len(players), "playerIds": players}}
+    body = await post(h.http, CREATE, variables, key)
+    payload = body["data"]["createGame"]
+    return payload["game"], [seat["token"] for seat in payload["seats"]]
+
+
+async def move(
+    h: Hooks, game: dict[str, Any], tokens: list[str], chooser: random.Random
+) -> dict[str, Any]:
+    """A random legal move of a seat to act; the game after it."""
+    seat = chooser.choice(game["toAct"])
+    legal = await post(h.http, LEGAL, {"id": game["id"]}, token=tokens[seat])
+    choice = chooser.choice(legal["data"]["game"]["legalMoves"])["move"]
+    variables = {"id": game["id"], "move": choice, "expected": game["version"]}
+    result = (await post(h.http, MOVE, variables, token=tokens[seat]))["data"]["applyMove"]
+    assert result["__typename"] == "MoveApplied", result
+    return {**game, **result["game"]}
+
+
+def verified(h: Hooks, endpoint: Endpoint) -> list[dict[str, Any]]:
+    """Every request the receiver got, checked with the Standard Webhooks reference verifier."""
+    bodies = []
+    for line in h.receiver.lines():
+        bodies.append(Webhook(endpoint.secret).verify(line["body"], line["headers"]))
+    return bodies
+
+
+async def test_a_game_arrives_signed_in_order_and_as_its_schemas_say() -> None:
+    async with hooks() as h:
+        endpoint = await register(h, "acme", "/ok")
+        game, tokens = await create(h, ACME, ["alice", "bob"])
+        accepted, chooser, first_to_act = {game["version"]}, random.Random(7), game["toAct"]
+        # refused moves change nothing and send nothing (RULINGS ALL-4: reasons stay private)
+        bogus = {"id": game["id"], "move": {"type": "NONSENSE"}, "expected": game["version"]}
+        refused = (await post(h.http, MOVE, bogus, token=tokens[0]))["data"]["applyMove"]
+        assert refused["__typename"] == "MoveRejected"
+        stale = {**bogus, "expected": game["version"] + 5}
+        refused = (await post(h.http, MOVE, stale, token=tokens[0]))["data"]["applyMove"]
+        assert refused == {"__typename": "MoveRejected", "code": "STALE_VERSION"}
+        while game["status"] == "ACTIVE":
+            game = await move(h, game, tokens, chooser)
+            accepted.add(game["version"])
+        await h.receiver.until(
+            lambda lines: any('"game.finished"' in line["body"] for line in lines),
+            "game.finished arrives",
+        )
+        bodies = verified(h, endpoint)
+        ids = [line["headers"]["webhook-id"] for line in h.receiver.lines()]
+        assert len(set(ids)) == len(ids), "a 2xx endpoint gets each message once"
+        versions = [body["data"]["version"] for body in bodies]
+        assert versions == sorted(versions), "in the order of the game's versions"
+        assert set(versions) <= accepted, "events only for accepted changes"
+        for body, message in zip(bodies, ids, strict=True):
+            with open(f"{SCHEMAS}/{body['type']}.json") as schema:
+                jsonschema.validate(body, json.load(schema))
+            assert message == f"msg_{game['id']}.{body['data']['version']}.{body['type']}"
+        first, last = bodies[0], bodies[-1]
+        assert first["type"] == "turn.started" and first["data"]["version"] == min(accepted)
+        names = ["alice", "bob"]
+        assert first["data"]["seats"] == [{"seat": s, "playerId": names[s]} for s in first_to_act]
+        assert [b["type"] for b in bodies[1:-1]] == ["turn.started"] * (len(bodies) - 2)
+        assert last["type"] == "game.finished" and last["data"]["reason"] == "RULES"
+        assert last["data"]["winners"] == game["scores"]["winners"]
+        points = {e["seat"]: e["points"] for e in game["scores"]["entries"]}
+        assert {s["seat"]: s["points"] for s in last["data"]["scores"]} == points
+        assert {s["playerId"] for s in last["data"]["scores"]} == {"alice", "bob"}
+
+
+async def test_a_tenant_without_an_enabled_endpoint_gets_no_outbox_entries() -> None:
+    async with hooks() as h:
+        endpoint = msgspec.structs.replace(await register(h, "acme", "/ok"), enabled=False)
+        await h.redis.hset(endpoints_key("acme"), endpoint.id, endpoint_encoder.encode(endpoint))
+        await sync_flags(h.redis, "acme")
+        for key in (ACME, GLOBEX):
+            game, tokens = await create(h, key, ["a", "b"])
+            await move(h, game, tokens, random.Random(1))
+        for tenant in ("acme", "globex"):
+            lengths = [await h.redis.xlen(outbox_key(lane, tenant)) for lane in range(LANES)]
+            assert sum(lengths) == 0
+        assert h.receiver.lines() == []
+
+
+@pytest.mark.slow
+async def test_errors_and_timeouts_are_retried_with_the_same_id() -> None:
+    async with hooks(RULES_WEBHOOK_TIMEOUT_SECONDS="2") as h:
+        failing = await register(h, "acme", "/fail-first/2")
+        hanging = await register(h, "acme", "/hold-first")
+        game, _ = await create(h, ACME, ["alice", "bob"])
+        message = f"msg_{game['id']}.{game['version']}.turn.started"
+
+        def answered(path: str, count: int) -> Any:
+            return lambda lines: sum(line["path"] == path for line in lines) >= count
+
+        await h.receiver.until(answered("/fail-first/2", 3), "a third try", "answered")
+        await h.receiver.until(answered("/hold-first", 1), "a try after a timeout", "answered")
+        for line in h.receiver.lines():
+            assert line["headers"]["webhook-id"] == message
+        log = await h.log("acme", failing.id)
+        assert [(a.attempt, a.outcome, a.status) for a in log] == [
+            (1, "RETRYING", 500),
+            (2, "RETRYING", 500),
+            (3, "DELIVERED", 200),
+        ]
+        assert log[0].error == "HTTP 500" and log[0].message == message
+        log = await h.log("acme", hanging.id)
+        assert [(a.attempt, a.outcome, a.error) for a in log] == [
+            (1, "RETRYING", "timeout"),
+            (2, "DELIVERED", ""),
+        ]
+
+
+@pytest.mark.slow
+async def test_a_worker_killed_mid_delivery_leaves_it_to_another() -> None:
+    async with hooks(RULES_WEBHOOK_TIMEOUT_SECONDS="4") as h:
+        endpoint = await register(h, "acme", "/hold-first")
+        game, _ = await create(h, ACME, ["alice", "bob"])
+        await h.receiver.until(lambda lines: len(lines) == 1, "the first try is held")
+        h.worker.process.send_signal(signal.SIGKILL)
+        h.worker.process.wait(30)
+        settings = {**WORKER, "RULES_WEBHOOK_TIMEOUT_SECONDS": "4"}
+        with worker_process(h.redis_url, **settings):
+            lines = await h.receiver.until(lambda lines: len(lines) == 1, "redelivered", "answered")
+        message = f"msg_{game['id']}.{game['version']}.turn.started"
+        assert [line["headers"]["webhook-id"] for line in h.receiver.lines()] == [message] * 2
+        assert lines[0]["nth"] == 2 and lines[0]["status"] == 200
+        log = await h.log("acme", endpoint.id)
+        assert [(a.attempt, a.outcome) for a in log] == [(1, "DELIVERED")]
+
+
+@pytest.mark.slow
+async def test_a_slow_endpoint_holds_neither_moves_nor_other_tenants() -> None:
+    async with hooks() as h:
+        await register(h, "acme", "/slow/4")
+        await register(h, "globex", "/ok")
+        game, tokens = await create(h, ACME, ["alice", "bob"])
+        await h.receiver.until(lambda lines: len(lines) == 1, "acme's first event is held")
+        chooser = random.Random(3)
+        for _ in range(4):
+            game = await move(h, game, tokens, chooser)  # answered while the endpoint sleeps
+        await create(h, GLOBEX, ["carol", "dave"])
+        await h.receiver.until(
+            lambda lines: any(line["path"] == "/ok" for line in lines), "globex is served"
+        )
+        assert not [line for line in h.receiver.lines("answered") if line["path"] != "/ok"], (
+            "globex's event and acme's moves went through while acme's endpoint still held the "
+            "first request"
+        )
+        # order per game: acme's next event goes out only once the first one was answered
+        arrived = await h.receiver.until(
+            lambda lines: sum(line["path"] != "/ok" for line in lines) >= 2, "acme's second event"
+        )
+        acme = [line for line in arrived if line["path"] != "/ok"]
+        first_answered = next(
+            line for line in h.receiver.lines("answered") if line["path"] != "/ok"
+        )
+        assert acme[1]["at"] >= first_answered["at"]
+        versions = [json.loads(line["body"])["data"]["version"] for line in acme]
+        assert versions == sorted(versions)
