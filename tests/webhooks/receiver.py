@@ -36,7 +36,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("content-length", 0))).decode()
         headers = {name.lower(): value for name, value in self.headers.items()}
-        message = f'{self.path} {headers.get("webhook-id", "")}'
+        message = f"{self.path} {headers.get('webhook-id', '')}"
         with lock:
             seen[message] += 1
             nth = seen[message]

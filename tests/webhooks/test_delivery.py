@@ -6,6 +6,7 @@ moves nor other tenants' deliveries."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import random
@@ -21,7 +22,14 @@ from standardwebhooks import Webhook
 
 from service.store.jobs import LANES
 from service.webhooks.deliverer import sync_flags
-from service.webhooks.model import Endpoint, endpoint_encoder, endpoints_key, outbox_key
+from service.webhooks.model import (
+    Endpoint,
+    endpoint_encoder,
+    endpoints_key,
+    failed_key,
+    failing_key,
+    outbox_key,
+)
 from tests.api.tenants import ACME, GLOBEX, LEGAL, post
 from tests.api.workers import worker_process
 from tests.webhooks.harness import WORKER, Hooks, hooks
@@ -216,3 +224,41 @@ async def test_a_slow_endpoint_holds_neither_moves_nor_other_tenants() -> None:
         assert acme[1]["at"] >= first_answered["at"]
         versions = [json.loads(line["body"])["data"]["version"] for line in acme]
         assert versions == sorted(versions)
+
+
+@pytest.mark.slow
+async def test_retries_used_up_fail_the_event_and_mark_the_endpoint_failing() -> None:
+    async with hooks(RULES_WEBHOOK_RETRY_SECONDS="0.2,0.2") as h:
+        endpoint = await register(h, "acme", "/status/302")  # a redirect is not followed
+        game, _ = await create(h, ACME, ["alice", "bob"])
+        await h.receiver.until(lambda lines: len(lines) == 3, "three tries", "answered")
+        message = f"msg_{game['id']}.{game['version']}.turn.started"
+        log = await h.log("acme", endpoint.id)
+        assert [(a.attempt, a.outcome, a.status) for a in log] == [
+            (1, "RETRYING", 302),
+            (2, "RETRYING", 302),
+            (3, "FAILED", 302),
+        ]
+        assert await h.redis.zrange(failed_key("acme", endpoint.id), 0, -1) == [message.encode()]
+        assert await h.redis.hexists(failing_key("acme"), endpoint.id)
+        assert {line["path"] for line in h.receiver.lines()} == {"/status/302"}
+
+
+@pytest.mark.slow
+async def test_a_private_address_is_refused_at_delivery_too() -> None:
+    """An endpoint saved while its name resolved outward and pointing inward now (DNS
+    rebinding) is caught by the check made before every attempt."""
+    async with hooks(RULES_WEBHOOK_ALLOW_PRIVATE="0", RULES_WEBHOOK_RETRY_SECONDS="0.2") as h:
+        endpoint = await register(h, "acme", "/ok")
+        await create(h, ACME, ["alice", "bob"])
+
+        async def failed() -> bool:
+            return any(a.outcome == "FAILED" for a in await h.log("acme", endpoint.id))
+
+        async with asyncio.timeout(60):
+            while not await failed():
+                await asyncio.sleep(0.05)
+        log = await h.log("acme", endpoint.id)
+        assert all(a.error.startswith("address not allowed") for a in log)
+        assert all(a.status is None for a in log)
+        assert h.receiver.lines() == []
