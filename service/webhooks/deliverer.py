@@ -63,7 +63,7 @@ from service.webhooks.model import (
 )
 
 log = logging.getLogger("service.webhooks")
-FLAGS_EVERY = 30.0  # seconds between repairs of the outbox switches
+REPAIR_EVERY = 30.0  # seconds between repairs: groups, outbox switches, dead workers' entries
 
 # KEYS: message, then (queue, due) per endpoint. ARGV: body, retention, now, game, message id.
 _FAN_OUT = """
@@ -147,7 +147,7 @@ class Deliverer:
         self.rung = asyncio.Event()
         self.in_flight: dict[str, int] = {}  # endpoint id -> attempts in flight here
         self.tasks: set[asyncio.Task[None]] = set()
-        self.flags_synced = self.swept = 0.0
+        self.repaired = self.swept = 0.0
         self._fan_out = redis.register_script(_FAN_OUT)
         self._claim = redis.register_script(_CLAIM)
         self._settle = redis.register_script(_SETTLE)
@@ -181,13 +181,13 @@ class Deliverer:
 
     async def _pass(self) -> None:
         now = time.time()
-        if now - self.flags_synced > FLAGS_EVERY:
+        if now - self.repaired > min(REPAIR_EVERY, self.settings.worker_reclaim_seconds):
             await self.ensure_groups()
             for tenant in self.tenants:
                 await sync_flags(self.redis, tenant)
-            self.flags_synced = now
-        if now - self.swept >= self.settings.worker_poll_seconds:
             await self._reclaim_outboxes()
+            self.repaired = now
+        if now - self.swept >= self.settings.worker_poll_seconds:
             await self._export_backlog()
             self.swept = now
         while self.outbox_due:
@@ -394,15 +394,18 @@ class Deliverer:
     async def _export_backlog(self) -> None:
         now, pending, oldest, overdue = time.time(), 0, 0.0, 0.0
         for tenant in self.tenants:
-            for lane in range(LANES):
-                key = outbox_key(lane, tenant)
-                pending += await self.redis.xlen(key)
-                first = await self.redis.xrange(key, count=1)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for lane in range(LANES):
+                    pipe.xlen(outbox_key(lane, tenant))
+                    pipe.xrange(outbox_key(lane, tenant), count=1)
+                replies = await pipe.execute()
+            pending += sum(replies[0::2])
+            for first in replies[1::2]:
                 if first:
                     oldest = max(oldest, now - int(first[0][0].split(b"-")[0]) / 1000)
             for endpoint in await self.endpoints(tenant):
                 head = await self.redis.zrange(due_key(tenant, endpoint.id), 0, 0, withscores=True)
-                if head and head[0][1] < now:
+                if endpoint.enabled and head and head[0][1] < now:
                     overdue = max(overdue, now - head[0][1])
         metrics.WEBHOOK_OUTBOX_PENDING.set(pending)
         metrics.WEBHOOK_OUTBOX_OLDEST_SECONDS.set(oldest)

@@ -4,11 +4,14 @@ their own, two tenants, and endpoints registered the way the API stores them."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
+import secrets
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
@@ -21,7 +24,15 @@ from service.app import create_app
 from service.settings import Settings
 from service.store import connect
 from service.store.embedded import free_port
-from service.webhooks.model import Attempt, attempt_decoder, log_key
+from service.webhooks.deliverer import sync_flags
+from service.webhooks.model import (
+    Attempt,
+    Endpoint,
+    attempt_decoder,
+    endpoint_encoder,
+    endpoints_key,
+    log_key,
+)
 from tests.api.tenants import KEYS
 from tests.api.workers import WorkerProcess, worker_process
 from tests.conftest import client_for, own_redis
@@ -99,6 +110,22 @@ class Hooks:
         """The endpoint's delivery log, oldest first."""
         raw = await self.redis.lrange(log_key(tenant, endpoint), 0, -1)
         return [attempt_decoder.decode(line) for line in reversed(raw)]
+
+
+async def register(redis: Any, tenant: str, url: str, events: list[str] | None = None) -> Endpoint:
+    """An endpoint stored as createWebhookEndpoint stores it, its tenant's outbox switched on."""
+    now = time.time()
+    endpoint = Endpoint(
+        id="ep_" + secrets.token_hex(8),
+        url=url,
+        events=events or [],
+        secret="whsec_" + base64.b64encode(secrets.token_bytes(24)).decode(),
+        created=now,
+        updated=now,
+    )
+    await redis.hset(endpoints_key(tenant), endpoint.id, endpoint_encoder.encode(endpoint))
+    await sync_flags(redis, tenant)
+    return endpoint
 
 
 @contextmanager

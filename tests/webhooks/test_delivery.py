@@ -7,32 +7,25 @@ moves nor other tenants' deliveries."""
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 import random
-import secrets
 import signal
-import time
 from typing import Any
 
+import httpx
 import jsonschema
-import msgspec
 import pytest
 from standardwebhooks import Webhook
 
-from service.store.jobs import LANES
-from service.webhooks.deliverer import sync_flags
+from service.store.embedded import free_port
 from service.webhooks.model import (
     Endpoint,
-    endpoint_encoder,
-    endpoints_key,
     failed_key,
     failing_key,
-    outbox_key,
 )
 from tests.api.tenants import ACME, GLOBEX, LEGAL, post
 from tests.api.workers import worker_process
-from tests.webhooks.harness import WORKER, Hooks, hooks
+from tests.webhooks.harness import WORKER, Hooks, hooks, register
 
 SCHEMAS = "schema/webhooks"
 CREATE = """
@@ -47,22 +40,6 @@ mutation Move($id: ID!, $move: JSON!, $expected: Int) {
     ... on MoveRejected { code }
   }
 }"""
-
-
-async def register(h: Hooks, tenant: str, path: str, events: list[str] | None = None) -> Endpoint:
-    """An endpoint stored as createWebhookEndpoint stores it."""
-    now = time.time()
-    endpoint = Endpoint(
-        id="ep_" + secrets.token_hex(8),
-        url=h.receiver.url(path),
-        events=events or [],
-        secret="whsec_" + base64.b64encode(secrets.token_bytes(24)).decode(),
-        created=now,
-        updated=now,
-    )
-    await h.redis.hset(endpoints_key(tenant), endpoint.id, endpoint_encoder.encode(endpoint))
-    await sync_flags(h.redis, tenant)
-    return endpoint
 
 
 async def create(h: Hooks, key: str, players: list[str]) -> tuple[dict[str, Any], list[str]]:
@@ -95,7 +72,7 @@ def verified(h: Hooks, endpoint: Endpoint) -> list[dict[str, Any]]:
 
 async def test_a_game_arrives_signed_in_order_and_as_its_schemas_say() -> None:
     async with hooks() as h:
-        endpoint = await register(h, "acme", "/ok")
+        endpoint = await register(h.redis, "acme", h.receiver.url("/ok"))
         game, tokens = await create(h, ACME, ["alice", "bob"])
         accepted, chooser, first_to_act = {game["version"]}, random.Random(7), game["toAct"]
         # refused moves change nothing and send nothing (RULINGS ALL-4: reasons stay private)
@@ -134,25 +111,12 @@ async def test_a_game_arrives_signed_in_order_and_as_its_schemas_say() -> None:
         assert {s["playerId"] for s in last["data"]["scores"]} == {"alice", "bob"}
 
 
-async def test_a_tenant_without_an_enabled_endpoint_gets_no_outbox_entries() -> None:
-    async with hooks() as h:
-        endpoint = msgspec.structs.replace(await register(h, "acme", "/ok"), enabled=False)
-        await h.redis.hset(endpoints_key("acme"), endpoint.id, endpoint_encoder.encode(endpoint))
-        await sync_flags(h.redis, "acme")
-        for key in (ACME, GLOBEX):
-            game, tokens = await create(h, key, ["a", "b"])
-            await move(h, game, tokens, random.Random(1))
-        for tenant in ("acme", "globex"):
-            lengths = [await h.redis.xlen(outbox_key(lane, tenant)) for lane in range(LANES)]
-            assert sum(lengths) == 0
-        assert h.receiver.lines() == []
-
-
 @pytest.mark.slow
 async def test_errors_and_timeouts_are_retried_with_the_same_id() -> None:
-    async with hooks(RULES_WEBHOOK_TIMEOUT_SECONDS="2") as h:
-        failing = await register(h, "acme", "/fail-first/2")
-        hanging = await register(h, "acme", "/hold-first")
+    port = free_port()
+    async with hooks(RULES_WEBHOOK_TIMEOUT_SECONDS="2", RULES_WORKER_METRICS_PORT=str(port)) as h:
+        failing = await register(h.redis, "acme", h.receiver.url("/fail-first/2"))
+        hanging = await register(h.redis, "acme", h.receiver.url("/hold-first"))
         game, _ = await create(h, ACME, ["alice", "bob"])
         message = f"msg_{game['id']}.{game['version']}.turn.started"
 
@@ -175,12 +139,17 @@ async def test_errors_and_timeouts_are_retried_with_the_same_id() -> None:
             (1, "RETRYING", "timeout"),
             (2, "DELIVERED", ""),
         ]
+        async with httpx.AsyncClient() as client:
+            exported = (await client.get(f"http://127.0.0.1:{port}/metrics")).text
+        assert 'rules_webhook_attempts_total{outcome="retrying"} 3.0' in exported
+        assert 'rules_webhook_attempts_total{outcome="delivered"} 2.0' in exported
+        assert "rules_webhook_tries_count 2.0" in exported
 
 
 @pytest.mark.slow
 async def test_a_worker_killed_mid_delivery_leaves_it_to_another() -> None:
     async with hooks(RULES_WEBHOOK_TIMEOUT_SECONDS="4") as h:
-        endpoint = await register(h, "acme", "/hold-first")
+        endpoint = await register(h.redis, "acme", h.receiver.url("/hold-first"))
         game, _ = await create(h, ACME, ["alice", "bob"])
         await h.receiver.until(lambda lines: len(lines) == 1, "the first try is held")
         h.worker.process.send_signal(signal.SIGKILL)
@@ -198,8 +167,8 @@ async def test_a_worker_killed_mid_delivery_leaves_it_to_another() -> None:
 @pytest.mark.slow
 async def test_a_slow_endpoint_holds_neither_moves_nor_other_tenants() -> None:
     async with hooks() as h:
-        await register(h, "acme", "/slow/4")
-        await register(h, "globex", "/ok")
+        await register(h.redis, "acme", h.receiver.url("/slow/4"))
+        await register(h.redis, "globex", h.receiver.url("/ok"))
         game, tokens = await create(h, ACME, ["alice", "bob"])
         await h.receiver.until(lambda lines: len(lines) == 1, "acme's first event is held")
         chooser = random.Random(3)
@@ -229,7 +198,9 @@ async def test_a_slow_endpoint_holds_neither_moves_nor_other_tenants() -> None:
 @pytest.mark.slow
 async def test_retries_used_up_fail_the_event_and_mark_the_endpoint_failing() -> None:
     async with hooks(RULES_WEBHOOK_RETRY_SECONDS="0.2,0.2") as h:
-        endpoint = await register(h, "acme", "/status/302")  # a redirect is not followed
+        endpoint = await register(
+            h.redis, "acme", h.receiver.url("/status/302")
+        )  # a redirect is not followed
         game, _ = await create(h, ACME, ["alice", "bob"])
         await h.receiver.until(lambda lines: len(lines) == 3, "three tries", "answered")
         message = f"msg_{game['id']}.{game['version']}.turn.started"
@@ -249,7 +220,7 @@ async def test_a_private_address_is_refused_at_delivery_too() -> None:
     """An endpoint saved while its name resolved outward and pointing inward now (DNS
     rebinding) is caught by the check made before every attempt."""
     async with hooks(RULES_WEBHOOK_ALLOW_PRIVATE="0", RULES_WEBHOOK_RETRY_SECONDS="0.2") as h:
-        endpoint = await register(h, "acme", "/ok")
+        endpoint = await register(h.redis, "acme", h.receiver.url("/ok"))
         await create(h, ACME, ["alice", "bob"])
 
         async def failed() -> bool:

@@ -1,0 +1,158 @@
+"""What each commit writes to the tenant's webhook outbox (no worker: the streams are read
+straight from Redis): events exactly for accepted changes, the seats whose turn starts, the
+end with the scores every spectator sees, resignations, abandons and timeouts, each fitting
+its committed schema (no field beyond it: RULINGS ALL-4)."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jsonschema
+import msgspec
+import pytest
+
+from service.api.tables import enforce_clock
+from service.app import create_app
+from service.settings import Settings
+from service.store import RedisStore, connect
+from service.store.jobs import LANES, lane_of
+from service.webhooks.deliverer import sync_flags
+from service.webhooks.model import EVENT_TYPES, endpoint_encoder, endpoints_key, outbox_key
+from tests.api.tenants import ACME, GLOBEX, KEYS, LEGAL, post
+from tests.api.test_endings import ABANDON, RESIGN
+from tests.conftest import client_for, own_redis
+from tests.webhooks.harness import register
+from tests.webhooks.test_delivery import CREATE, MOVE
+
+SCHEMAS = {
+    kind: json.loads((Path("schema/webhooks") / f"{kind}.json").read_text()) for kind in EVENT_TYPES
+}
+
+
+@pytest.fixture
+async def setup() -> AsyncIterator[tuple[httpx.AsyncClient, RedisStore]]:
+    with own_redis() as url:
+        settings = Settings(api_keys=KEYS, rate_limit_per_token=0, rate_limit_per_address=0)
+        store = RedisStore(connect(settings, url), settings)
+        async with client_for(create_app(settings, url)) as http:
+            yield http, store
+        await store.close()
+
+
+async def events(store: RedisStore, tenant: str, game_id: str) -> list[dict[str, Any]]:
+    """The game's events in its outbox, in commit order, each checked against its schema."""
+    entries = await store.redis.xrange(outbox_key(lane_of(game_id), tenant))
+    found = []
+    for _, fields in entries:
+        if fields[b"g"].decode() == game_id:
+            for event in json.loads(fields[b"e"]):
+                jsonschema.validate(event, SCHEMAS[event["type"]])
+                found.append(event)
+    return found
+
+
+async def create(http: httpx.AsyncClient, key: str, kind: str, players: int) -> Any:
+    ids = [f"player-{seat}" for seat in range(players)]
+    variables = {"input": {"kind": kind, "players": players, "playerIds": ids}}
+    body = await post(http, CREATE, variables, key)
+    return body["data"]["createGame"]
+
+
+@pytest.mark.parametrize("kind", ["TREELINGS", "TREE_LINED_AVENUE"])
+async def test_each_accepted_change_writes_its_events_and_nothing_else(
+    setup: tuple[httpx.AsyncClient, RedisStore], kind: str
+) -> None:
+    http, store = setup
+    await register(store.redis, "acme", "http://127.0.0.1:9/unused")
+    created = await create(http, ACME, kind, 3)
+    game, tokens = created["game"], [seat["token"] for seat in created["seats"]]
+    chooser, expected = random.Random(kind), []
+    acting: list[int] = []
+    while True:
+        started = [seat for seat in game["toAct"] if seat not in acting]
+        if game["status"] == "ACTIVE" and started:
+            expected.append(("turn.started", game["version"], started))
+        acting = game["toAct"]
+        if game["status"] != "ACTIVE":
+            break
+        seat = chooser.choice(game["toAct"])
+        refused = {"id": game["id"], "move": {"type": "NONSENSE"}, "expected": game["version"]}
+        answer = (await post(http, MOVE, refused, token=tokens[seat]))["data"]["applyMove"]
+        assert answer["__typename"] == "MoveRejected"
+        legal = await post(http, LEGAL, {"id": game["id"]}, token=tokens[seat])
+        choice = chooser.choice(legal["data"]["game"]["legalMoves"])["move"]
+        variables = {"id": game["id"], "move": choice, "expected": game["version"]}
+        answer = (await post(http, MOVE, variables, token=tokens[seat]))["data"]["applyMove"]
+        game = {**game, **answer["game"]}
+    expected.append(("game.finished", game["version"], None))
+    found = await events(store, "acme", game["id"])
+    assert [
+        (e["type"], e["data"]["version"], [s["seat"] for s in e["data"]["seats"]])
+        if e["type"] == "turn.started"
+        else (e["type"], e["data"]["version"], None)
+        for e in found
+    ] == expected
+    ended = found[-1]["data"]
+    assert ended["reason"] == "RULES" and ended["winners"] == game["scores"]["winners"]
+    assert [(s["seat"], s["points"]) for s in ended["scores"]] == [
+        (e["seat"], e["points"]) for e in game["scores"]["entries"]
+    ]
+    assert all(s["playerId"] == f"player-{s['seat']}" for s in ended["scores"])
+
+
+async def test_resign_abandon_and_timeout_have_their_events(
+    setup: tuple[httpx.AsyncClient, RedisStore],
+) -> None:
+    http, store = setup
+    await register(store.redis, "acme", "http://127.0.0.1:9/unused")
+    resigned = await create(http, ACME, "TREELINGS", 2)
+    await post(http, RESIGN, {"id": resigned["game"]["id"]}, token=resigned["seats"][1]["token"])
+    found = await events(store, "acme", resigned["game"]["id"])
+    assert [e["type"] for e in found] == ["turn.started", "game.resigned", "game.finished"]
+    assert found[1]["data"]["seat"] == 1 and found[1]["data"]["playerId"] == "player-1"
+    assert found[2]["data"]["reason"] == "RESIGNED" and found[2]["data"]["winners"] == [0]
+
+    abandoned = await create(http, ACME, "TREELINGS", 2)
+    await post(http, ABANDON, {"id": abandoned["game"]["id"]}, ACME)
+    found = await events(store, "acme", abandoned["game"]["id"])
+    assert [e["type"] for e in found] == ["turn.started", "game.abandoned"]
+    assert found[1]["data"]["seat"] is None and found[1]["data"]["playerId"] is None
+
+    variables = {
+        "input": {
+            "kind": "TREELINGS",
+            "players": 2,
+            "playerIds": ["a", "b"],
+            "clock": {"perDecisionSeconds": 3600, "onTimeout": "FORFEIT"},
+        }
+    }
+    clocked = (await post(http, CREATE, variables, ACME))["data"]["createGame"]["game"]
+    record, _ = await store.load(clocked["id"])
+    assert record is not None
+    await enforce_clock(store, clocked["id"], record, time.time() + 7200)
+    found = await events(store, "acme", clocked["id"])
+    assert [e["type"] for e in found] == ["turn.started", "game.timeout", "game.finished"]
+    assert found[0]["data"]["deadline"] is not None
+    assert found[2]["data"]["reason"] == "TIMEOUT"
+
+
+async def test_only_a_tenant_with_an_enabled_endpoint_fills_an_outbox(
+    setup: tuple[httpx.AsyncClient, RedisStore],
+) -> None:
+    http, store = setup
+    await register(store.redis, "acme", "http://127.0.0.1:9/unused")
+    disabled = await register(store.redis, "globex", "http://127.0.0.1:9/unused")
+    disabled = msgspec.structs.replace(disabled, enabled=False)
+    await store.redis.hset(endpoints_key("globex"), disabled.id, endpoint_encoder.encode(disabled))
+    await sync_flags(store.redis, "globex")
+    for key in (ACME, GLOBEX):
+        await create(http, key, "TREELINGS", 2)
+    acme = [await store.redis.xlen(outbox_key(lane, "acme")) for lane in range(LANES)]
+    globex = [await store.redis.exists(outbox_key(lane, "globex")) for lane in range(LANES)]
+    assert sum(acme) == 1 and sum(globex) == 0
