@@ -73,7 +73,12 @@ def serve(settings: Settings) -> None:
 @contextlib.contextmanager
 def _workers(redis_url: str, count: int) -> Iterator[None]:
     """`python -m service.worker` beside the API, so that bot seats play out of the box."""
-    environment = {**os.environ, "REDIS_URL": redis_url, "RULES_WORKER_PROCESSES": str(count)}
+    environment = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "RULES_WORKER_PROCESSES": str(count),
+        "RULES_WORKER_PARENT_PID": str(os.getpid()),  # a SIGKILL here must not orphan them
+    }
     worker = subprocess.Popen([sys.executable, "-m", "service.worker"], env=environment)
     try:
         yield

@@ -72,6 +72,8 @@ class Settings:
     worker_metrics_port: int = 0  # worker i serves /metrics on port + i; 0 = none
     bot_iterations: int = 0  # SEARCH iterations per bot decision; 0 = ~100 ms per game
     run_workers: int = 1  # worker processes `python -m service` (make run) starts
+    # set by the process that starts the workers (`python -m service`): they stop once it is gone
+    worker_parent_pid: int = 0
     playground: bool | None = None  # the web playground at /play; None: on unless production
     # webhooks (docs/webhooks.md): loopback and private receivers allowed (development only)
     webhook_allow_private: bool = False
@@ -137,6 +139,7 @@ class Settings:
             worker_metrics_port=_int("RULES_WORKER_METRICS_PORT", cls.worker_metrics_port),
             bot_iterations=_int("RULES_BOT_ITERATIONS", cls.bot_iterations),
             run_workers=_int("RULES_RUN_WORKERS", cls.run_workers),
+            worker_parent_pid=_int("RULES_WORKER_PARENT_PID", cls.worker_parent_pid),
             playground=_flag("RULES_PLAYGROUND"),
             webhook_allow_private=_flag("RULES_WEBHOOK_ALLOW_PRIVATE") or False,
             webhook_timeout_seconds=_float(

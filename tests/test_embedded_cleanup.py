@@ -1,5 +1,6 @@
-"""`python -m service` leaves no Redis and no directory behind, however it ends: SIGTERM and
-SIGINT (it stops its Redis itself), SIGKILL (it cannot: the watchdog does)."""
+"""`python -m service` leaves no Redis, no directory and no worker behind, however it ends:
+SIGTERM and SIGINT (it stops them itself), SIGKILL (it cannot: the watchdog stops the Redis, and
+the worker stops when its parent is gone)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,20 @@ def ready(url: str) -> bool:
         return httpx.get(f"{url}/readyz", timeout=2).status_code == 200
     except httpx.HTTPError:
         return False
+
+
+def children(pid: int, text: str) -> list[int]:
+    """Running child processes of `pid` whose command line contains `text` (Linux: /proc)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            argv = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            parent = int((entry / "stat").read_bytes().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == pid and text in argv and running(int(entry.name)):
+            found.append(int(entry.name))
+    return found
 
 
 def commands_naming(text: str) -> list[str]:
@@ -74,6 +89,8 @@ def test_the_embedded_redis_and_its_directory_are_gone_after(
             redis_pid = int(client.info("server")["process_id"])
             workdir = client.config_get("dir")["dir"]
         assert running(redis_pid) and os.path.isdir(workdir)
+        wait_for(lambda: bool(children(service.pid, "service.worker")), "its bot worker")
+        (worker_pid,) = children(service.pid, "service.worker")
 
         service.send_signal(sig)
         assert service.wait(BOUND) == exit_code, log.read_text()
@@ -85,4 +102,5 @@ def test_the_embedded_redis_and_its_directory_are_gone_after(
     wait_for(lambda: not running(redis_pid), "the redis-server to stop")
     wait_for(lambda: not os.path.exists(workdir), "its directory to be removed")
     wait_for(lambda: not commands_naming(workdir), "its watchdog to exit")
+    wait_for(lambda: not running(worker_pid), "its worker to stop (it watches its parent)")
     assert "Traceback" not in log.read_text(), log.read_text()
