@@ -3,6 +3,8 @@ rendered for each overlay (the schema and security checks of test_manifests.py c
 
 from __future__ import annotations
 
+import ipaddress
+
 import pytest
 import yaml
 
@@ -96,3 +98,14 @@ def test_worker_disruption_budget_and_network_policy(name: str) -> None:
     assert allowed_ports(policy["spec"]["ingress"]) == {("TCP", "metrics")}
     api_policy = one(docs, "NetworkPolicy")
     assert allowed_ports(policy["spec"]["egress"]) == allowed_ports(api_policy["spec"]["egress"])
+    # webhooks: every port, but of public addresses only (service/webhooks/urls.py)
+    (webhooks,) = [rule for rule in policy["spec"]["egress"] if "to" in rule]
+    assert "ports" not in webhooks
+    blocks = {block["ipBlock"]["cidr"]: block["ipBlock"]["except"] for block in webhooks["to"]}
+    assert set(blocks) == {"0.0.0.0/0", "::/0"}
+    for cidr, refused in blocks.items():
+        for address in ("10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "127.0.0.1",
+                        "100.64.0.1", "::1", "fd00::1", "fe80::1"):  # fmt: skip
+            ip = ipaddress.ip_address(address)
+            if ip.version == ipaddress.ip_network(cidr).version:
+                assert any(ip in ipaddress.ip_network(block) for block in refused), address
