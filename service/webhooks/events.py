@@ -96,17 +96,16 @@ def of_commit(
     without a tenant (earlier releases)."""
     if not after.tenant:
         return []
-    when = _timestamp(after.updated)
-    events = []
+    events: list[tuple[str, msgspec.Struct]] = []
     for entry in history:
         kind = _EVENT_OF_ENTRY.get(entry.event)
         if kind is not None:
             seat = entry.seat if entry.seat >= 0 else None  # -1: the tenant's abandon
             player = None if seat is None else _seat(after, seat).player_id
             happening = SeatHappening(game_id, after.kind, entry.version, seat, player)
-            events.append(Event(type=kind, timestamp=when, data=happening))
+            events.append((kind, happening))
     if after.status() == "FINISHED":
-        events.append(Event(type="game.finished", timestamp=when, data=_finished(game_id, after)))
+        events.append(("game.finished", _finished(game_id, after)))
     elif not after.finished:
         was_acting = set(before.acting) if before is not None else set()
         started = [s for s in after.acting if s not in was_acting and s not in after.bots]
@@ -114,8 +113,11 @@ def of_commit(
             deadline = None if after.deadline is None else _timestamp(after.deadline)
             seats = [_seat(after, s) for s in started]
             turn = TurnStarted(game_id, after.kind, after.version, seats, after.acting, deadline)
-            events.append(Event(type="turn.started", timestamp=when, data=turn))
-    return events
+            events.append(("turn.started", turn))
+    if not events:
+        return []
+    when = _timestamp(after.updated)
+    return [Event(type=kind, timestamp=when, data=data) for kind, data in events]
 
 
 def _finished(game_id: str, record: Record) -> GameFinished:
