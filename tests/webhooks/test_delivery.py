@@ -18,10 +18,13 @@ import pytest
 from standardwebhooks import Webhook
 
 from service.store.embedded import free_port
+from service.store.jobs import LANES, lane_of
 from service.webhooks.model import (
+    GROUP,
     Endpoint,
     failed_key,
     failing_key,
+    outbox_key,
 )
 from tests.api.tenants import ACME, GLOBEX, LEGAL, post
 from tests.api.workers import worker_process
@@ -233,3 +236,24 @@ async def test_a_private_address_is_refused_at_delivery_too() -> None:
         assert all(a.error.startswith("address not allowed") for a in log)
         assert all(a.status is None for a in log)
         assert h.receiver.lines() == []
+
+
+@pytest.mark.slow
+async def test_an_outbox_entry_a_dead_worker_took_is_fanned_out_by_another() -> None:
+    async with hooks(RULES_WEBHOOK_TIMEOUT_SECONDS="2") as h:
+        await register(h.redis, "acme", h.receiver.url("/ok"))
+        keys = [outbox_key(lane, "acme") for lane in range(LANES)]
+        async with asyncio.timeout(60):  # the worker made its groups (and so the streams)
+            while await h.redis.exists(*keys) < LANES:
+                await asyncio.sleep(0.05)
+        h.worker.process.send_signal(signal.SIGSTOP)  # so that the "dead" consumer reads first
+        try:
+            game, _ = await create(h, ACME, ["alice", "bob"])
+            key = outbox_key(lane_of(game["id"]), "acme")
+            taken = await h.redis.xreadgroup(GROUP, "dead-worker", {key: ">"}, count=10)
+            assert len(taken[0][1]) == 1
+        finally:
+            h.worker.process.send_signal(signal.SIGCONT)
+        lines = await h.receiver.until(lambda lines: len(lines) == 1, "fanned out after all")
+        assert lines[0]["headers"]["webhook-id"] == f"msg_{game['id']}.0.turn.started"
+        assert await h.redis.xlen(key) == 0
