@@ -28,6 +28,7 @@ from service.api.ratelimit import RateLimiter
 from service.api.tables import Tables
 from service.settings import Settings
 from service.store import RedisStore, connect
+from service.webhooks.endpoints import EndpointStore
 
 PLAYGROUND_DIR = Path(__file__).parent / "api" / "playground"  # the page at /play (README)
 
@@ -65,7 +66,8 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         settings.rate_limit_sync_seconds,
     )
     admission = Admission(limiter)
-    graphql = GraphQLApp(tables, settings, admission)
+    endpoints = EndpointStore(store.redis, settings)
+    graphql = GraphQLApp(tables, settings, admission, endpoints)
 
     async def healthz(request: Request) -> Response:
         return PlainTextResponse("ok")
