@@ -19,7 +19,7 @@ from starlette.types import ASGIApp
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from service import metrics
-from service.api import rest
+from service.api import rest, rest_webhooks
 from service.api.contracts import openapi
 from service.api.graphql_app import GRAPHIQL_DIR, GraphQLApp
 from service.api.guard import Admission, Guard
@@ -97,6 +97,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
             Route("/graphql", graphql, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
             *rest.routes(tables, settings.max_json_depth),
+            *rest_webhooks.routes(tables, endpoints, settings.max_json_depth),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", metrics_route),
@@ -124,7 +125,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         guarded = CORSMiddleware(
             guarded,
             allow_origins=settings.cors_origins,
-            allow_methods=["GET", "POST"],
+            allow_methods=["GET", "POST", "PATCH", "DELETE"],  # PATCH, DELETE: webhooks
             allow_headers=CORS_REQUEST_HEADERS,
             expose_headers=CORS_RESPONSE_HEADERS,
             max_age=600,
