@@ -21,7 +21,7 @@ CLUSTER_DESELECT := \
 # `make test` reruns on the cluster the API tests whose keys or scripts a cluster could split
 # (moves, keys, indexes, clocks, endings, folding, bot lanes, events); `make test-all` all of them.
 CLUSTER_TESTS := tests/store $(addprefix tests/api/test_,$(addsuffix .py,moves idempotency \
-  listing clocks endings folding bot_worker subscriptions rest)) $(CLUSTER_DESELECT)
+  listing clocks endings folding bot_worker subscriptions rest webhook_endpoints)) $(CLUSTER_DESELECT)
 
 .PHONY: run test test-all test-stress lint lock schema screenshots clean bench profile load soak
 
