@@ -19,6 +19,7 @@ import pytest
 from service.app import create_app
 from service.settings import Settings
 from service.store import connect
+from service.store.embedded import free_port
 from service.store.jobs import LANES
 from service.store.redis_store import Client
 from service.webhooks.model import (
@@ -651,3 +652,15 @@ async def test_webhook_calls_are_rate_limited_like_every_other(redis_url: str) -
         graphql = await http.post("/graphql", json={"query": CREATE, "variables": {"url": PUBLIC}})
         assert graphql.status_code == 429
         assert graphql.json()["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
+
+
+async def test_an_unreachable_store_is_unavailable_not_a_500() -> None:
+    url = f"redis://127.0.0.1:{free_port()}"  # nothing listens there
+    async with client_for(create_app(Settings(redis_timeout=1.0), url)) as http:
+        for query, variables in [(LIST, {}), (CREATE, {"url": PUBLIC})]:
+            body = (
+                await http.post("/graphql", json={"query": query, "variables": variables})
+            ).json()
+            assert _code(body) == "UNAVAILABLE", body
+        _problem(await http.get(ENDPOINTS), 503, "UNAVAILABLE")
+        _problem(await http.post(ENDPOINTS, json={"url": PUBLIC}), 503, "UNAVAILABLE")
