@@ -1,6 +1,7 @@
 """The webhook endpoint API (issue 20), GraphQL and REST, through the real app and a real Redis:
-CRUD, the secret shown once, tenants kept apart, URL rules, the per-lane flags the commit script
-reads, redelivery, the delivery log, and hostile input answered with typed 4xx."""
+CRUD, the secret shown once, tenants kept apart, the per-lane flags the commit script reads,
+redelivery, the delivery log, limits, rate limits and outages. Refused input:
+test_webhook_inputs.py."""
 
 from __future__ import annotations
 
@@ -8,9 +9,6 @@ import base64
 import secrets
 import time
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from typing import Any
 
 import httpx
 import msgspec
@@ -36,88 +34,24 @@ from service.webhooks.model import (
     message_key,
     queue_key,
 )
+from tests.api.webhook_tenants import (
+    CREATE,
+    DELETE,
+    DELIVERIES,
+    ENDPOINTS,
+    FAILED,
+    GET,
+    LIST,
+    PUBLIC,
+    REDELIVER,
+    ROTATE,
+    UPDATE,
+    Tenants,
+    error_code,
+    problem,
+    tenants,
+)
 from tests.conftest import Api, client_for
-
-PUBLIC = "https://93.184.215.14/hook"  # a public address literal: accepted with no DNS
-ENDPOINTS = "/v1/webhooks/endpoints"
-FIELDS = "id url description events enabled status failingSince createdAt updatedAt"
-CREATE = f"""
-mutation Create($url: String!, $events: [WebhookEventType!], $description: String) {{
-  createWebhookEndpoint(url: $url, events: $events, description: $description) {{
-    secret endpoint {{ {FIELDS} }}
-  }}
-}}"""
-LIST = f"{{ webhookEndpoints {{ {FIELDS} deliveries {{ eventId }} failedEvents {{ eventId }} }} }}"
-GET = f"""
-query Get($id: ID!) {{
-  webhookEndpoint(id: $id) {{
-    {FIELDS}
-    deliveries(last: 5) {{
-      at eventId eventType gameId attempt outcome httpStatus latencyMs error
-    }}
-    failedEvents {{ eventId eventType gameId failedAt }}
-  }}
-}}"""
-UPDATE = f"""
-mutation Update($id: ID!, $url: String, $events: [WebhookEventType!], $description: String,
-                $enabled: Boolean) {{
-  updateWebhookEndpoint(id: $id, url: $url, events: $events, description: $description,
-                        enabled: $enabled) {{ {FIELDS} }}
-}}"""
-DELETE = "mutation Delete($id: ID!) { deleteWebhookEndpoint(id: $id) }"
-ROTATE = "mutation Rotate($id: ID!) { rotateWebhookSecret(id: $id) { secret endpoint { id } } }"
-REDELIVER = """
-mutation Redeliver($endpoint: ID!, $event: ID!) {
-  redeliverWebhookEvent(endpointId: $endpoint, eventId: $event)
-}"""
-DELIVERIES = "query D($id: ID!, $last: Int!) { webhookEndpoint(id: $id) { deliveries(last: $last) { eventId } } }"  # fmt: skip
-FAILED = "query F($id: ID!, $last: Int!) { webhookEndpoint(id: $id) { failedEvents(last: $last) { eventId } } }"  # fmt: skip
-
-
-@dataclass
-class Tenants:
-    """An app whose RULES_API_KEYS name two fresh tenants, so no other test shares their keys."""
-
-    http: httpx.AsyncClient
-    a: str  # tenant ids
-    b: str
-    keys: dict[str, str]  # tenant -> its API key
-
-    async def gql(self, query: str, variables: dict[str, Any], tenant: str | None) -> Any:
-        headers = {"x-api-key": self.keys[tenant]} if tenant else {}
-        response = await self.http.post(
-            "/graphql", json={"query": query, "variables": variables}, headers=headers
-        )
-        assert response.status_code == 200, response.text
-        return response.json()
-
-    async def data(self, query: str, variables: dict[str, Any], tenant: str) -> Any:
-        body = await self.gql(query, variables, tenant)
-        assert "errors" not in body, body
-        return body["data"]
-
-    async def rest(self, method: str, path: str, tenant: str | None, **kw: Any) -> httpx.Response:
-        headers = {"x-api-key": self.keys[tenant]} if tenant else {}
-        return await self.http.request(method, path, headers=headers, **kw)
-
-    async def create(self, tenant: str, url: str = PUBLIC, **fields: Any) -> dict[str, Any]:
-        created = await self.data(CREATE, {"url": url, **fields}, tenant)
-        payload: dict[str, Any] = created["createWebhookEndpoint"]
-        return payload
-
-
-@asynccontextmanager
-async def tenants(redis_url: str, **settings: Any) -> AsyncIterator[Tenants]:
-    a, b = f"wa-{secrets.token_hex(4)}", f"wb-{secrets.token_hex(4)}"
-    keys = {a: secrets.token_urlsafe(16), b: secrets.token_urlsafe(16)}
-    configured = Settings(
-        api_keys=tuple(f"{t}:{k}" for t, k in keys.items()),
-        rate_limit_per_token=0,
-        rate_limit_per_address=0,
-        **settings,
-    )
-    async with client_for(create_app(configured, redis_url)) as http:
-        yield Tenants(http, a, b, keys)
 
 
 @pytest.fixture(scope="module")
@@ -132,31 +66,11 @@ async def private(redis_url: str) -> AsyncIterator[Tenants]:
         yield found
 
 
-@pytest.fixture(scope="module")
-async def production(redis_url: str) -> AsyncIterator[Tenants]:
-    async with tenants(redis_url, env="production") as found:
-        yield found
-
-
 @pytest.fixture
 async def redis(redis_url: str) -> AsyncIterator[Client]:
     client = connect(Settings(), redis_url)  # one server or a cluster, as the service does
     yield client
     await client.aclose()
-
-
-def _code(body: dict[str, Any]) -> str:
-    assert body.get("errors"), body
-    code: str = body["errors"][0]["extensions"]["code"]
-    return code
-
-
-def _problem(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, response.text
-    assert response.headers["content-type"] == "application/problem+json"
-    body: dict[str, Any] = response.json()
-    assert body["code"] == code and body["status"] == status, body
-    return body
 
 
 async def test_graphql_round_trip(dev: Tenants) -> None:
@@ -188,8 +102,8 @@ async def test_graphql_round_trip(dev: Tenants) -> None:
     assert (await dev.data(DELETE, {"id": endpoint["id"]}, dev.a)) == {
         "deleteWebhookEndpoint": True
     }
-    assert _code(await dev.gql(GET, {"id": endpoint["id"]}, dev.a)) == "NOT_FOUND"
-    assert _code(await dev.gql(DELETE, {"id": endpoint["id"]}, dev.a)) == "NOT_FOUND"
+    assert error_code(await dev.gql(GET, {"id": endpoint["id"]}, dev.a)) == "NOT_FOUND"
+    assert error_code(await dev.gql(DELETE, {"id": endpoint["id"]}, dev.a)) == "NOT_FOUND"
     listed = (await dev.data(LIST, {}, dev.a))["webhookEndpoints"]
     assert endpoint["id"] not in [e["id"] for e in listed]
 
@@ -222,9 +136,9 @@ async def test_rest_round_trip(dev: Tenants) -> None:
 
     deleted = await dev.rest("DELETE", one, dev.a)
     assert deleted.status_code == 204 and deleted.content == b""
-    _problem(await dev.rest("GET", one, dev.a), 404, "NOT_FOUND")
-    _problem(await dev.rest("DELETE", one, dev.a), 404, "NOT_FOUND")
-    _problem(await dev.rest("GET", f"{one}/deliveries", dev.a), 404, "NOT_FOUND")
+    problem(await dev.rest("GET", one, dev.a), 404, "NOT_FOUND")
+    problem(await dev.rest("DELETE", one, dev.a), 404, "NOT_FOUND")
+    problem(await dev.rest("GET", f"{one}/deliveries", dev.a), 404, "NOT_FOUND")
 
 
 async def test_the_secret_is_shown_only_by_create_and_rotate(dev: Tenants, redis: Client) -> None:
@@ -246,7 +160,7 @@ async def test_the_secret_is_shown_only_by_create_and_rotate(dev: Tenants, redis
         text = str(answer)
         assert first not in text and second not in text and "whsec_" not in text, answer
     no_field = await dev.gql("{ webhookEndpoints { id secret } }", {}, dev.a)
-    assert _code(no_field) == "GRAPHQL_VALIDATION_FAILED"
+    assert error_code(no_field) == "GRAPHQL_VALIDATION_FAILED"
     stored = msgspec.msgpack.decode(await redis.hget(endpoints_key(dev.a), endpoint_id))  # type: ignore[misc]
     assert stored["secret"] == second and stored["previous_secret"] == first
     assert abs(stored["previous_until"] - (time.time() + 24 * 3600)) < 600, "old one signs a day"
@@ -266,7 +180,7 @@ async def test_tenants_never_see_each_others_endpoints(dev: Tenants, redis: Clie
         await dev.gql(DELETE, {"id": mine["id"]}, dev.b),
         await dev.gql(REDELIVER, {"endpoint": mine["id"], "event": event}, dev.b),
     ]
-    assert [_code(body) for body in refusals] == ["NOT_FOUND"] * len(refusals)
+    assert [error_code(body) for body in refusals] == ["NOT_FOUND"] * len(refusals)
     for method, path in [
         ("GET", one),
         ("PATCH", one),
@@ -277,7 +191,7 @@ async def test_tenants_never_see_each_others_endpoints(dev: Tenants, redis: Clie
         ("POST", f"{one}/events/{event}/redeliver"),
     ]:
         kw = {"json": {"enabled": False}} if method == "PATCH" else {}
-        _problem(await dev.rest(method, path, dev.b, **kw), 404, "NOT_FOUND")
+        problem(await dev.rest(method, path, dev.b, **kw), 404, "NOT_FOUND")
     ours = [e["id"] for e in (await dev.data(LIST, {}, dev.a))["webhookEndpoints"]]
     assert mine["id"] in ours and theirs["id"] not in ours
     rest_ours = [e["id"] for e in (await dev.rest("GET", ENDPOINTS, dev.b)).json()["endpoints"]]
@@ -301,10 +215,10 @@ async def test_without_a_valid_key_webhooks_are_unauthorized(dev: Tenants) -> No
             (DELETE, {"id": "ep_0000000000000000"}),
             (REDELIVER, {"endpoint": "ep_0000000000000000", "event": "msg_g.1.game.finished"}),
         ]:
-            assert _code(await dev.gql(query, variables, tenant)) == "UNAUTHORIZED", query
+            assert error_code(await dev.gql(query, variables, tenant)) == "UNAUTHORIZED", query
         for method, path in [("GET", ENDPOINTS), ("POST", ENDPOINTS), ("GET", one)]:
             kw = {"json": {"url": PUBLIC}} if method == "POST" else {}
-            _problem(await dev.rest(method, path, tenant, **kw), 401, "UNAUTHORIZED")
+            problem(await dev.rest(method, path, tenant, **kw), 401, "UNAUTHORIZED")
 
 
 async def test_without_keys_the_default_tenant_manages_endpoints(api: Api) -> None:
@@ -315,83 +229,6 @@ async def test_without_keys_the_default_tenant_manages_endpoints(api: Api) -> No
         assert endpoint_id in [e["id"] for e in listed["webhookEndpoints"]]
     finally:  # the default tenant is every keyless test's: leave it no endpoint
         assert (await api.gql(DELETE, {"id": endpoint_id}))["deleteWebhookEndpoint"] is True
-
-
-REFUSED_ALWAYS = [
-    "https://user:pass@93.184.215.14/hook",
-    "https://93.184.215.14@10.0.0.1/hook",
-    "https://93.184.215.14/hook#fragment",
-    "ftp://93.184.215.14/hook",
-    "file:///etc/passwd",
-    "javascript:alert(1)",
-    "https:///hook",
-    "https://",
-    "",
-    "93.184.215.14/hook",
-    "https://93.184.215.14/" + "a" * 2100,
-    "https://93.184.215.14/a\x00b",
-    "https://93.184.215.14/a b",
-    "https://93.184.215.14/a\nb",
-    "https://93.184.215.14:0/hook",
-    "https://93.184.215.14:99999/hook",
-]
-PRIVATE = [
-    "https://127.0.0.1/hook",
-    "http://127.0.0.1:8080/hook",
-    "https://localhost/hook",
-    "https://[::1]/hook",
-    "https://[::ffff:127.0.0.1]/hook",
-    "https://10.1.2.3/hook",
-    "https://192.168.1.10/hook",
-    "https://172.16.0.1/hook",
-    "https://169.254.169.254/latest/meta-data",
-    "https://0.0.0.0/hook",
-    "https://[fe80::1]/hook",
-]
-
-
-async def _refused_everywhere(app: Tenants, url: str) -> None:
-    """BAD_USER_INPUT through both APIs, on create and on update, and nothing stored."""
-    before = (await app.data(LIST, {}, app.a))["webhookEndpoints"]
-    assert _code(await app.gql(CREATE, {"url": url}, app.a)) == "BAD_USER_INPUT", url
-    _problem(await app.rest("POST", ENDPOINTS, app.a, json={"url": url}), 422, "BAD_USER_INPUT")
-    after = (await app.data(LIST, {}, app.a))["webhookEndpoints"]
-    assert after == before, f"{url!r} was stored"
-
-
-@pytest.mark.parametrize("url", REFUSED_ALWAYS + PRIVATE)
-async def test_urls_that_may_not_receive_webhooks_are_refused(dev: Tenants, url: str) -> None:
-    await _refused_everywhere(dev, url)
-
-
-@pytest.mark.parametrize("url", REFUSED_ALWAYS)
-async def test_allowing_private_addresses_allows_nothing_else(private: Tenants, url: str) -> None:
-    await _refused_everywhere(private, url)
-
-
-async def test_allowing_private_addresses_accepts_loopback_and_private(private: Tenants) -> None:
-    for url in PRIVATE:
-        created = await private.create(private.a, url)
-        assert created["endpoint"]["url"] == url
-        await private.data(DELETE, {"id": created["endpoint"]["id"]}, private.a)
-
-
-async def test_production_takes_https_only(production: Tenants) -> None:
-    await _refused_everywhere(production, "http://93.184.215.14/hook")
-    created = await production.create(production.a)
-    await production.data(DELETE, {"id": created["endpoint"]["id"]}, production.a)
-
-
-async def test_an_update_to_a_refused_url_changes_nothing(dev: Tenants) -> None:
-    endpoint = (await dev.create(dev.a))["endpoint"]
-    refused = await dev.gql(UPDATE, {"id": endpoint["id"], "url": "https://10.0.0.1/"}, dev.a)
-    assert _code(refused) == "BAD_USER_INPUT"
-    assert "non-public" in refused["errors"][0]["message"]
-    patch = await dev.rest("PATCH", f"{ENDPOINTS}/{endpoint['id']}", dev.a, json={"url": "x"})
-    _problem(patch, 422, "BAD_USER_INPUT")
-    got = (await dev.data(GET, {"id": endpoint["id"]}, dev.a))["webhookEndpoint"]
-    assert got["url"] == PUBLIC and got["updatedAt"] == endpoint["updatedAt"]
-    await dev.data(DELETE, {"id": endpoint["id"]}, dev.a)
 
 
 async def _flags(redis: Client, tenant: str) -> int:
@@ -441,10 +278,10 @@ async def test_redeliver_queues_a_kept_event_and_refuses_others(
 
     for event in (expired, "msg_nope", "x" * 5000, "msg_g.1.game.finished/../x"):
         body = await dev.gql(REDELIVER, {"endpoint": endpoint_id, "event": event}, tenant)
-        assert _code(body) == "NOT_FOUND", event
+        assert error_code(body) == "NOT_FOUND", event
     unknown = await dev.gql(REDELIVER, {"endpoint": "ep_AAAAAAAAAAAAAAAA", "event": kept}, tenant)
-    assert _code(unknown) == "NOT_FOUND"
-    _problem(
+    assert error_code(unknown) == "NOT_FOUND"
+    problem(
         await dev.rest("POST", f"{ENDPOINTS}/{endpoint_id}/events/{expired}/redeliver", tenant),
         404,
         "NOT_FOUND",
@@ -533,37 +370,17 @@ async def test_the_delivery_log_and_failing_state_are_shown(dev: Tenants, redis:
 
     for last in (0, -1, 101):
         body = await dev.gql(DELIVERIES, {"id": endpoint_id, "last": last}, tenant)
-        assert _code(body) == "BAD_USER_INPUT"
+        assert error_code(body) == "BAD_USER_INPUT"
     for last in (0, 1001):
-        assert _code(await dev.gql(FAILED, {"id": endpoint_id, "last": last}, tenant)) == (
+        assert error_code(await dev.gql(FAILED, {"id": endpoint_id, "last": last}, tenant)) == (
             "BAD_USER_INPUT"
         )
     for query in ("last=0", "last=101", "last=abc", "last=-1", "last=" + "9" * 5000):
         response = await dev.rest("GET", f"{ENDPOINTS}/{endpoint_id}/deliveries?{query}", tenant)
-        _problem(response, 400, "BAD_REQUEST")
+        problem(response, 400, "BAD_REQUEST")
     failed = await dev.rest("GET", f"{ENDPOINTS}/{endpoint_id}/failed-events?last=1000", tenant)
     assert failed.status_code == 200
     await dev.data(DELETE, {"id": endpoint_id}, tenant)
-
-
-async def test_bad_fields_are_bad_user_input(dev: Tenants) -> None:
-    long = "d" * 201
-    assert _code(await dev.gql(CREATE, {"url": PUBLIC, "description": long}, dev.a)) == (
-        "BAD_USER_INPUT"
-    )
-    unknown_type = await dev.gql(CREATE, {"url": PUBLIC, "events": ["TURN_ENDED"]}, dev.a)
-    assert _code(unknown_type) == "GRAPHQL_VALIDATION_FAILED", "the enum refuses it"
-    for body in (
-        {"url": PUBLIC, "events": ["turn.ended"]},
-        {"url": PUBLIC, "events": ["TURN_STARTED"]},
-        {"url": PUBLIC, "description": long},
-    ):
-        _problem(await dev.rest("POST", ENDPOINTS, dev.a, json=body), 422, "BAD_USER_INPUT")
-    created = await dev.rest(
-        "POST", ENDPOINTS, dev.a, json={"url": PUBLIC, "events": ["turn.started"] * 3}
-    )
-    assert created.json()["endpoint"]["events"] == ["turn.started"], "each type once"
-    await dev.rest("DELETE", f"{ENDPOINTS}/{created.json()['endpoint']['id']}", dev.a)
 
 
 async def test_a_tenant_has_at_most_max_endpoints(dev: Tenants) -> None:
@@ -571,67 +388,13 @@ async def test_a_tenant_has_at_most_max_endpoints(dev: Tenants) -> None:
     existing = len((await dev.data(LIST, {}, tenant))["webhookEndpoints"])
     made = [(await dev.create(tenant))["endpoint"]["id"] for _ in range(MAX_ENDPOINTS - existing)]
     refused = await dev.gql(CREATE, {"url": PUBLIC}, tenant)
-    assert _code(refused) == "BAD_USER_INPUT" and str(MAX_ENDPOINTS) in str(refused["errors"])
-    _problem(await dev.rest("POST", ENDPOINTS, tenant, json={"url": PUBLIC}), 422, "BAD_USER_INPUT")
+    assert error_code(refused) == "BAD_USER_INPUT" and str(MAX_ENDPOINTS) in str(refused["errors"])
+    problem(await dev.rest("POST", ENDPOINTS, tenant, json={"url": PUBLIC}), 422, "BAD_USER_INPUT")
     listed = (await dev.data(LIST, {}, tenant))["webhookEndpoints"]
     assert len(listed) == MAX_ENDPOINTS
     assert [e["id"] for e in listed][-len(made) :] == made, "oldest first"
     for endpoint_id in made:
         await dev.data(DELETE, {"id": endpoint_id}, tenant)
-
-
-async def test_hostile_rest_input_gets_a_typed_4xx(dev: Tenants) -> None:
-    endpoint_id = (await dev.create(dev.a))["endpoint"]["id"]
-    one = f"{ENDPOINTS}/{endpoint_id}"
-    deep = "[" * 20000 + "]" * 20000
-    nested: Any = PUBLIC
-    for _ in range(40):  # deeper than RULES_MAX_JSON_DEPTH
-        nested = [nested]
-    cases: list[tuple[str, str, Any, int, str]] = [
-        ("POST", ENDPOINTS, {"url": 5}, 400, "BAD_REQUEST"),
-        ("POST", ENDPOINTS, {"url": None}, 400, "BAD_REQUEST"),
-        ("POST", ENDPOINTS, {}, 400, "BAD_REQUEST"),
-        ("POST", ENDPOINTS, [PUBLIC], 400, "BAD_REQUEST"),
-        ("POST", ENDPOINTS, {"url": PUBLIC, "events": "turn.started"}, 400, "BAD_REQUEST"),
-        ("POST", ENDPOINTS, {"url": PUBLIC, "events": [{"a": 1}]}, 400, "BAD_REQUEST"),
-        ("POST", ENDPOINTS, {"url": PUBLIC, "secret": "mine"}, 400, "BAD_REQUEST"),
-        ("POST", ENDPOINTS, {"url": PUBLIC + "x" * 60000}, 422, "BAD_USER_INPUT"),
-        ("POST", ENDPOINTS, {"url": PUBLIC, "description": "d" * 60000}, 422, "BAD_USER_INPUT"),
-        ("POST", ENDPOINTS, {"url": nested}, 400, "BAD_REQUEST"),
-        ("PATCH", one, {"enabled": "yes"}, 400, "BAD_REQUEST"),
-        ("PATCH", one, {"enabled": None, "url": 1.5}, 400, "BAD_REQUEST"),
-        ("PATCH", one, {"id": "ep_other"}, 400, "BAD_REQUEST"),
-        ("PATCH", one, {"events": ["turn.started", None]}, 400, "BAD_REQUEST"),
-        ("GET", f"{ENDPOINTS}/{'x' * 10000}", None, 404, "NOT_FOUND"),
-        ("GET", f"{ENDPOINTS}/ep_%00%00", None, 404, "NOT_FOUND"),
-        ("POST", f"{one}/events/{'m' * 10000}/redeliver", None, 404, "NOT_FOUND"),
-        ("PUT", one, {"url": PUBLIC}, 405, "METHOD_NOT_ALLOWED"),
-    ]  # fmt: skip
-    for method, path, body, status, code in cases:
-        kw = {} if body is None else {"json": body}
-        _problem(await dev.rest(method, path, dev.a, **kw), status, code)
-    for raw in (deep, "{", "not json", '{"url": "' + PUBLIC + '"', "\xff"):
-        for method, path in (("POST", ENDPOINTS), ("PATCH", one)):
-            response = await dev.rest(method, path, dev.a, content=raw.encode("utf-8", "replace"))
-            _problem(response, 400, "BAD_REQUEST")
-    listed = (await dev.data(LIST, {}, dev.a))["webhookEndpoints"]
-    assert [e["url"] for e in listed if e["id"] == endpoint_id] == [PUBLIC], "unchanged"
-    await dev.data(DELETE, {"id": endpoint_id}, dev.a)
-
-
-async def test_hostile_graphql_input_gets_a_typed_error(dev: Tenants) -> None:
-    for variables, code in [
-        ({"url": PUBLIC + "x" * 60000}, "BAD_USER_INPUT"),
-        ({"url": PUBLIC, "description": "d" * 60000}, "BAD_USER_INPUT"),
-        ({"url": 5}, "GRAPHQL_VALIDATION_FAILED"),
-        ({"url": PUBLIC, "events": "TURN_STARTED,GAME_FINISHED"}, "GRAPHQL_VALIDATION_FAILED"),
-        ({"url": [PUBLIC]}, "GRAPHQL_VALIDATION_FAILED"),
-    ]:
-        assert _code(await dev.gql(CREATE, variables, dev.a)) == code, variables
-    for endpoint_id in ("x" * 50000, "", "ep_\x00" * 10, "ep_AAAAAAAAAAAAAAA/"):
-        assert _code(await dev.gql(GET, {"id": endpoint_id}, dev.a)) == "NOT_FOUND"
-        body = await dev.gql(UPDATE, {"id": endpoint_id, "enabled": False}, dev.a)
-        assert _code(body) == "NOT_FOUND"
 
 
 async def test_webhook_calls_are_rate_limited_like_every_other(redis_url: str) -> None:
@@ -648,7 +411,7 @@ async def test_webhook_calls_are_rate_limited_like_every_other(redis_url: str) -
         answers = [(await http.get(ENDPOINTS)).status_code for _ in range(3)]
         assert answers == [200] * 3
         refused = await http.post(ENDPOINTS, json={"url": PUBLIC})
-        _problem(refused, 429, "RATE_LIMITED")
+        problem(refused, 429, "RATE_LIMITED")
         graphql = await http.post("/graphql", json={"query": CREATE, "variables": {"url": PUBLIC}})
         assert graphql.status_code == 429
         assert graphql.json()["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
@@ -661,6 +424,6 @@ async def test_an_unreachable_store_is_unavailable_not_a_500() -> None:
             body = (
                 await http.post("/graphql", json={"query": query, "variables": variables})
             ).json()
-            assert _code(body) == "UNAVAILABLE", body
-        _problem(await http.get(ENDPOINTS), 503, "UNAVAILABLE")
-        _problem(await http.post(ENDPOINTS, json={"url": PUBLIC}), 503, "UNAVAILABLE")
+            assert error_code(body) == "UNAVAILABLE", body
+        problem(await http.get(ENDPOINTS), 503, "UNAVAILABLE")
+        problem(await http.post(ENDPOINTS, json={"url": PUBLIC}), 503, "UNAVAILABLE")
