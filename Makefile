@@ -22,7 +22,8 @@ CLUSTER_DESELECT := \
 # (moves, keys, indexes, clocks, endings, folding, bot lanes, events, webhooks); `make test-all`
 # all of them.
 CLUSTER_TESTS := tests/store tests/webhooks $(addprefix tests/api/test_,$(addsuffix .py,moves \
-  idempotency listing clocks endings folding bot_worker subscriptions rest)) $(CLUSTER_DESELECT)
+  idempotency listing clocks endings folding bot_worker subscriptions rest webhook_endpoints)) \
+  $(CLUSTER_DESELECT)
 
 .PHONY: run test test-all test-stress lint lock schema screenshots clean bench profile load soak
 

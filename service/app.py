@@ -19,7 +19,7 @@ from starlette.types import ASGIApp
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from service import metrics
-from service.api import rest
+from service.api import rest, rest_webhooks
 from service.api.contracts import openapi
 from service.api.graphql_app import GRAPHIQL_DIR, GraphQLApp
 from service.api.guard import Admission, Guard
@@ -28,6 +28,7 @@ from service.api.ratelimit import RateLimiter
 from service.api.tables import Tables
 from service.settings import Settings
 from service.store import RedisStore, connect
+from service.webhooks.endpoints import EndpointStore
 
 PLAYGROUND_DIR = Path(__file__).parent / "api" / "playground"  # the page at /play (README)
 
@@ -65,7 +66,8 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         settings.rate_limit_sync_seconds,
     )
     admission = Admission(limiter)
-    graphql = GraphQLApp(tables, settings, admission)
+    endpoints = EndpointStore(store.redis, settings)
+    graphql = GraphQLApp(tables, settings, admission, endpoints)
 
     async def healthz(request: Request) -> Response:
         return PlainTextResponse("ok")
@@ -95,6 +97,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
             Route("/graphql", graphql, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
             *rest.routes(tables, settings.max_json_depth),
+            *rest_webhooks.routes(tables, endpoints, settings.max_json_depth),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", metrics_route),
@@ -122,7 +125,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         guarded = CORSMiddleware(
             guarded,
             allow_origins=settings.cors_origins,
-            allow_methods=["GET", "POST"],
+            allow_methods=["GET", "POST", "PATCH", "DELETE"],  # PATCH, DELETE: webhooks
             allow_headers=CORS_REQUEST_HEADERS,
             expose_headers=CORS_RESPONSE_HEADERS,
             max_age=600,

@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from service.api import webhook_contracts
 from service.api.clocks import ON_TIMEOUT
 from service.api.rest import STATUS
 from service.api.schema import build_schema
@@ -348,6 +349,7 @@ def openapi() -> dict[str, Any]:
                     },
                 }
             },
+            **webhook_contracts.paths(ok, body, problems),
         },
         "components": {
             "securitySchemes": {
@@ -356,10 +358,15 @@ def openapi() -> dict[str, Any]:
                     "type": "apiKey",
                     "in": "header",
                     "name": "X-API-Key",
-                    "description": "Needed to create games when the server sets RULES_API_KEYS.",
+                    "description": "The tenant's key: needed to create and list games and to "
+                    "manage webhooks when the server sets RULES_API_KEYS.",
                 },
             },
-            "schemas": {**_envelope_schemas(views, moves), **game_components},
+            "schemas": {
+                **_envelope_schemas(views, moves),
+                **webhook_contracts.schemas(),
+                **game_components,
+            },
         },
     }
 

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, cast
 
 import msgspec
 import strawberry
-from graphql import GraphQLError
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from service.api import typed
 from service.api.clocks import clock_json
+from service.api.errors import ApiError, unavailable
 from service.api.hints import HintsBusy
 from service.api.listing import BadListing, list_games
 from service.api.listing import GameFilter as ListingFilter
@@ -33,6 +33,7 @@ from service.api.tables import (
     Tables,
     Unauthorized,
 )
+from service.api.webhooks import WebhookMutations, WebhookQueries
 from service.engine import BadSetup, games
 from service.engine import RejectCode as EngineRejectCode
 from service.store import StoreUnavailable
@@ -141,17 +142,6 @@ REREAD_ATTEMPTS = 5
 
 REASON = "ILLEGAL_MOVE only: why, as a code of the game's own (docs/rules/<game>.md lists them)."
 RULE = "ILLEGAL_MOVE only: the ruling or rulebook section the reason comes from, e.g. TG-4."
-
-
-class ApiError(GraphQLError):
-    """A typed GraphQL error: never masked, its code in `extensions.code`."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message, extensions={"code": code})
-
-
-def unavailable() -> ApiError:
-    return ApiError("UNAVAILABLE", "the game store is unavailable; retry shortly")
 
 
 def _tables(info: Info[Any, Any]) -> Tables:
@@ -536,7 +526,7 @@ class GameConnection:
 
 
 @strawberry.type
-class Query:
+class Query(WebhookQueries):
     @strawberry.field(description="The games this server hosts.")
     def catalog(self) -> list[GameInfo]:
         return [
@@ -700,7 +690,7 @@ def _defaults(options_type: type[Any]) -> dict[str, Any]:
 
 
 @strawberry.type
-class Mutation:
+class Mutation(WebhookMutations):
     @strawberry.mutation(name="createGame")
     async def create_game(self, info: Info[Any, Any], input: CreateGameInput) -> CreateGamePayload:
         request = info.context.get("request")

@@ -34,6 +34,7 @@ from service.api.schema import build_schema
 from service.api.sockets import LegacyHandler, TransportHandler, socket_token
 from service.api.tables import Tables
 from service.settings import Settings
+from service.webhooks.endpoints import EndpointStore
 
 GRAPHIQL_DIR = Path(__file__).parent / "graphiql"  # served at /graphiql (app.py)
 GRAPHIQL_PAGE = (GRAPHIQL_DIR / "index.html").read_text()
@@ -57,7 +58,9 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
     graphql_transport_ws_handler_class = TransportHandler
     graphql_ws_handler_class = LegacyHandler
 
-    def __init__(self, tables: Tables, settings: Settings, admission: Admission) -> None:
+    def __init__(
+        self, tables: Tables, settings: Settings, admission: Admission, endpoints: EndpointStore
+    ) -> None:
         schema = build_schema(settings)
         super().__init__(
             schema,
@@ -69,6 +72,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         )
         self.documents = schema.documents
         self.tables = tables
+        self.endpoints = endpoints
         self.fast_path = settings.graphql_fast_path
         self.persisted: _Lru = _Lru(4096)
         self.max_depth = settings.max_json_depth
@@ -84,6 +88,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
             "request": request,
             "response": response,
             "tables": self.tables,
+            "endpoints": self.endpoints,
             "token": bearer_token(request),
         }
 

@@ -110,10 +110,12 @@ class Problem(Exception):
         detail: str,
         current_version: int | None = None,
         explained: dict[str, str] | None = None,
+        title: str | None = None,
     ) -> None:
         super().__init__(detail)
         self.code, self.detail, self.current_version = code, detail, current_version
         self.explained = explained or {}  # ILLEGAL_MOVE: {"reason": ..., "rule": ...}
+        self.title = title or TITLES[code]  # routes about other things than games name them
 
 
 def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -124,7 +126,7 @@ def problem_response(problem: Problem, status: int | None = None) -> Response:
     status = status or STATUS[problem.code]
     body: dict[str, Any] = {
         "type": f"https://tree-games.dev/problems/{problem.code.lower().replace('_', '-')}",
-        "title": TITLES[problem.code],
+        "title": problem.title,
         "status": status,
         "detail": problem.detail,
         "code": problem.code,
@@ -176,7 +178,7 @@ def explained(rejected: Rejected) -> dict[str, str]:
     return {"reason": rejected.reason, "rule": rejected.rule}
 
 
-async def _body(request: Request, type_: type[Any], max_depth: int) -> Any:
+async def read_body(request: Request, type_: type[Any], max_depth: int) -> Any:
     try:
         body = msgspec.json.decode(await request.body(), type=type_)
     except msgspec.DecodeError as exc:
@@ -224,6 +226,26 @@ def _none_match(request: Request, version: int) -> bool:
     return "*" in tags or f'"{version}"' in tags
 
 
+def guarded(endpoint: Any) -> Any:
+    """A route's handler, its refusals answered as problem details and timed as its own
+    operation (metrics)."""
+    operation = f"rest.{endpoint.__name__}"
+
+    async def run(request: Request) -> Response:
+        request.scope["rules.operation"] = operation
+        try:
+            response: Response = await endpoint(request)
+            return response
+        except Problem as problem:
+            return problem_response(problem)
+        except StoreUnavailable:
+            return problem_response(
+                Problem("UNAVAILABLE", "the game store is unavailable; retry shortly")
+            )
+
+    return run
+
+
 def routes(tables: Tables, max_depth: int) -> list[Route]:
     async def read(request: Request) -> Table:
         game_id = request.path_params["game_id"]
@@ -236,7 +258,7 @@ def routes(tables: Tables, max_depth: int) -> list[Route]:
         return table
 
     async def create_game(request: Request) -> Response:
-        body = await _body(request, CreateBody, max_depth)
+        body = await read_body(request, CreateBody, max_depth)
         try:
             bots = {bot.seat: bot.strategy for bot in body.bots or []}
             table, tokens = await tables.create(
@@ -326,7 +348,7 @@ def routes(tables: Tables, max_depth: int) -> list[Route]:
         return json_response({"version": version, "state": then.view()})
 
     async def apply_move(request: Request) -> Response:
-        body = await _body(request, MoveBody, max_depth)
+        body = await read_body(request, MoveBody, max_depth)
         result = await tables.apply(
             request.path_params["game_id"],
             bearer_token(request),
@@ -368,7 +390,7 @@ def routes(tables: Tables, max_depth: int) -> list[Route]:
         return ended_json(result, tenant)
 
     async def validate_move(request: Request) -> Response:
-        body = await _body(request, MoveBody, max_depth)
+        body = await read_body(request, MoveBody, max_depth)
         rejected = await tables.validate(
             request.path_params["game_id"], bearer_token(request), body.move
         )
@@ -377,7 +399,7 @@ def routes(tables: Tables, max_depth: int) -> list[Route]:
         return json_response(validation_json(rejected))
 
     async def suggest_move(request: Request) -> Response:
-        body = await _body(request, SuggestBody, max_depth)
+        body = await read_body(request, SuggestBody, max_depth)
         try:
             found = await tables.suggest(
                 request.path_params["game_id"],
@@ -395,23 +417,6 @@ def routes(tables: Tables, max_depth: int) -> list[Route]:
         return json_response(
             {"seat": seat, "strategy": body.strategy, "move": move, "label": label}
         )
-
-    def guarded(endpoint: Any) -> Any:
-        operation = f"rest.{endpoint.__name__}"
-
-        async def run(request: Request) -> Response:
-            request.scope["rules.operation"] = operation
-            try:
-                response: Response = await endpoint(request)
-                return response
-            except Problem as problem:
-                return problem_response(problem)
-            except StoreUnavailable:
-                return problem_response(
-                    Problem("UNAVAILABLE", "the game store is unavailable; retry shortly")
-                )
-
-        return run
 
     return [
         Route("/v1/games", guarded(create_game), methods=["POST"]),

@@ -75,3 +75,32 @@ def test_the_generated_client_plays_a_whole_game(
         assert applied.game.version > legal.version
         game = applied.game
     assert game.scores.final and game.scores.winners
+
+
+def test_the_generated_client_manages_a_webhook_endpoint(
+    rules_client: ModuleType, service: Service
+) -> None:
+    models = _module(rules_client, "models")
+    client = rules_client.Client(base_url=service.url)  # no RULES_API_KEYS: the default tenant
+    create = _module(rules_client, "api.default.create_webhook_endpoint")
+    body = models.CreateWebhookEndpoint(
+        url="https://93.184.215.14/hook", events=[models.WebhookEventType("game.finished")]
+    )
+    created = create.sync(client=client, body=body)
+    assert isinstance(created, models.WebhookEndpointWithSecret), created
+    assert created.secret.startswith("whsec_")
+    endpoint_id = created.endpoint.id
+    update = _module(rules_client, "api.default.update_webhook_endpoint")
+    changed = update.sync(
+        endpoint_id, client=client, body=models.UpdateWebhookEndpoint(enabled=False)
+    )
+    assert isinstance(changed, models.WebhookEndpoint) and changed.status.value == "DISABLED"
+    deliveries = _module(rules_client, "api.default.list_webhook_deliveries")
+    log = deliveries.sync(endpoint_id, client=client, last=5)
+    assert isinstance(log, models.WebhookDeliveries) and log.deliveries == []
+    delete = _module(rules_client, "api.default.delete_webhook_endpoint")
+    assert delete.sync_detailed(endpoint_id, client=client).status_code == 204
+    missing = _module(rules_client, "api.default.get_webhook_endpoint").sync(
+        endpoint_id, client=client
+    )
+    assert isinstance(missing, models.Problem) and missing.code.value == "NOT_FOUND"

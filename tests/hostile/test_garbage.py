@@ -31,7 +31,11 @@ ROUTES = [
     "/graphql", "/v1/games", "/v1/games/{id}", "/v1/games/{id}/legal-moves",
     "/v1/games/{id}/moves", "/v1/games/{id}/validate", "/v1/games/{id}/suggest",
     "/v1/games/{id}/scores", "/v1/games/{id}/history", "/v1/{garbage}", "/{garbage}",
+    "/v1/webhooks/endpoints", "/v1/webhooks/endpoints/{garbage}",
+    "/v1/webhooks/endpoints/{garbage}/deliveries",
+    "/v1/webhooks/endpoints/ep_{garbage}/events/{garbage}/redeliver",
 ]  # fmt: skip
+CREATING = {"/v1/games", "/v1/webhooks/endpoints"}
 BODIES = st.one_of(
     st.binary(max_size=200),
     JSON.map(lambda value: json.dumps(value).encode()),
@@ -117,8 +121,8 @@ async def test_garbage_over_http_gets_a_typed_answer_and_changes_nothing(
     assert response.status_code < 500, response.text
     if response.status_code >= 400 or "errors" in response.text[:12]:
         typed(response)
-    if method == "POST" and route == "/v1/games" and response.status_code == 201:
-        return  # garbage that happens to be a valid game: a new game, nothing else touched
+    if method == "POST" and route in CREATING and response.status_code == 201:
+        return  # garbage that happens to be valid: a new game (or endpoint), nothing else touched
     after_keys = await snapshot(redis_url)
     assert after_keys == before or (
         response.status_code == 200 and "createGame" in response.text

@@ -1,0 +1,333 @@
+"""A tenant's webhook endpoints (issue 20, docs/webhooks.md): saved, listed, changed, deleted,
+their secrets rotated, their delivery log and given-up events read, events redelivered.
+
+Every key is one of model.py's. A tenant's keys share one hash slot, so each step that touches
+several of them is one Lua script (atomic on one server and on a cluster); the per-lane flags
+that tell the commit script to write the outbox live in the lanes' slots and are written one
+command per key. The API (GraphQL and REST) checks who the caller is; this module checks what
+an endpoint may be (URL rules, event types, sizes, how many).
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import TypeVar, cast
+
+import msgspec
+from redis.exceptions import RedisError
+
+from service.settings import Settings
+from service.store import StoreUnavailable
+from service.store.jobs import LANES
+from service.store.redis_store import Client
+from service.webhooks import urls
+from service.webhooks.model import (
+    EVENT_TYPES,
+    FAILED_LENGTH,
+    LOG_LENGTH,
+    MANUAL,
+    MAX_ENDPOINTS,
+    RETENTION,
+    Attempt,
+    Endpoint,
+    attempt_decoder,
+    due_key,
+    enabled_key,
+    endpoint_decoder,
+    endpoint_encoder,
+    endpoints_key,
+    failed_key,
+    failing_key,
+    log_key,
+    message_key,
+    parse_message_id,
+    queue_key,
+    tries_key,
+)
+
+T = TypeVar("T")
+Blobs = list[bytes]
+ScoredBlobs = list[tuple[bytes, float]]
+Attempts = list[Attempt]  # (the class's `list` method hides the builtin in its annotations)
+Given = list[tuple[str, float]]  # (message id, when delivery gave up)
+Names = list[str]
+MAX_DESCRIPTION = 200
+MAX_MESSAGE_ID = 300  # "msg_" + a game id, a version and a type: far below
+ROTATION_GRACE = 24 * 3600  # seconds the previous secret still signs (docs/webhooks.md)
+UPDATE_ATTEMPTS = 5  # compare-and-set rounds against a concurrent change of the same endpoint
+ENDPOINT_ID = re.compile(r"ep_[A-Za-z0-9_-]{16}")
+
+# KEYS: endpoints; ARGV: id, blob, most endpoints. 1 saved, 0 the tenant has the most already.
+_CREATE = """
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+return redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
+"""
+# KEYS: endpoints; ARGV: id, the blob read, the blob to write. 1 written, 0 it changed or went.
+_REPLACE = """
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return 1
+"""
+# KEYS: endpoints, failing, due, tries, log, failed, the manual queue; ARGV: id. 1 deleted.
+_DELETE = """
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('DEL', KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
+return 1
+"""
+# KEYS: endpoints, message, manual queue, due, failed; ARGV: id, message id, now, retention,
+# MANUAL. 1 queued (or queued already), 0 no such endpoint, -1 the message expired.
+_REDELIVER = """
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+if redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
+if not redis.call('LPOS', KEYS[3], ARGV[2]) then redis.call('RPUSH', KEYS[3], ARGV[2]) end
+redis.call('EXPIRE', KEYS[3], ARGV[4])
+redis.call('ZADD', KEYS[4], 'NX', ARGV[3], ARGV[5])
+redis.call('ZREM', KEYS[5], ARGV[2])
+return 1
+"""
+
+
+class BadEndpoint(ValueError):
+    """What is wrong with an endpoint as given (a sentence for the tenant): BAD_USER_INPUT."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def event_types(events: list[str] | None) -> list[str]:
+    """The event types as stored: known ones only, each once, in EVENT_TYPES order; empty
+    (or None) is every type."""
+    chosen = set(events or [])
+    unknown = chosen - set(EVENT_TYPES)
+    if unknown:
+        shown = ", ".join(sorted(repr(e[:40]) for e in unknown)[:5])
+        raise BadEndpoint(f"unknown event types {shown}: one of {', '.join(EVENT_TYPES)}")
+    return [e for e in EVENT_TYPES if e in chosen]
+
+
+def description_of(description: str | None) -> str:
+    if description is not None and len(description) > MAX_DESCRIPTION:
+        raise BadEndpoint(f"a description has at most {MAX_DESCRIPTION} characters")
+    return description or ""
+
+
+def new_secret() -> str:
+    """`whsec_` + base64 of 24 random bytes, as the Standard Webhooks libraries expect."""
+    return "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
+
+
+def known_id(endpoint_id: str) -> bool:
+    """Whether `endpoint_id` is shaped like an id we issue (anything else is not found without
+    asking Redis)."""
+    return ENDPOINT_ID.fullmatch(endpoint_id) is not None
+
+
+class EndpointStore:
+    def __init__(self, redis: Client, settings: Settings) -> None:
+        self.redis = redis
+        self.production = settings.production
+        self.allow_private = settings.webhook_allow_private
+        self._create = redis.register_script(_CREATE)
+        self._replace = redis.register_script(_REPLACE)
+        self._delete = redis.register_script(_DELETE)
+        self._redeliver = redis.register_script(_REDELIVER)
+
+    async def _call(self, pending: Awaitable[T]) -> T:
+        try:
+            return await pending
+        except RedisError as exc:
+            raise StoreUnavailable(f"the store is unavailable ({type(exc).__name__})") from exc
+
+    async def check_url(self, url: str) -> str:
+        try:
+            return await urls.check(url, self.production, self.allow_private)
+        except urls.BadUrl as exc:
+            raise BadEndpoint(str(exc)) from None
+
+    async def create(
+        self, tenant: str, url: str, events: list[str] | None, description: str | None
+    ) -> Endpoint:
+        """A new enabled endpoint with a new secret; BadEndpoint for a URL, event type or
+        description that may not be, or when the tenant has MAX_ENDPOINTS already."""
+        chosen, described = event_types(events), description_of(description)
+        checked = await self.check_url(url)
+        now = time.time()
+        endpoint = Endpoint(
+            id="ep_" + secrets.token_urlsafe(12),
+            url=checked,
+            events=chosen,
+            description=described,
+            secret=new_secret(),
+            created=now,
+            updated=now,
+        )
+        blob = endpoint_encoder.encode(endpoint)
+        keys = [endpoints_key(tenant)]
+        saved = await self._call(self._create(keys, [endpoint.id, blob, MAX_ENDPOINTS]))
+        if not saved:
+            raise BadEndpoint(f"a tenant has at most {MAX_ENDPOINTS} webhook endpoints")
+        await self.sync_flags(tenant)
+        return endpoint
+
+    async def list(self, tenant: str) -> list[Endpoint]:
+        """The tenant's endpoints, oldest first."""
+        blobs = cast(Blobs, await self._call(self.redis.hvals(endpoints_key(tenant))))
+        found = [endpoint_decoder.decode(blob) for blob in blobs]
+        return sorted(found, key=lambda e: (e.created, e.id))
+
+    async def get(self, tenant: str, endpoint_id: str) -> Endpoint | None:
+        blob = await self._blob(tenant, endpoint_id)
+        return None if blob is None else endpoint_decoder.decode(blob)
+
+    async def _blob(self, tenant: str, endpoint_id: str) -> bytes | None:
+        if not known_id(endpoint_id):
+            return None
+        blob = await self._call(self.redis.hget(endpoints_key(tenant), endpoint_id))
+        return cast(bytes | None, blob)
+
+    async def update(
+        self,
+        tenant: str,
+        endpoint_id: str,
+        *,
+        url: str | None = None,
+        events: Names | None = None,
+        description: str | None = None,
+        enabled: bool | None = None,
+    ) -> Endpoint | None:
+        """The endpoint with the given fields changed (None: kept; `events=[]`: every type);
+        None when there is no such endpoint."""
+        changes: dict[str, object] = {}
+        if url is not None:
+            changes["url"] = await self.check_url(url)
+        if events is not None:
+            changes["events"] = event_types(events)
+        if description is not None:
+            changes["description"] = description_of(description)
+        if enabled is not None:
+            changes["enabled"] = enabled
+        updated = await self._change(tenant, endpoint_id, lambda e: changes)
+        if updated is not None and enabled is not None:
+            await self.sync_flags(tenant)
+        return updated
+
+    async def rotate(self, tenant: str, endpoint_id: str) -> Endpoint | None:
+        """The endpoint with a new secret; the one it replaces still signs for ROTATION_GRACE
+        seconds, so a receiver can switch without refusing events."""
+
+        def rotated(endpoint: Endpoint) -> dict[str, object]:
+            return {
+                "secret": new_secret(),
+                "previous_secret": endpoint.secret,
+                "previous_until": time.time() + ROTATION_GRACE,
+            }
+
+        return await self._change(tenant, endpoint_id, rotated)
+
+    async def _change(
+        self,
+        tenant: str,
+        endpoint_id: str,
+        changes: Callable[[Endpoint], dict[str, object]],
+    ) -> Endpoint | None:
+        """Read, change and write back only if nobody wrote it meanwhile (compare and set)."""
+        for _ in range(UPDATE_ATTEMPTS):
+            blob = await self._blob(tenant, endpoint_id)
+            if blob is None:
+                return None
+            endpoint = endpoint_decoder.decode(blob)
+            changed = msgspec.structs.replace(endpoint, **changes(endpoint), updated=time.time())
+            written = endpoint_encoder.encode(changed)
+            keys = [endpoints_key(tenant)]
+            if await self._call(self._replace(keys, [endpoint_id, blob, written])):
+                return changed
+        raise StoreUnavailable("the endpoint kept changing under this update; retry")
+
+    async def delete(self, tenant: str, endpoint_id: str) -> bool:
+        """The endpoint and its delivery state gone (its per-game queues expire on their own,
+        RETENTION); False when there was no such endpoint."""
+        if not known_id(endpoint_id):
+            return False
+        keys = [
+            endpoints_key(tenant),
+            failing_key(tenant),
+            due_key(tenant, endpoint_id),
+            tries_key(tenant, endpoint_id),
+            log_key(tenant, endpoint_id),
+            failed_key(tenant, endpoint_id),
+            queue_key(tenant, endpoint_id, MANUAL),
+        ]
+        deleted = bool(await self._call(self._delete(keys, [endpoint_id])))
+        if deleted:
+            await self.sync_flags(tenant)
+        return deleted
+
+    async def log(self, tenant: str, endpoint_id: str, last: int) -> Attempts:
+        """The endpoint's last `last` delivery attempts, newest first."""
+        key = log_key(tenant, endpoint_id)
+        count = min(max(last, 0), LOG_LENGTH)
+        if not count:
+            return []
+        blobs = cast(Blobs, await self._call(self.redis.lrange(key, 0, count - 1)))
+        return [attempt_decoder.decode(blob) for blob in blobs]
+
+    async def failed(self, tenant: str, endpoint_id: str, last: int) -> Given:
+        """(message id, when delivery gave up) of the last `last` given-up events, newest
+        first."""
+        key = failed_key(tenant, endpoint_id)
+        count = min(max(last, 0), FAILED_LENGTH)
+        if not count:
+            return []
+        pending = self.redis.zrevrange(key, 0, count - 1, withscores=True)
+        rows = cast(ScoredBlobs, await self._call(pending))
+        return [(member.decode(), float(score)) for member, score in rows]
+
+    async def failing(self, tenant: str) -> dict[str, float]:
+        """Endpoint id -> since when its deliveries give up, for the tenant's failing ones."""
+        rows = cast(dict[bytes, bytes], await self._call(self.redis.hgetall(failing_key(tenant))))
+        return {key.decode(): float(value) for key, value in rows.items()}
+
+    async def failing_since(self, tenant: str, endpoint_id: str) -> float | None:
+        since = await self._call(self.redis.hget(failing_key(tenant), endpoint_id))
+        return None if since is None else float(cast(bytes, since))
+
+    async def redeliver(self, tenant: str, endpoint_id: str, message: str) -> bool:
+        """Queue the message for the endpoint again (its manual queue, due now); False when
+        the endpoint or the message (kept RETENTION seconds) is gone."""
+        if not known_id(endpoint_id) or len(message) > MAX_MESSAGE_ID:
+            return False
+        if parse_message_id(message) is None:
+            return False
+        keys = [
+            endpoints_key(tenant),
+            message_key(tenant, message),
+            queue_key(tenant, endpoint_id, MANUAL),
+            due_key(tenant, endpoint_id),
+            failed_key(tenant, endpoint_id),
+        ]
+        args: list[str | float] = [endpoint_id, message, time.time(), RETENTION, MANUAL]
+        queued = await self._call(self._redeliver(keys, args))
+        return int(queued) == 1
+
+    async def sync_flags(self, tenant: str) -> None:
+        """Every lane's flag set while the tenant has an enabled endpoint, none otherwise: the
+        commit script writes the outbox only when its lane's flag is there."""
+        wanted = any(endpoint.enabled for endpoint in await self.list(tenant))
+
+        async def write() -> None:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for lane in range(LANES):
+                    key = enabled_key(lane, tenant)
+                    if wanted:
+                        pipe.set(key, "1")
+                    else:
+                        pipe.delete(key)
+                await pipe.execute()
+
+        await self._call(write())
