@@ -37,8 +37,10 @@ from redis.exceptions import RedisError, ResponseError
 
 from service import metrics
 from service.settings import Settings
+from service.store import StoreUnavailable
 from service.store.jobs import LANES
 from service.webhooks import delivery
+from service.webhooks.endpoints import EndpointStore
 from service.webhooks.model import (
     FAILED_LENGTH,
     GROUP,
@@ -48,8 +50,6 @@ from service.webhooks.model import (
     Endpoint,
     Event,
     due_key,
-    enabled_key,
-    endpoint_decoder,
     endpoints_key,
     failed_key,
     failing_key,
@@ -138,6 +138,7 @@ class Claimed(msgspec.Struct, frozen=True):
 class Deliverer:
     def __init__(self, redis: Any, settings: Settings, consumer: str, tenants: list[str]) -> None:
         self.redis = redis
+        self.endpoints = EndpointStore(redis, settings)
         self.settings = settings
         self.consumer = consumer
         self.tenants = tenants
@@ -166,7 +167,7 @@ class Deliverer:
                 self.rung.clear()
                 try:
                     await self._pass()
-                except RedisError as exc:
+                except (RedisError, StoreUnavailable) as exc:
                     log.warning("webhooks: redis unavailable (%s); retrying", type(exc).__name__)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.rung.wait(), self.settings.worker_poll_seconds)
@@ -184,7 +185,7 @@ class Deliverer:
         if now - self.repaired > min(REPAIR_EVERY, self.settings.worker_reclaim_seconds):
             await self.ensure_groups()
             for tenant in self.tenants:
-                await sync_flags(self.redis, tenant)
+                await self.endpoints.sync_flags(tenant)
             await self._reclaim_outboxes()
             self.repaired = now
         if now - self.swept >= self.settings.worker_poll_seconds:
@@ -240,7 +241,7 @@ class Deliverer:
             game_id = fields[b"g"].decode()
         except (KeyError, msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError):
             events, game_id = [], ""  # not an entry this release understands: dropped
-        endpoints = await self.endpoints(tenant)
+        endpoints = await self.endpoints.list(tenant)
         now = time.time()
         for event in events:
             wanting = [ep for ep in endpoints if ep.wants(event.type)]
@@ -258,19 +259,11 @@ class Deliverer:
             pipe.xdel(key, entry)
             await pipe.execute()
 
-    async def endpoints(self, tenant: str) -> list[Endpoint]:
-        raw = await self.redis.hgetall(endpoints_key(tenant))
-        found = []
-        for value in raw.values():
-            with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError):
-                found.append(endpoint_decoder.decode(value))
-        return sorted(found, key=lambda endpoint: endpoint.created)
-
     # 2. Delivery
 
     async def _start_deliveries(self) -> None:
         for tenant in self.tenants:
-            for endpoint in await self.endpoints(tenant):
+            for endpoint in await self.endpoints.list(tenant):
                 free = min(
                     self.settings.webhook_endpoint_concurrency - self.in_flight.get(endpoint.id, 0),
                     self.settings.webhook_concurrency - len(self.tasks),
@@ -403,27 +396,10 @@ class Deliverer:
             for first in replies[1::2]:
                 if first:
                     oldest = max(oldest, now - int(first[0][0].split(b"-")[0]) / 1000)
-            for endpoint in await self.endpoints(tenant):
+            for endpoint in await self.endpoints.list(tenant):
                 head = await self.redis.zrange(due_key(tenant, endpoint.id), 0, 0, withscores=True)
                 if endpoint.enabled and head and head[0][1] < now:
                     overdue = max(overdue, now - head[0][1])
         metrics.WEBHOOK_OUTBOX_PENDING.set(pending)
         metrics.WEBHOOK_OUTBOX_OLDEST_SECONDS.set(oldest)
         metrics.WEBHOOK_OVERDUE_SECONDS.set(overdue)
-
-
-async def sync_flags(redis: Any, tenant: str) -> None:
-    """The outbox switches of every lane on while the tenant has an enabled endpoint, off
-    otherwise (each switch in its lane's slot: one command per key)."""
-    endpoints = await redis.hgetall(endpoints_key(tenant))
-    enabled = False
-    for value in endpoints.values():
-        with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError):
-            enabled = enabled or endpoint_decoder.decode(value).enabled
-    async with redis.pipeline(transaction=False) as pipe:
-        for lane in range(LANES):
-            if enabled:
-                pipe.set(enabled_key(lane, tenant), 1)
-            else:
-                pipe.delete(enabled_key(lane, tenant))
-        await pipe.execute()

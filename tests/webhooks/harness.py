@@ -24,7 +24,7 @@ from service.app import create_app
 from service.settings import Settings
 from service.store import connect
 from service.store.embedded import free_port
-from service.webhooks.deliverer import sync_flags
+from service.webhooks.endpoints import EndpointStore
 from service.webhooks.model import (
     Attempt,
     Endpoint,
@@ -113,7 +113,8 @@ class Hooks:
 
 
 async def register(redis: Any, tenant: str, url: str, events: list[str] | None = None) -> Endpoint:
-    """An endpoint stored as createWebhookEndpoint stores it, its tenant's outbox switched on."""
+    """An endpoint stored as createWebhookEndpoint stores it, its tenant's outbox switched on,
+    but with no check of its URL (to test the one the worker makes)."""
     now = time.time()
     endpoint = Endpoint(
         id="ep_" + secrets.token_hex(8),
@@ -126,6 +127,10 @@ async def register(redis: Any, tenant: str, url: str, events: list[str] | None =
     await redis.hset(endpoints_key(tenant), endpoint.id, endpoint_encoder.encode(endpoint))
     await sync_flags(redis, tenant)
     return endpoint
+
+
+async def sync_flags(redis: Any, tenant: str) -> None:
+    await EndpointStore(redis, Settings()).sync_flags(tenant)
 
 
 @contextmanager

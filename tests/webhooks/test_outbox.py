@@ -22,12 +22,11 @@ from service.app import create_app
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.jobs import LANES, lane_of
-from service.webhooks.deliverer import sync_flags
 from service.webhooks.model import EVENT_TYPES, endpoint_encoder, endpoints_key, outbox_key
 from tests.api.tenants import ACME, GLOBEX, KEYS, LEGAL, post
 from tests.api.test_endings import ABANDON, RESIGN
 from tests.conftest import client_for, own_redis
-from tests.webhooks.harness import register
+from tests.webhooks.harness import register, sync_flags
 from tests.webhooks.test_delivery import CREATE, MOVE
 
 SCHEMAS = {
