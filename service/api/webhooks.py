@@ -45,8 +45,8 @@ class WebhookEndpointStatus(Enum):
 
 @strawberry.enum(
     description="DELIVERED: answered 2xx; RETRYING: tried again later; FAILED: retries used "
-    "up, kept for redeliverWebhookEvent; DROPPED: the endpoint was disabled or deleted, or "
-    "the event expired."
+    "up, kept for redeliverWebhookEvent; DROPPED: the event expired (3 days) before it could "
+    "be sent."
 )
 class WebhookDeliveryOutcome(Enum):
     DELIVERED = "DELIVERED"

@@ -79,7 +79,8 @@ class Attempt(msgspec.Struct, kw_only=True):
     game_id: str
     attempt: int  # 1 for the first try of that message at that endpoint
     # DELIVERED (2xx), RETRYING (tried again later), FAILED (retries used up: kept for
-    # redelivery), DROPPED (the endpoint was disabled or deleted, or the message expired)
+    # redelivery), DROPPED (the message expired before it could be sent, e.g. while the
+    # endpoint was disabled)
     outcome: str
     status: int | None = None  # the HTTP status answered, None when none was
     latency_ms: float = 0.0

@@ -257,3 +257,81 @@ async def test_an_outbox_entry_a_dead_worker_took_is_fanned_out_by_another() -> 
         lines = await h.receiver.until(lambda lines: len(lines) == 1, "fanned out after all")
         assert lines[0]["headers"]["webhook-id"] == f"msg_{game['id']}.0.turn.started"
         assert await h.redis.xlen(key) == 0
+
+
+ENDPOINT = """
+query Endpoint($id: ID!) {
+  webhookEndpoint(id: $id) {
+    status failingSince
+    failedEvents { eventId eventType gameId }
+    deliveries(last: 5) { eventId outcome attempt httpStatus error }
+  }
+}"""
+
+
+async def tenant_gql(h: Hooks, query: str, variables: dict[str, Any]) -> dict[str, Any]:
+    body = await post(h.http, query, variables, ACME)
+    assert "errors" not in body, body
+    data: dict[str, Any] = body["data"]
+    return data
+
+
+@pytest.mark.slow
+async def test_a_given_up_event_is_redelivered_through_the_api_once_the_receiver_is_fixed() -> None:
+    async with hooks(RULES_WEBHOOK_RETRY_SECONDS="0.2") as h:
+        created = await tenant_gql(
+            h,
+            "mutation($url: String!) { createWebhookEndpoint(url: $url, events: [TURN_STARTED]) "
+            "{ endpoint { id } secret } }",
+            {"url": h.receiver.url("/status/500")},
+        )
+        endpoint_id = created["createWebhookEndpoint"]["endpoint"]["id"]
+        secret = created["createWebhookEndpoint"]["secret"]
+        game, _ = await create(h, ACME, ["alice", "bob"])
+        message = f"msg_{game['id']}.{game['version']}.turn.started"
+
+        async def endpoint() -> dict[str, Any]:
+            found: dict[str, Any] = (await tenant_gql(h, ENDPOINT, {"id": endpoint_id}))[
+                "webhookEndpoint"
+            ]
+            return found
+
+        async with asyncio.timeout(60):
+            while (seen := await endpoint())["status"] != "FAILING":
+                await asyncio.sleep(0.05)
+        assert seen["failedEvents"] == [
+            {"eventId": message, "eventType": "TURN_STARTED", "gameId": game["id"]}
+        ]
+        assert [(d["attempt"], d["outcome"], d["httpStatus"]) for d in seen["deliveries"]] == [
+            (2, "FAILED", 500),
+            (1, "RETRYING", 500),
+        ]
+        await tenant_gql(
+            h,
+            "mutation($id: ID!, $url: String!) { updateWebhookEndpoint(id: $id, url: $url) { id } }",
+            {"id": endpoint_id, "url": h.receiver.url("/ok")},
+        )
+        redelivered = await tenant_gql(
+            h,
+            "mutation($e: ID!, $m: ID!) { redeliverWebhookEvent(endpointId: $e, eventId: $m) }",
+            {"e": endpoint_id, "m": message},
+        )
+        assert redelivered == {"redeliverWebhookEvent": True}
+        lines = await h.receiver.until(
+            lambda lines: any(line["path"] == "/ok" for line in lines), "redelivered", "answered"
+        )
+        (fixed,) = [line for line in lines if line["path"] == "/ok"]
+        assert Webhook(secret).verify(fixed["body"], fixed["headers"])["type"] == "turn.started"
+        assert fixed["headers"]["webhook-id"] == message
+        async with asyncio.timeout(60):  # the worker settles it after the receiver answered
+            while (seen := await endpoint())["deliveries"][0]["outcome"] != "DELIVERED":
+                await asyncio.sleep(0.05)
+        assert seen["status"] == "HEALTHY" and seen["failingSince"] is None
+        assert seen["failedEvents"] == []
+        assert seen["deliveries"][0] == {
+            "eventId": message,
+            "outcome": "DELIVERED",
+            "attempt": 1,
+            "httpStatus": 204,
+            "error": None,
+        }
