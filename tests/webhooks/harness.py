@@ -106,10 +106,15 @@ class Hooks:
     def bodies(self, phase: str = "arrived") -> list[dict[str, Any]]:
         return [json.loads(line["body"]) for line in self.receiver.lines(phase)]
 
-    async def log(self, tenant: str, endpoint: str) -> list[Attempt]:
-        """The endpoint's delivery log, oldest first."""
-        raw = await self.redis.lrange(log_key(tenant, endpoint), 0, -1)
-        return [attempt_decoder.decode(line) for line in reversed(raw)]
+    async def log(self, tenant: str, endpoint: str, settled: int = 0) -> list[Attempt]:
+        """The endpoint's delivery log, oldest first, once it has `settled` lines (a worker
+        settles an attempt just after the receiver answered it)."""
+        async with asyncio.timeout(60):
+            while True:
+                raw = await self.redis.lrange(log_key(tenant, endpoint), 0, -1)
+                if len(raw) >= settled:
+                    return [attempt_decoder.decode(line) for line in reversed(raw)]
+                await asyncio.sleep(0.05)
 
 
 async def register(redis: Any, tenant: str, url: str, events: list[str] | None = None) -> Endpoint:

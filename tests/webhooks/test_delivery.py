@@ -130,23 +130,27 @@ async def test_errors_and_timeouts_are_retried_with_the_same_id() -> None:
         await h.receiver.until(answered("/hold-first", 1), "a try after a timeout", "answered")
         for line in h.receiver.lines():
             assert line["headers"]["webhook-id"] == message
-        log = await h.log("acme", failing.id)
+        log = await h.log("acme", failing.id, settled=3)
         assert [(a.attempt, a.outcome, a.status) for a in log] == [
             (1, "RETRYING", 500),
             (2, "RETRYING", 500),
             (3, "DELIVERED", 200),
         ]
         assert log[0].error == "HTTP 500" and log[0].message == message
-        log = await h.log("acme", hanging.id)
+        log = await h.log("acme", hanging.id, settled=2)
         assert [(a.attempt, a.outcome, a.error) for a in log] == [
             (1, "RETRYING", "timeout"),
             (2, "DELIVERED", ""),
         ]
-        async with httpx.AsyncClient() as client:
-            exported = (await client.get(f"http://127.0.0.1:{port}/metrics")).text
-        assert 'rules_webhook_attempts_total{outcome="retrying"} 3.0' in exported
-        assert 'rules_webhook_attempts_total{outcome="delivered"} 2.0' in exported
-        assert "rules_webhook_tries_count 2.0" in exported
+        wanted = [
+            'rules_webhook_attempts_total{outcome="retrying"} 3.0',
+            'rules_webhook_attempts_total{outcome="delivered"} 2.0',
+            "rules_webhook_tries_count 2.0",
+        ]
+        async with httpx.AsyncClient() as client, asyncio.timeout(60):
+            while not all(line in (await client.get(f"http://127.0.0.1:{port}/metrics")).text
+                          for line in wanted):  # fmt: skip
+                await asyncio.sleep(0.05)
 
 
 @pytest.mark.slow
@@ -160,10 +164,10 @@ async def test_a_worker_killed_mid_delivery_leaves_it_to_another() -> None:
         settings = {**WORKER, "RULES_WEBHOOK_TIMEOUT_SECONDS": "4"}
         with worker_process(h.redis_url, **settings):
             lines = await h.receiver.until(lambda lines: len(lines) == 1, "redelivered", "answered")
+            log = await h.log("acme", endpoint.id, settled=1)
         message = f"msg_{game['id']}.{game['version']}.turn.started"
         assert [line["headers"]["webhook-id"] for line in h.receiver.lines()] == [message] * 2
         assert lines[0]["nth"] == 2 and lines[0]["status"] == 200
-        log = await h.log("acme", endpoint.id)
         assert [(a.attempt, a.outcome) for a in log] == [(1, "DELIVERED")]
 
 
@@ -207,7 +211,7 @@ async def test_retries_used_up_fail_the_event_and_mark_the_endpoint_failing() ->
         game, _ = await create(h, ACME, ["alice", "bob"])
         await h.receiver.until(lambda lines: len(lines) == 3, "three tries", "answered")
         message = f"msg_{game['id']}.{game['version']}.turn.started"
-        log = await h.log("acme", endpoint.id)
+        log = await h.log("acme", endpoint.id, settled=3)
         assert [(a.attempt, a.outcome, a.status) for a in log] == [
             (1, "RETRYING", 302),
             (2, "RETRYING", 302),
