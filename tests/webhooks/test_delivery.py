@@ -148,8 +148,10 @@ async def test_errors_and_timeouts_are_retried_with_the_same_id() -> None:
             "rules_webhook_tries_count 2.0",
         ]
         async with httpx.AsyncClient() as client, asyncio.timeout(60):
-            while not all(line in (await client.get(f"http://127.0.0.1:{port}/metrics")).text
-                          for line in wanted):  # fmt: skip
+            while True:
+                exported = (await client.get(f"http://127.0.0.1:{port}/metrics")).text
+                if all(line in exported for line in wanted):
+                    break
                 await asyncio.sleep(0.05)
 
 
