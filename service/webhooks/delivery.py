@@ -100,7 +100,9 @@ async def post(
     except TimeoutError:
         return answer(None, "timeout")
     except httpx.HTTPError as exc:
-        return answer(None, f"{type(exc).__name__}: {exc}"[:200])
+        # no URL in the error: a tenant's URL may carry a token of theirs, and errors are logged
+        detail = "" if "://" in str(exc) else f": {exc}"
+        return answer(None, f"{type(exc).__name__}{detail}"[:200])
     if not 200 <= response.status_code < 300:
         return answer(response.status_code, f"HTTP {response.status_code}")
     return answer(response.status_code)
