@@ -69,13 +69,17 @@ def external_rules() -> dict[str, Object]:
 
 
 @pytest.mark.parametrize("name", OVERLAYS)
-def test_worker_autoscaler_follows_the_job_backlog_the_adapter_serves(name: str) -> None:
+def test_worker_autoscaler_follows_the_backlogs_the_adapter_serves(name: str) -> None:
     docs = overlay(name)
     hpa = one(docs, "HorizontalPodAutoscaler", WORKER)
     assert hpa["spec"]["scaleTargetRef"]["name"] == WORKER
     assert 1 <= hpa["spec"]["minReplicas"] < hpa["spec"]["maxReplicas"]
     wanted = {m["external"]["metric"]["name"] for m in hpa["spec"]["metrics"]}
-    assert wanted == {"rules_bot_jobs_pending", "rules_bot_oldest_job_seconds"}
+    assert wanted == {
+        "rules_bot_jobs_pending",
+        "rules_bot_oldest_job_seconds",
+        "rules_webhook_overdue_seconds",
+    }
     rules = external_rules()
     for metric in wanted:
         rule = rules[metric]
