@@ -1,0 +1,510 @@
+"""The GraphQL types of games (DESIGN.md, "The public API"): what a game, its seats, moves,
+scores, history and events look like, the inputs that create and move them, and the context
+helpers their resolvers share. service/api/graphql.py has the root Query, Mutation and
+Subscription."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import Enum
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, cast
+
+import strawberry
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from service.api import typed
+from service.api.clocks import clock_json
+from service.api.errors import ApiError, unavailable
+from service.api.tables import (
+    NoPastState,
+    Table,
+    Tables,
+)
+from service.engine import RejectCode as EngineRejectCode
+from service.store import StoreUnavailable
+
+if TYPE_CHECKING:  # generated from the Structs at import (typed.py): opaque to mypy
+    Breakdown: TypeAlias = Any
+    GameOptions: TypeAlias = Any
+    GameView: TypeAlias = Any
+    TypedMove: TypeAlias = Any
+    TypedMoveInput: TypeAlias = Any
+    TypedOptionsInput: TypeAlias = Any
+else:
+    from service.api.typed import (
+        Breakdown,
+        GameOptions,
+        GameView,
+        TypedMove,
+        TypedMoveInput,
+        TypedOptionsInput,
+    )
+
+
+@strawberry.enum
+class GameKind(Enum):
+    TREELINE = "TREELINE"
+    TREELINGS = "TREELINGS"
+    TREETOPIA = "TREETOPIA"
+    TREE_LINED_AVENUE = "TREE_LINED_AVENUE"
+
+
+@strawberry.enum
+class GameStatus(Enum):
+    ACTIVE = "ACTIVE"
+    FINISHED = "FINISHED"
+    ABANDONED = "ABANDONED"
+
+
+@strawberry.enum
+class EndReason(Enum):
+    RESIGNED = "RESIGNED"
+    ABANDONED = "ABANDONED"
+    TIMEOUT = "TIMEOUT"
+
+
+@strawberry.type
+class SeedReveal:
+    seed: str
+    salt: str = strawberry.field(
+        description='Drawn by the server; "" when the client chose the seed.'
+    )
+    options: JSON = strawberry.field(description="The create options as sent.")
+
+
+@strawberry.enum
+class TimeoutAction(Enum):
+    AUTO_RANDOM = "AUTO_RANDOM"
+    AUTO_GREEDY = "AUTO_GREEDY"
+    FORFEIT = "FORFEIT"
+
+
+@strawberry.input(description="A turn clock: exactly one of the two limits.")
+class ClockInput:
+    per_decision_seconds: float | None = None
+    per_seat_total_seconds: float | None = None
+    increment_seconds: float = 0.0
+    on_timeout: TimeoutAction = TimeoutAction.AUTO_RANDOM
+
+
+@strawberry.type(description="The turn clock; every viewer sees it, so clients can draw it.")
+class GameClock:
+    per_decision_seconds: float | None
+    per_seat_total_seconds: float | None
+    increment_seconds: float
+    on_timeout: TimeoutAction
+    seat: int | None = strawberry.field(description="The seat on the clock; null: none now.")
+    deadline: datetime | None = strawberry.field(
+        description="When that seat times out (the server enforces it with no client there)."
+    )
+    remaining_seconds: list[float] | None = strawberry.field(
+        description="perSeatTotal clocks: each seat's bank as of the last decision (the seat "
+        "on the clock has until `deadline`)."
+    )
+
+
+@strawberry.type(description="How a game ended other than by its rules.")
+class Outcome:
+    reason: EndReason
+    seat: int | None = strawberry.field(description="The seat that resigned or timed out.")
+    winners: list[int] = strawberry.field(
+        description="RESIGNED and TIMEOUT: the best of the other seats by points at the end; "
+        "ABANDONED: none. `scores` stays the rules' own (not final)."
+    )
+
+
+@strawberry.enum
+class Strategy(Enum):
+    RANDOM = "RANDOM"
+    GREEDY = "GREEDY"
+    SEARCH = "SEARCH"
+
+
+RejectCode = strawberry.enum(EngineRejectCode, name="RejectCode")
+REREAD_ATTEMPTS = 5
+
+
+REASON = "ILLEGAL_MOVE only: why, as a code of the game's own (docs/rules/<game>.md lists them)."
+RULE = "ILLEGAL_MOVE only: the ruling or rulebook section the reason comes from, e.g. TG-4."
+
+
+def context_tables(info: Info[Any, Any]) -> Tables:
+    tables: Tables = info.context["tables"]
+    return tables
+
+
+def context_api_key(info: Info[Any, Any]) -> str | None:
+    request = info.context.get("request")
+    return request.headers.get("x-api-key") if request is not None else None
+
+
+def context_tenant(info: Info[Any, Any]) -> str | None:
+    """The caller's tenant (X-API-Key), None for none; cached for the request."""
+    if "tenant" not in info.context:
+        info.context["tenant"] = context_tables(info).tenant_of(context_api_key(info))
+    tenant: str | None = info.context["tenant"]
+    return tenant
+
+
+def context_token(info: Info[Any, Any]) -> str | None:
+    token: str | None = info.context.get("token")
+    return token
+
+
+@strawberry.type
+class PlayerCount:
+    min: int
+    max: int
+
+
+@strawberry.type
+class GameInfo:
+    kind: GameKind
+    title: str
+    players: PlayerCount
+    options: JSON = strawberry.field(description="Create options with their defaults.")
+    cards: JSON = strawberry.field(description="Static card data a client needs to draw.")
+    typed_options: GameOptions = strawberry.field(description="`options`, typed.")
+
+
+TYPED_MOVE = "The move as typed fields: the same move as `move`."
+
+
+@strawberry.type
+class LegalMove:
+    move: JSON
+    label: str
+    typed_move: TypedMove = strawberry.field(description=TYPED_MOVE)
+
+
+@strawberry.type
+class ScoreEntry:
+    seat: int
+    points: int
+    breakdown: JSON
+    tiebreak: list[int]
+    typed_breakdown: Breakdown = strawberry.field(description="`breakdown`, typed.")
+    team: list[int] | None = strawberry.field(
+        default=None, description="Team games: the seats whose points `points` adds up."
+    )
+    seat_points: int | None = strawberry.field(
+        default=None, description="Team games: this seat's own share of `points`."
+    )
+
+
+@strawberry.type
+class Scores:
+    final: bool
+    winners: list[int]
+    entries: list[ScoreEntry]
+
+
+@strawberry.type
+class HistoryEntry:
+    version: int
+    seat: int | None
+    move: JSON | None
+    label: str
+    forced: bool
+    game: strawberry.Private[Any]
+    event: EndReason | None = strawberry.field(
+        default=None, description="An entry that is no move: how the game ended."
+    )
+
+    @strawberry.field(description=TYPED_MOVE)
+    def typed_move(self) -> TypedMove | None:
+        return None if self.move is None else typed.typed_move(self.game, self.move)
+
+
+PLAYER_ID = "The app's own id of the seat's user, shown only to the game's tenant (API key)."
+
+
+@strawberry.type
+class SeatCredential:
+    seat: int
+    token: str
+    player_id: str | None = strawberry.field(default=None, description=PLAYER_ID)
+
+
+@strawberry.type
+class Seat:
+    seat: int
+    player_id: str | None = strawberry.field(description=PLAYER_ID)
+    bot: Strategy | None = strawberry.field(description="The bot's strategy for a bot seat.")
+
+
+@strawberry.type
+class Game:
+    table: strawberry.Private[Table]
+
+    @strawberry.field
+    def id(self) -> strawberry.ID:
+        return strawberry.ID(self.table.id)
+
+    @strawberry.field
+    def kind(self) -> GameKind:
+        return GameKind(self.table.record.kind)
+
+    @strawberry.field
+    def version(self) -> int:
+        return self.table.record.version
+
+    @strawberry.field
+    def status(self) -> GameStatus:
+        return GameStatus(self.table.status())
+
+    @strawberry.field(
+        name="seedCommitment",
+        description="SHA-256 (hex) of `salt + seed`, fixed when the game was created: once "
+        "it is over, `seedReveal` must hash to it (docs/api.md, verifying a game).",
+    )
+    def seed_commitment(self) -> str:
+        return self.table.seed_commitment()
+
+    @strawberry.field(
+        name="seedReveal",
+        description="The seed, salt and create options once the game is over; null before.",
+    )
+    def seed_reveal(self) -> SeedReveal | None:
+        reveal = self.table.seed_reveal()
+        if reveal is None:
+            return None
+        return SeedReveal(
+            seed=reveal["seed"], salt=reveal["salt"], options=cast(JSON, reveal["options"])
+        )
+
+    @strawberry.field(description="The turn clock, if the game was created with one.")
+    def clock(self) -> GameClock | None:
+        shown = clock_json(self.table.record)
+        if shown is None:
+            return None
+        deadline = shown["deadline"]
+        return GameClock(
+            per_decision_seconds=shown["perDecisionSeconds"],
+            per_seat_total_seconds=shown["perSeatTotalSeconds"],
+            increment_seconds=shown["incrementSeconds"],
+            on_timeout=TimeoutAction(shown["onTimeout"]),
+            seat=shown["seat"],
+            deadline=None if deadline is None else datetime.fromtimestamp(deadline, UTC),
+            remaining_seconds=shown["remainingSeconds"],
+        )
+
+    @strawberry.field(description="Set when a resign, the tenant or a clock ended the game.")
+    def outcome(self) -> Outcome | None:
+        ended = self.table.outcome()
+        if ended is None:
+            return None
+        return Outcome(reason=EndReason(ended.reason), seat=ended.seat, winners=ended.winners)
+
+    @strawberry.field
+    def players(self) -> int:
+        return self.table.record.players
+
+    @strawberry.field(name="toAct")
+    def to_act(self) -> list[int]:
+        return self.table.to_act
+
+    @strawberry.field(description="The caller's seat; null for a spectator.")
+    def viewer(self) -> int | None:
+        return self.table.viewer
+
+    @strawberry.field(description="The table as the caller may see it.")
+    def state(self) -> JSON:
+        return cast(JSON, self.table.view())
+
+    @strawberry.field(
+        name="stateAt",
+        description="`state` as of an earlier version (0 up to the game's `version`), seen by the same "
+        "viewer: replayed from the seed and the history. BAD_USER_INPUT for a version out of "
+        "range or a game created by a release that did not keep its create options.",
+    )
+    async def state_at(self, info: Info[Any, Any], version: int) -> JSON:
+        try:
+            then = await context_tables(info).at_version(self.table, version)
+        except NoPastState as exc:
+            raise ApiError("BAD_USER_INPUT", exc.message) from None
+        except StoreUnavailable:
+            raise unavailable() from None
+        return cast(JSON, then.view())
+
+    @strawberry.field(description="The table as the caller may see it, typed: `state`'s data.")
+    def view(self) -> GameView:
+        return self.table.view()
+
+    @strawberry.field(name="legalMoves", description="The caller's legal decisions now.")
+    def legal_moves(self) -> list[LegalMove]:
+        return [
+            LegalMove(move=m, label=label, typed_move=m) for m, label in self.table.legal_moves()
+        ]
+
+    @strawberry.field
+    def scores(self) -> Scores:
+        scores = self.table.scores()
+        return Scores(
+            final=scores.final,
+            winners=scores.winners,
+            entries=[
+                ScoreEntry(
+                    seat=e.seat,
+                    points=e.points,
+                    breakdown=cast(JSON, e.breakdown),
+                    tiebreak=e.tiebreak,
+                    typed_breakdown=e.breakdown,
+                    team=e.team,
+                    seat_points=e.seat_points,
+                )
+                for e in scores.entries
+            ],
+        )  # fmt: skip
+
+    @strawberry.field(description="Every seat; player ids for the game's own tenant only.")
+    def seats(self, info: Info[Any, Any]) -> list[Seat]:
+        return [
+            Seat(
+                seat=s["seat"],
+                player_id=s["playerId"],
+                bot=None if s["bot"] is None else Strategy(s["bot"]),
+            )
+            for s in self.table.seats(context_tenant(info))
+        ]
+
+    @strawberry.field(description="Applied decisions after version `after`, oldest first.")
+    async def history(self, info: Info[Any, Any], after: int | None = None) -> list[HistoryEntry]:
+        try:
+            entries = await context_tables(info).history(self.table, after)
+        except StoreUnavailable:
+            raise unavailable() from None
+        return [
+            HistoryEntry(
+                version=e.version,
+                seat=e.seat if e.seat >= 0 else None,
+                move=e.move,
+                label=e.label,
+                forced=e.forced,
+                game=self.table.game,
+                event=EndReason(e.event) if e.event else None,
+            )
+            for e in entries
+        ]
+
+
+@strawberry.input
+class BotSeatInput:
+    seat: int
+    strategy: Strategy
+
+
+@strawberry.type
+class Suggestion:
+    seat: int
+    strategy: Strategy
+    move: JSON
+    label: str
+    typed_move: TypedMove = strawberry.field(description=TYPED_MOVE)
+
+
+@strawberry.input
+class CreateGameInput:
+    kind: GameKind
+    players: int
+    seed: str | None = None
+    options: JSON | None = None
+    typed_options: TypedOptionsInput | None = strawberry.field(
+        default=None, description="`options` as typed fields; give one of the two, or neither."
+    )
+    bots: list[BotSeatInput] | None = strawberry.field(
+        default=None,
+        description="Seats the server plays itself, as soon as they are to act. They get no "
+        "token; at least one seat stays human.",
+    )
+    player_ids: list[str | None] | None = strawberry.field(
+        default=None,
+        description="The app's own user id per seat (by seat; null or missing: none), at most "
+        "128 characters each. Lists games by player (`games(filter:)`); shown only to the "
+        "game's tenant.",
+    )
+    clock: ClockInput | None = strawberry.field(
+        default=None,
+        description="A turn clock, enforced by the server even when no client comes back.",
+    )
+
+
+@strawberry.type
+class CreateGamePayload:
+    game: Game
+    seats: list[SeatCredential]
+
+
+@strawberry.input
+class ApplyMoveInput:
+    game_id: strawberry.ID
+    move: JSON | None = strawberry.field(
+        default=None, description="The move as JSON; give exactly one of move and typedMove."
+    )
+    typed_move: TypedMoveInput | None = strawberry.field(
+        default=None, description="The move as typed fields; give exactly one of the two."
+    )
+    expected_version: int | None = None
+    idempotency_key: str | None = None
+
+
+@strawberry.type
+class MoveApplied:
+    game: Game
+    replayed: bool = strawberry.field(
+        description="True when this answers a retry of an already applied idempotencyKey."
+    )
+
+
+@strawberry.type
+class MoveRejected:
+    code: RejectCode  # type: ignore[valid-type]
+    message: str
+    current_version: int | None
+    reason: str | None = strawberry.field(default=None, description=REASON)
+    rule: str | None = strawberry.field(default=None, description=RULE)
+
+
+ApplyMoveResult = Annotated[MoveApplied | MoveRejected, strawberry.union("ApplyMoveResult")]
+
+
+@strawberry.type
+class GameEvent:
+    game_id: strawberry.ID
+    version: int
+    status: GameStatus
+
+
+@strawberry.input
+class GameFilter:
+    status: GameStatus | None = None
+    kind: GameKind | None = None
+    player_id: str | None = strawberry.field(
+        default=None, description="Games this player id sits in."
+    )
+    to_act_player_id: str | None = strawberry.field(
+        default=None, description="Games where this player id must decide now."
+    )
+    created_after: datetime | None = None
+
+
+@strawberry.type
+class PageInfo:
+    has_next_page: bool
+    end_cursor: str | None = strawberry.field(
+        description="Pass as `after` for the next page (with filters it may lie past the "
+        "last edge: the server reads a bounded number of entries per page)."
+    )
+
+
+@strawberry.type
+class GameEdge:
+    cursor: str
+    node: Game
+
+
+@strawberry.type
+class GameConnection:
+    edges: list[GameEdge]
+    page_info: PageInfo
