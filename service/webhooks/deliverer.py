@@ -17,8 +17,8 @@ endpoints, at least once, in order per game and endpoint.
    endpoint marked failing until a delivery succeeds). A worker that dies mid-delivery leaves
    its claim to run out; another worker then sends the same message again (same Webhook-Id:
    receivers dedupe by it).
-3. A worker has at most RULES_WEBHOOK_CONCURRENCY attempts in flight, at most
-   RULES_WEBHOOK_ENDPOINT_CONCURRENCY of them to one endpoint, each bounded by
+3. A worker has at most RULES_WEBHOOK_CONCURRENCY attempts in flight, at most half of them for
+   one tenant and RULES_WEBHOOK_ENDPOINT_CONCURRENCY to one endpoint, each bounded by
    RULES_WEBHOOK_TIMEOUT_SECONDS, so a slow endpoint holds a few slots and never the rest.
 """
 
@@ -29,6 +29,7 @@ import contextlib
 import logging
 import random
 import time
+from collections import Counter
 from typing import Any
 
 import httpx
@@ -146,7 +147,9 @@ class Deliverer:
         self.client = httpx.AsyncClient(follow_redirects=False, trust_env=False)
         self.outbox_due: set[int] = set(range(LANES))
         self.rung = asyncio.Event()
-        self.in_flight: dict[str, int] = {}  # endpoint id -> attempts in flight here
+        # attempts in flight here, by ("endpoint", id) and by ("tenant", id)
+        self.busy: Counter[tuple[str, str]] = Counter()
+        self.turn = 0  # the tenant that claims first in the next pass
         self.tasks: set[asyncio.Task[None]] = set()
         self.repaired = self.swept = 0.0
         self._fan_out = redis.register_script(_FAN_OUT)
@@ -262,16 +265,22 @@ class Deliverer:
     # 2. Delivery
 
     async def _start_deliveries(self) -> None:
-        for tenant in self.tenants:
+        """Claim what is due, as far as the caps allow: per endpoint, per tenant (half of the
+        worker's attempts, so one tenant's slow endpoints never take every slot) and per
+        worker; the tenants take turns at being first."""
+        settings = self.settings
+        self.turn = (self.turn + 1) % len(self.tenants)
+        for tenant in self.tenants[self.turn :] + self.tenants[: self.turn]:
             for endpoint in await self.endpoints.list(tenant):
                 free = min(
-                    self.settings.webhook_endpoint_concurrency - self.in_flight.get(endpoint.id, 0),
-                    self.settings.webhook_concurrency - len(self.tasks),
+                    settings.webhook_endpoint_concurrency - self.busy["endpoint", endpoint.id],
+                    max(settings.webhook_concurrency // 2, 1) - self.busy["tenant", tenant],
+                    settings.webhook_concurrency - len(self.tasks),
                 )
                 if not endpoint.enabled or free <= 0:
                     continue
                 for claimed in await self._claim_due(tenant, endpoint, free):
-                    self.in_flight[endpoint.id] = self.in_flight.get(endpoint.id, 0) + 1
+                    self.busy.update([("endpoint", endpoint.id), ("tenant", tenant)])
                     task = asyncio.create_task(self._deliver(claimed))
                     self.tasks.add(task)
                     task.add_done_callback(self.tasks.discard)
@@ -324,7 +333,7 @@ class Deliverer:
         except RedisError as exc:  # the claim runs out and the attempt is made again
             log.warning("webhooks: could not settle %s (%s)", claimed.message, type(exc).__name__)
         finally:
-            self.in_flight[endpoint.id] -= 1
+            self.busy.subtract([("endpoint", endpoint.id), ("tenant", claimed.tenant)])
             self.rung.set()
 
     async def settle(

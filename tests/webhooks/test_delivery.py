@@ -341,3 +341,21 @@ async def test_a_given_up_event_is_redelivered_through_the_api_once_the_receiver
             "httpStatus": 204,
             "error": None,
         }
+
+
+@pytest.mark.slow
+async def test_a_tenant_with_slow_endpoints_takes_half_of_a_workers_attempts_at_most() -> None:
+    # two attempts per worker: one for acme at most, so globex is never starved by it
+    async with hooks(RULES_WEBHOOK_CONCURRENCY="2") as h:
+        for _ in range(2):
+            await register(h.redis, "acme", h.receiver.url("/slow/4"))
+        await create(h, ACME, ["alice", "bob"])
+        await h.receiver.until(lambda lines: len(lines) == 1, "one of acme's two is held")
+        await register(h.redis, "globex", h.receiver.url("/ok"))
+        await create(h, GLOBEX, ["carol", "dave"])
+        await h.receiver.until(
+            lambda lines: any(line["path"] == "/ok" for line in lines), "globex served", "answered"
+        )
+        assert [line["path"] for line in h.receiver.lines()] == ["/slow/4", "/ok"]
+        assert [line["path"] for line in h.receiver.lines("answered")] == ["/ok"]
+        await h.receiver.until(lambda lines: len(lines) == 3, "acme's second after its first")
