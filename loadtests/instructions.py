@@ -61,7 +61,9 @@ def _app(redis_url: str) -> Any:
     return create_app(Settings.from_env(), redis_url)
 
 
-def _caller(app: Any, method: str, path: str, headers: list[tuple[bytes, bytes]], body: bytes) -> Send:
+def _caller(
+    app: Any, method: str, path: str, headers: list[tuple[bytes, bytes]], body: bytes
+) -> Send:
     async def call() -> tuple[int, bytes]:
         scope = {
             "type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"},
@@ -94,7 +96,9 @@ def _caller(app: Any, method: str, path: str, headers: list[tuple[bytes, bytes]]
     return call
 
 
-def _headers(token: str | None, body: bool, extra: dict[str, str] | None = None) -> list[tuple[bytes, bytes]]:
+def _headers(
+    token: str | None, body: bool, extra: dict[str, str] | None = None
+) -> list[tuple[bytes, bytes]]:
     headers = [(b"host", b"127.0.0.1:8000"), (b"user-agent", b"bench")]
     if body:
         headers.append((b"content-type", b"application/json"))
@@ -158,7 +162,9 @@ def _read_requests(app: Any, op: str, tables: list[Table], count: int) -> list[S
             body = _json.encode({"query": READ, "variables": {"id": table.id}})
             requests.append(_caller(app, "POST", "/graphql", _headers(token, True), body))
         else:
-            requests.append(_caller(app, "GET", f"/v1/games/{table.id}", _headers(token, False), b""))
+            requests.append(
+                _caller(app, "GET", f"/v1/games/{table.id}", _headers(token, False), b"")
+            )
     return requests
 
 
@@ -166,7 +172,10 @@ async def _prepare(redis_url: str, op: str, count: int) -> tuple[list[Send], lis
     """Warm-up requests and measured requests, prepared (games created) before either runs."""
     app = _app(redis_url)
     if op == "noop":
-        make = lambda n: [_caller(app, "GET", "/healthz", _headers(None, False), b"") for _ in range(n)]  # noqa: E731
+
+        def make(n: int) -> list[Send]:
+            return [_caller(app, "GET", "/healthz", _headers(None, False), b"") for _ in range(n)]
+
         return make(WARMUP), make(count)
     total = WARMUP + count
     tables = await _create_tables(app, 2 * total if op.endswith("apply") else 0)
@@ -249,7 +258,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as scratch:
             for op in args.ops:
                 total = _count(op, args.count, redis.url, Path(scratch) / f"{op}.out")
-                print(f"{op:16} {total / args.count:12,.0f} instructions/op  ({args.count} ops)", flush=True)
+                print(
+                    f"{op:16} {total / args.count:12,.0f} instructions/op  ({args.count} ops)",
+                    flush=True,
+                )
     finally:
         redis.cleanup()
 
