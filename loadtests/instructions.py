@@ -109,11 +109,11 @@ def _headers(
     return headers
 
 
-async def _create_tables(app: Any, moves: int, seed: int = 7) -> list[Table]:
+async def _create_tables(app: Any, moves: int, seed: int = 7, count: int = 0) -> list[Table]:
     chooser = random.Random(seed)
     tables: list[Table] = []
     kinds = sorted(games())
-    while sum(len(t.script.decisions) for t in tables) < moves:
+    while sum(len(t.script.decisions) for t in tables) < moves or len(tables) < count:
         kind = kinds[len(tables) % len(kinds)]
         players = random_players(kind, chooser)
         game_seed = f"instructions-{len(tables)}"
@@ -178,22 +178,21 @@ async def _prepare(redis_url: str, op: str, count: int) -> tuple[list[Send], lis
 
         return make(WARMUP), make(count)
     total = WARMUP + count
-    tables = await _create_tables(app, 2 * total if op.endswith("apply") else 0)
     if op.endswith("read"):
-        tables = await _create_tables(app, 1)
-        tables += await _create_tables(app, 1, seed=8)
-        warm = _apply_requests(app, "rest-apply", tables, min(total, 60))
+        tables = await _create_tables(app, 0, count=8)  # two of every kind
+        warm = _apply_requests(app, "rest-apply", tables, 8 * 12)
         for request in warm:  # games a few moves in, where reads find them
             await request()
         requests = _read_requests(app, op, tables, total)
     else:
+        tables = await _create_tables(app, 2 * total)
         requests = _apply_requests(app, op, tables, total)
     return requests[:WARMUP], requests[WARMUP:]
 
 
 async def _run(requests: list[Send]) -> None:
-    for request in requests:
-        status, body = await request()
+    answers = [await request() for request in requests]
+    for status, body in answers:  # checked after the loop, so the check is not counted
         if status not in (200, 201) or b'"MoveRejected"' in body or b'"errors"' in body:
             raise RuntimeError(f"unexpected answer {status}: {body[:300]!r}")
 
@@ -240,6 +239,7 @@ def main() -> None:
     parser.add_argument("--child", choices=OPS, help=argparse.SUPPRESS)
     parser.add_argument("--redis-url", help=argparse.SUPPRESS)
     parser.add_argument("--profile-out", default="loadtests/results/instructions.prof")
+    parser.add_argument("--keep", help="a directory to keep callgrind's output files in")
     args = parser.parse_args()
     if args.child:
         child(args.redis_url, args.child, args.count, None)
@@ -257,7 +257,8 @@ def main() -> None:
             return
         with tempfile.TemporaryDirectory() as scratch:
             for op in args.ops:
-                total = _count(op, args.count, redis.url, Path(scratch) / f"{op}.out")
+                out = Path(args.keep or scratch) / f"callgrind-{op}.out"
+                total = _count(op, args.count, redis.url, out)
                 print(
                     f"{op:16} {total / args.count:12,.0f} instructions/op  ({args.count} ops)",
                     flush=True,

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+from typing import TypeVar
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, disable_created_metrics
+from prometheus_client.metrics import MetricWrapperBase
 
 disable_created_metrics()  # type: ignore[no-untyped-call]
 
@@ -104,3 +108,13 @@ BOT_JOB_SECONDS = Histogram(
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0),
     registry=REGISTRY,
 )
+
+
+M = TypeVar("M", bound=MetricWrapperBase)
+
+
+@functools.cache
+def child(metric: M, *values: str) -> M:
+    """`metric.labels(*values)`, kept: labels() takes a lock and checks its values on every
+    call, which shows on the hot path. Only for label values from a small fixed set."""
+    return metric.labels(*values)
