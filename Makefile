@@ -23,7 +23,7 @@ CLUSTER_DESELECT := \
 CLUSTER_TESTS := tests/store $(addprefix tests/api/test_,$(addsuffix .py,moves idempotency \
   listing clocks endings folding bot_worker subscriptions rest)) $(CLUSTER_DESELECT)
 
-.PHONY: run test test-all test-stress lint lock schema screenshots clean bench profile load soak
+.PHONY: run test test-all test-stress lint lock schema screenshots clean bench profile load soak instructions
 
 # A fresh machine needs only python3 with pip: the venv gets the pinned uv, uv the rest.
 $(UV_STAMP):
@@ -98,6 +98,10 @@ soak: $(LOAD_STAMP)
 
 profile: $(LOAD_STAMP)
 	$(BIN)/python -m loadtests.profiling
+
+# Instructions per operation under callgrind (valgrind): steady whatever else the machine runs.
+instructions: $(LOAD_STAMP)
+	$(BIN)/python -m loadtests.instructions
 
 load: $(LOAD_STAMP)  # make load HOST=https://rules.example.com [USERS=50 RATE=5 TIME=5m]
 	@test -n "$(HOST)" || (echo "usage: make load HOST=https://... [USERS=50 RATE=5 TIME=5m]"; exit 2)

@@ -29,6 +29,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -231,6 +232,86 @@ def _count(op: str, count: int, redis_url: str, out: Path) -> int:
     return int(totals.group(1))
 
 
+SERVER_OPS = {"noop": "Noop", "graphql-apply": "GraphQLApply", "graphql-read": "GraphQLRead",
+              "rest-read": "RestRead"}  # fmt: skip
+
+
+async def _over_http(pid: int, port: int, op: str, count: int, dumps: Path) -> int:
+    """Instructions the serving process spends on `count` sequential requests of `op` sent over
+    one keep-alive connection (HTTP parsing, the server and the app), after a warm-up."""
+    from loadtests import targets
+    from loadtests.wire import Connection
+
+    pool = targets.Pool("127.0.0.1", port)
+    await pool.fill(3 * (count + WARMUP) if op.endswith("apply") else 400)
+    if op.endswith("read"):  # reads find the games a few moves in
+        warm = targets.RestApply(pool, 1)
+        connection = Connection("127.0.0.1", port)
+        for _ in range(100):
+            request = await warm.prepare(0, connection)
+            await connection.request(request.method, request.path, request.body, request.headers)
+
+    class Healthz(targets.Noop):  # the service's own empty route
+        async def prepare(self, client: int, connection: Connection) -> targets.Request:
+            return targets.Request("GET", "/healthz", b"", "", "none")
+
+    target = Healthz() if op == "noop" else getattr(targets, SERVER_OPS[op])(pool, 1)
+    connection = Connection("127.0.0.1", port)
+
+    async def send(n: int) -> None:
+        for _ in range(n):
+            request = await target.prepare(0, connection)
+            status, body = await connection.request(
+                request.method, request.path, request.body, request.headers
+            )
+            if not target.check(0, status, body):
+                raise RuntimeError(f"unexpected answer {status}: {body[:300]!r}")
+
+    def control(option: str) -> None:
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        subprocess.run(["callgrind_control", option, str(pid)], check=True, **quiet)  # type: ignore[call-overload]
+
+    control("--instr=on")
+    await send(WARMUP)
+    control("--zero")
+    await send(count)
+    control("--dump")
+    await connection.close()
+    newest = max(dumps.glob(f"callgrind.{pid}.*"), key=lambda p: p.stat().st_mtime)
+    totals = re.search(r"^(?:totals|summary): (\d+)", newest.read_text(), re.MULTILINE)
+    assert totals is not None
+    return int(totals.group(1))
+
+
+def count_servers(servers: list[str], ops: list[str], count: int, redis_url: str) -> None:
+    from loadtests.servers import SERVICE_APP, UNLIMITED, _command, _ready, serving_pid
+    from service.store.embedded import free_port
+
+    for server in servers:
+        with tempfile.TemporaryDirectory() as dumps:
+            port = free_port()
+            command = [
+                "valgrind", "--tool=callgrind", "--instr-atstart=no", "--trace-children=yes",
+                f"--callgrind-out-file={dumps}/callgrind.%p", *_command(server, SERVICE_APP, port),
+            ]  # fmt: skip
+            environment = {**os.environ, **UNLIMITED, "REDIS_URL": redis_url,
+                           "LOG_LEVEL": "warning", "PYTHONHASHSEED": "0"}  # fmt: skip
+            process = subprocess.Popen(command, env=environment, stderr=subprocess.DEVNULL)
+            try:
+                while not _ready(f"http://127.0.0.1:{port}"):
+                    if process.poll() is not None:
+                        raise RuntimeError(f"{server} exited")
+                    time.sleep(0.5)
+                pid = serving_pid(process.pid)
+                for op in ops:
+                    total = uvloop.run(_over_http(pid, port, op, count, Path(dumps)))
+                    print(f"{server:8} {op:16} {total / count:12,.0f} instructions/request",
+                          flush=True)  # fmt: skip
+            finally:
+                process.terminate()
+                process.wait(60)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ops", nargs="+", choices=OPS, default=OPS[:4])
@@ -240,6 +321,8 @@ def main() -> None:
     parser.add_argument("--redis-url", help=argparse.SUPPRESS)
     parser.add_argument("--profile-out", default="loadtests/results/instructions.prof")
     parser.add_argument("--keep", help="a directory to keep callgrind's output files in")
+    parser.add_argument("--servers", nargs="+", choices=["uvicorn", "granian"],
+                        help="count the real server processes over HTTP instead")  # fmt: skip
     args = parser.parse_args()
     if args.child:
         child(args.redis_url, args.child, args.count, None)
@@ -248,6 +331,10 @@ def main() -> None:
 
     redis = EmbeddedRedis().start()
     try:
+        if args.servers:
+            ops = [op for op in args.ops if op in SERVER_OPS]
+            count_servers(args.servers, ops, args.count, redis.url)
+            return
         if args.profile:
             Path(args.profile_out).parent.mkdir(parents=True, exist_ok=True)
             child(redis.url, args.profile, args.count, args.profile_out)
