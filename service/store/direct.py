@@ -78,7 +78,11 @@ class DirectConnections:
         if reader is not None and (reader.at_eof() or reader.exception() is not None):
             await connection.disconnect(nowait=True)  # the server closed it while idle
         if not connection.is_connected:
-            await connection.connect()  # type: ignore[no-untyped-call]
+            try:
+                await connection.connect()  # type: ignore[no-untyped-call]
+            except BaseException:  # a cancel mid-handshake: never leave it half set up
+                await connection.disconnect(nowait=True)
+                raise
         writer = connection._writer
         assert writer is not None
         try:
