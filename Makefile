@@ -25,7 +25,7 @@ CLUSTER_TESTS := tests/store tests/webhooks $(addprefix tests/api/test_,$(addsuf
   idempotency listing clocks endings folding bot_worker subscriptions rest webhook_endpoints)) \
   $(CLUSTER_DESELECT)
 
-.PHONY: run test test-all test-stress lint lock schema screenshots clean bench profile load soak
+.PHONY: run test test-all test-stress lint lock schema screenshots clean bench profile load soak instructions
 
 # A fresh machine needs only python3 with pip: the venv gets the pinned uv, uv the rest.
 $(UV_STAMP):
@@ -100,6 +100,10 @@ soak: $(LOAD_STAMP)
 
 profile: $(LOAD_STAMP)
 	$(BIN)/python -m loadtests.profiling
+
+# Instructions per operation under callgrind (valgrind): steady whatever else the machine runs.
+instructions: $(LOAD_STAMP)
+	$(BIN)/python -m loadtests.instructions
 
 load: $(LOAD_STAMP)  # make load HOST=https://rules.example.com [USERS=50 RATE=5 TIME=5m]
 	@test -n "$(HOST)" || (echo "usage: make load HOST=https://... [USERS=50 RATE=5 TIME=5m]"; exit 2)

@@ -1,14 +1,19 @@
 """The soak run of issue 21: mixed traffic for a bounded time, memory watched all along.
 
-    python -m loadtests.soak [--seconds 600] [--clients 8] [--grace 60] [--json PATH]
+    python -m loadtests.soak [--seconds 600] [--clients 8] [--bot-clients 2] [--grace 60]
+                             [--json PATH]
     make soak [SOAK_SECONDS=600]        # SOAK_SECONDS=20 is the smoke test
 
 It starts a private redis-server and the service (uvicorn, as the image runs it), measures
 one finished game of every kind (loadtests/memory.py: the model's bytes), then `--clients`
 players each play 4-player games of every kind in turn to the end: a GraphQL read with the
 legal moves before every move, the move itself by GraphQL or REST in turn with an
-idempotency key, the history read at the end. Every `--interval` seconds it samples the
-service's resident memory and Redis's `used_memory`, and compares the growth of the latter
+idempotency key, the history read at the end. `--bot-clients` more players each play 4-player
+games against three RANDOM bot seats, played by one worker process (`python -m
+service.worker`): they follow their game's `gameEvents` over a graphql-transport-ws
+subscription, read the game on each event and move when their seat is to act. Every
+`--interval` seconds it samples the service's and the worker's resident memory and Redis's
+`used_memory`, and compares the growth of the latter
 with the model: the bytes of the active games (start plus bytes per decision) and of the
 finished ones (with their idempotency keys within `--grace`, without them after).
 
@@ -21,7 +26,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
+import json
 import os
 import random
 import secrets
@@ -31,9 +38,11 @@ from typing import Any
 
 import httpx
 import msgspec
+import websockets
 from redis.asyncio import Redis
 
 from loadtests import memory
+from loadtests.bots import workers
 from loadtests.servers import stack
 from service.engine import games
 
@@ -46,6 +55,8 @@ APPLY = """mutation Apply($input: ApplyMoveInput!) {
     ... on MoveRejected { code message }
   }
 }"""
+EVENTS = "subscription E($id: ID!) { gameEvents(gameId: $id) { version status } }"
+BOTS = [{"seat": seat, "strategy": "RANDOM"} for seat in range(1, PLAYERS)]
 
 
 @dataclass
@@ -57,6 +68,8 @@ class Played:
     finished: list[tuple[str, float]] = field(default_factory=list)
     moves: int = 0
     reads: int = 0
+    events: int = 0  # gameEvents received by the bot games' players
+    bot_games: int = 0
     errors: list[str] = field(default_factory=list)
 
 
@@ -152,6 +165,83 @@ async def play_games(
                 played.errors.append(f"history {history.status_code}")
 
 
+async def play_against_bots(
+    http: httpx.AsyncClient, websocket: str, played: Played, until: float, chooser: random.Random
+) -> None:
+    """One player against three bots: games of every kind in turn, followed by subscription."""
+    kinds = itertools.cycle(sorted(games()))
+    for _ in range(chooser.randrange(len(games()))):
+        next(kinds)
+    while time.monotonic() < until:
+        kind = next(kinds)
+        created = await _send(
+            http, "POST", "/v1/games", json={"kind": kind, "players": PLAYERS, "bots": BOTS}
+        )
+        if created.status_code != 201:
+            played.errors.append(f"create with bots {created.status_code}: {created.text[:200]}")
+            continue
+        body = created.json()
+        game_id, token = body["game"]["id"], body["seats"][0]["token"]
+        played.active[game_id] = (kind, 0)
+        played.bot_games += 1
+        status = await _follow(http, websocket, game_id, token, played, until, chooser)
+        if status == "FINISHED":
+            del played.active[game_id]
+            played.finished.append((kind, time.monotonic()))
+
+
+async def _follow(
+    http: httpx.AsyncClient,
+    websocket: str,
+    game_id: str,
+    token: str,
+    played: Played,
+    until: float,
+    chooser: random.Random,
+) -> str | None:
+    """Follow the game's events; on each, read it and move if seat 0 is to act. Its status
+    at the end (None if the run ended first or something failed)."""
+    subscribe = {"id": "1", "type": "subscribe",
+                 "payload": {"query": EVENTS, "variables": {"id": game_id}}}  # fmt: skip
+    async with websockets.connect(websocket, subprotocols=["graphql-transport-ws"]) as socket:  # type: ignore[list-item]
+        init = {"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}}
+        await socket.send(json.dumps(init))
+        if json.loads(await asyncio.wait_for(socket.recv(), 60))["type"] != "connection_ack":
+            played.errors.append("no connection_ack")
+            return None
+        await socket.send(json.dumps(subscribe))
+        while time.monotonic() < until:
+            try:
+                message = json.loads(await asyncio.wait_for(socket.recv(), 5))
+            except TimeoutError:
+                continue  # bots still thinking (or the run is ending)
+            if message["type"] == "complete":
+                return "FINISHED"
+            if message["type"] != "next" or message["payload"].get("errors"):
+                played.errors.append(f"subscription: {str(message)[:200]}")
+                return None
+            event = message["payload"]["data"]["gameEvents"]
+            played.events += 1
+            kind, _ = played.active[game_id]
+            played.active[game_id] = (kind, event["version"])  # decisions, bots' included
+            if event["status"] != "ACTIVE":
+                return str(event["status"])
+            seen = (await _gql(http, READ, {"id": game_id}, token))["game"]
+            played.reads += 1
+            if seen["status"] != "ACTIVE" or 0 not in seen["toAct"]:
+                continue
+            move = chooser.choice(seen["legalMoves"])["move"]
+            variables = {"input": {"gameId": game_id, "move": move, "expectedVersion":
+                                   seen["version"], "idempotencyKey": secrets.token_hex(16)}}  # fmt: skip
+            result = (await _gql(http, APPLY, variables, token))["applyMove"]
+            if result["__typename"] == "MoveApplied":
+                played.moves += 1
+            elif result["code"] != "STALE_VERSION":  # a bot committed first: the next event
+                played.errors.append(f"move refused: {result}")
+                return None
+    return None
+
+
 def modelled_bytes(played: Played, sizes: dict[str, Any], grace: float, now: float) -> float:
     """Redis bytes the model (loadtests/memory.py's figures) gives the games played."""
     total = 0.0
@@ -173,6 +263,24 @@ async def soak(args: argparse.Namespace, redis_url: str, service_url: str, pid: 
     sizes = await memory.measure(1, PLAYERS, redis_url)
     await redis.flushdb()  # the measured games out of the way: the model starts from nothing
     baseline = int((await redis.info("memory"))["used_memory"])
+    with contextlib.ExitStack() as running:
+        # started after the flush, which would take its consumer groups (a worker makes them
+        # once, at its start: one that outlives a Redis emptied under it waits forever)
+        found = running.enter_context(workers(redis_url, 1)) if args.bot_clients else []
+        return await _play(
+            args, redis, service_url, pid, found[0][0] if found else None, baseline, sizes
+        )
+
+
+async def _play(
+    args: argparse.Namespace,
+    redis: Redis,
+    service_url: str,
+    pid: int,
+    worker_pid: int | None,
+    baseline: int,
+    sizes: dict[str, Any],
+) -> Any:
     played, samples = Played(), []
     began = time.monotonic()
     until = began + args.seconds
@@ -180,6 +288,13 @@ async def soak(args: argparse.Namespace, redis_url: str, service_url: str, pid: 
         players = [
             asyncio.create_task(play_games(http, played, until, random.Random(i)))
             for i in range(args.clients)
+        ]
+        websocket = service_url.replace("http://", "ws://") + "/graphql"
+        players += [
+            asyncio.create_task(
+                play_against_bots(http, websocket, played, until, random.Random(100 + i))
+            )
+            for i in range(args.bot_clients)
         ]
         while not all(task.done() for task in players):
             await asyncio.wait(players, timeout=args.interval)
@@ -189,6 +304,7 @@ async def soak(args: argparse.Namespace, redis_url: str, service_url: str, pid: 
                 {
                     "seconds": round(now - began, 1),
                     "service_rss": rss_bytes(pid),
+                    "worker_rss": rss_bytes(worker_pid) if worker_pid else 0,
                     "redis_growth": used,
                     "model": round(modelled_bytes(played, sizes, args.grace, now)),
                     "moves": played.moves,
@@ -200,7 +316,8 @@ async def soak(args: argparse.Namespace, redis_url: str, service_url: str, pid: 
             print(
                 f"{last['seconds']:>6.0f}s  service RSS {last['service_rss'] / 2**20:6.1f} MiB  "
                 f"redis +{used / 2**20:6.2f} MiB (model {last['model'] / 2**20:6.2f})  "
-                f"moves {played.moves}  games {len(played.finished)} finished, "
+                f"moves {played.moves}  events {played.events}  "
+                f"games {len(played.finished)} finished, "
                 f"{len(played.active)} active",
                 flush=True,
             )
@@ -226,6 +343,8 @@ def verdict(
         "seconds": round(time.monotonic() - began, 1),
         "moves": played.moves,
         "reads": played.reads,
+        "events": played.events,
+        "bot_games": played.bot_games,
         "games_finished": len(played.finished),
         "errors": len(played.errors),
         "first_errors": played.errors[:3],
@@ -233,6 +352,8 @@ def verdict(
         "service_rss_end_mib": round(last["service_rss"] / 2**20, 1),
         "service_rss_growth_second_half_mib": round(rss_growth / 2**20, 2),
         "service_leaks": leaks,
+        "worker_rss_mid_mib": round(middle["worker_rss"] / 2**20, 1),
+        "worker_rss_end_mib": round(last["worker_rss"] / 2**20, 1),
         "redis_growth_mib": round(grown / 2**20, 2),
         "model_mib": round(modelled / 2**20, 2),
         "redis_to_model": None if ratio is None else round(ratio, 2),
@@ -246,6 +367,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=600.0, help="how long players play")
     parser.add_argument("--clients", type=int, default=8, help="players at once")
+    parser.add_argument(
+        "--bot-clients", type=int, default=2, help="more players, each against 3 bots"
+    )
     parser.add_argument("--interval", type=float, default=10.0, help="seconds between samples")
     parser.add_argument("--grace", type=int, default=60, help="RULES_IDEMPOTENCY_GRACE")
     parser.add_argument("--json", help="write the results here")

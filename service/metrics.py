@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+from typing import TypeVar
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, disable_created_metrics
+from prometheus_client.metrics import MetricWrapperBase
 
 disable_created_metrics()  # type: ignore[no-untyped-call]
 
@@ -138,3 +142,13 @@ WEBHOOK_OVERDUE_SECONDS = Gauge(
     "How late the most overdue webhook attempt is (0: the workers keep up).",
     registry=REGISTRY,
 )
+
+
+M = TypeVar("M", bound=MetricWrapperBase)
+
+
+@functools.cache
+def child(metric: M, *values: str) -> M:
+    """`metric.labels(*values)`, kept: labels() takes a lock and checks its values on every
+    call, which shows on the hot path. Only for label values from a small fixed set."""
+    return metric.labels(*values)

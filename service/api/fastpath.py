@@ -243,9 +243,10 @@ def _game(table: Table, selections: tuple[Selection, ...]) -> dict[str, Any]:
         elif name == "state":
             out[s.key] = table.view()
         elif name == "legalMoves":
+            columns = _columns(s.children, LEGAL_MOVE_COLUMNS)
             out[s.key] = [
-                _object("LegalMove", {"move": move, "label": label}, s.children)
-                for move, label in table.legal_moves()
+                {key: row[i] for key, i in columns}
+                for row in [("LegalMove", move, label) for move, label in table.legal_moves()]
             ]
         elif name == "scores":
             out[s.key] = _scores(table, s.children)
@@ -258,22 +259,28 @@ def _scores(table: Table, selections: tuple[Selection, ...]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for s in selections:
         if s.name == "entries":
-            out[s.key] = [
-                _object(
-                    "ScoreEntry",
-                    {"seat": e.seat, "points": e.points, "breakdown": e.breakdown,
-                     "tiebreak": e.tiebreak, "team": e.team, "seatPoints": e.seat_points},
-                    s.children,
-                )
+            columns = _columns(s.children, SCORE_ENTRY_COLUMNS)
+            rows = [
+                ("ScoreEntry", e.seat, e.points, e.breakdown, e.tiebreak, e.team, e.seat_points)
                 for e in scores.entries
-            ]  # fmt: skip
+            ]
+            out[s.key] = [{key: row[i] for key, i in columns} for row in rows]
         else:
             out[s.key] = "Scores" if s.name == "__typename" else values[s.name]
     return out
 
 
-def _object(typename: str, values: dict[str, Any], selections: tuple[Selection, ...]) -> Any:
-    return {s.key: typename if s.name == "__typename" else values[s.name] for s in selections}
+# A list's objects are built from rows (tuples) by column: one small dict per object instead
+# of a dict of every field first (the fast path's largest self time on reads).
+LEGAL_MOVE_COLUMNS = {"__typename": 0, "move": 1, "label": 2}
+SCORE_ENTRY_COLUMNS = {
+    "__typename": 0, "seat": 1, "points": 2, "breakdown": 3, "tiebreak": 4, "team": 5,
+    "seatPoints": 6,
+}  # fmt: skip
+
+
+def _columns(selections: tuple[Selection, ...], columns: dict[str, int]) -> list[tuple[str, int]]:
+    return [(s.key, columns[s.name]) for s in selections]
 
 
 def _result(result: Any, selections: tuple[Selection, ...]) -> dict[str, Any]:

@@ -111,7 +111,8 @@ class Guard:
         finally:
             metrics.REQUESTS_IN_FLIGHT.dec()
             operation = scope.get("rules.operation") or (path if path in OPEN_PATHS else "other")
-            metrics.REQUEST_SECONDS.labels(operation).observe(time.perf_counter() - started)
+            seconds = metrics.child(metrics.REQUEST_SECONDS, operation)
+            seconds.observe(time.perf_counter() - started)
 
     async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
         """A WebSocket upgrade is admitted like a request; an address holds at most

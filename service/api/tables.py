@@ -558,7 +558,7 @@ class Tables:
     ) -> Applied | Rejected:
         kind, result = await self._apply(game_id, token, move, expected_version, idempotency_key)
         outcome = "ACCEPTED" if isinstance(result, Applied) else result.code.value
-        metrics.MOVES.labels(kind, outcome).inc()
+        metrics.child(metrics.MOVES, kind, outcome).inc()
         return result
 
     async def _apply(

@@ -54,6 +54,7 @@ from redis.exceptions import NoScriptError, RedisError
 from service import metrics
 from service.settings import Settings
 from service.store import indexes
+from service.store.direct import DirectConnections
 from service.store.jobs import LANE_KEYS, WAKE, in_lane_slot, lane_of
 from service.store.records import (
     HistoryRecord,
@@ -296,6 +297,14 @@ class RedisStore:
         self._fold = redis.register_script(_FOLD)
         self._claim = redis.register_script(_CLAIM)
         self._seconds: dict[str, Any] = {}
+        # the hot path's own connections (service/store/direct.py); a cluster routes its own
+        self.direct = (
+            None
+            if isinstance(redis, RedisCluster)
+            else DirectConnections(
+                redis.connection_pool, settings.redis_pool_size, settings.redis_timeout
+            )
+        )
         from service.store.events import EventHub  # events.py builds on this module
 
         self.hub = EventHub(redis, settings.subscriber_queue, settings.redis_timeout)
@@ -319,10 +328,15 @@ class RedisStore:
         is safe."""
         command = ("EVALSHA", script.sha, len(keys), *keys, *args)
         try:
-            return await self.redis.execute_command(*command)
+            return await self._execute(command)
         except NoScriptError:
             await self.redis.script_load(script.script)
-            return await self.redis.execute_command(*command)
+            return await self._execute(command)
+
+    async def _execute(self, command: tuple[Any, ...]) -> Any:
+        if self.direct is not None:
+            return (await self.direct.execute([command]))[0]
+        return await self.redis.execute_command(*command)
 
     def ttl(self, finished: bool) -> int:
         return self.settings.finished_ttl if finished else self.settings.active_ttl
@@ -405,6 +419,11 @@ class RedisStore:
         record_key, _, idem_key = _keys(game_id)
 
         async def fetch() -> list[Any]:
+            if self.direct is not None:
+                commands: list[tuple[str, ...]] = [("HGET", record_key, "r")]
+                if idempotency is not None:
+                    commands.append(("HMGET", idem_key, idempotency, f"f:{idempotency}"))
+                return await self.direct.execute(commands)
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.hget(record_key, "r")
                 if idempotency is not None:
@@ -583,4 +602,6 @@ class RedisStore:
 
     async def close(self) -> None:
         await self.hub.close()
+        if self.direct is not None:
+            await self.direct.close()
         await self.redis.aclose()

@@ -1,0 +1,111 @@
+"""The hot path's Redis commands without redis-py's per-command machinery (issue 21).
+
+A move is two round trips (load, commit) and a read one. Through redis-py 8 each costs, in
+the client alone, about what the rules of a move cost: the pool's condition and lock, its
+connection check (a `recv` syscall per command), an `asyncio.wait_for` task per write, the
+observability hooks on take and release, the retry wrapper, the pipeline's command stack and
+a pure-Python packer. Here the same redis-py connections (so the same connect, AUTH, TLS,
+hiredis parser and read timeouts) are taken from a plain free list, written once with
+hiredis's packer and read reply by reply. Only a single server uses it: a cluster's commands
+go through redis-py's cluster client, which routes them.
+
+What stays the same for callers: every failure is a `RedisError` (ConnectionError,
+TimeoutError, ResponseError such as NOSCRIPT), no command is retried, a connection that fails
+or is interrupted mid-command (timeout, cancellation) is closed so its unread replies are never
+read by the next request, and an idle connection the server closed is reconnected before use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+import hiredis
+from redis.asyncio.connection import AbstractConnection, ConnectionPool
+from redis.exceptions import ConnectionError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeout
+
+Arg = bytes | str | int
+
+
+def pack(commands: Sequence[Sequence[Arg]]) -> bytes:
+    """RESP for `commands`, strings UTF-8 encoded strictly as redis-py's encoder does."""
+    return b"".join(
+        hiredis.pack_command(tuple(a.encode() if type(a) is str else a for a in command))  # type: ignore[arg-type]
+        for command in commands
+    )
+
+
+class DirectConnections:
+    """At most `size` connections of `pool`'s kind, each used by one request at a time."""
+
+    def __init__(self, pool: ConnectionPool, size: int, timeout: float | None) -> None:
+        self.pool = pool
+        self.timeout = timeout
+        self.slots = asyncio.Semaphore(size)
+        self.idle: list[AbstractConnection] = []
+
+    async def execute(self, commands: Sequence[Sequence[Arg]]) -> list[Any]:
+        """The replies of `commands`, sent together (one round trip). An error reply raises
+        its ResponseError once every reply was read."""
+        packed = pack(commands)
+        if self.slots.locked():
+            try:
+                async with asyncio.timeout(self.timeout):
+                    await self.slots.acquire()
+            except TimeoutError as exc:  # asyncio's, i.e. the builtin
+                raise ConnectionError("No connection available.") from exc
+        else:
+            await self.slots.acquire()
+        try:
+            connection = self.idle.pop() if self.idle else self.pool.make_connection()  # type: ignore[no-untyped-call]
+            try:
+                replies = await self._round_trip(connection, packed, len(commands))
+            finally:
+                self.idle.append(connection)
+        finally:
+            self.slots.release()
+        for reply in replies:
+            if isinstance(reply, ResponseError):
+                raise reply
+        return replies
+
+    async def _round_trip(
+        self, connection: AbstractConnection, packed: bytes, count: int
+    ) -> list[Any]:
+        reader = connection._reader  # redis-py's stream (None when disconnected)
+        if reader is not None and (reader.at_eof() or reader.exception() is not None):
+            await connection.disconnect(nowait=True)  # the server closed it while idle
+        if not connection.is_connected:
+            try:
+                await connection.connect()  # type: ignore[no-untyped-call]
+            except BaseException:  # a cancel mid-handshake: never leave it half set up
+                await connection.disconnect(nowait=True)
+                raise
+        writer = connection._writer
+        assert writer is not None
+        try:
+            writer.write(packed)
+            if writer.transport.get_write_buffer_size():  # the socket did not take it all
+                async with asyncio.timeout(self.timeout):
+                    await writer.drain()
+        except BaseException as exc:
+            await connection.disconnect(nowait=True)
+            if isinstance(exc, TimeoutError):
+                raise RedisTimeout("Timeout writing to socket") from None
+            if isinstance(exc, OSError):
+                raise ConnectionError(f"Error while writing to socket: {exc}") from exc
+            raise
+        replies: list[Any] = []
+        for _ in range(count):
+            try:  # read_response closes the connection on a timeout, a cancel or a broken one
+                replies.append(await connection.read_response())
+            except ResponseError as exc:  # an error reply: read whole, the connection is fine
+                replies.append(exc)
+        return replies
+
+    async def close(self) -> None:
+        idle, self.idle = self.idle, []
+        for connection in idle:
+            await connection.disconnect(nowait=True)
