@@ -111,7 +111,13 @@ class JobQueue:
 
     async def read(self, lane: int) -> Job | None:
         """The next new job of `lane` for this consumer, without waiting."""
-        reply = await self.redis.xreadgroup(GROUP, self.consumer, {LANE_KEYS[lane]: ">"}, count=1)
+        try:
+            reply = await self.redis.xreadgroup(
+                GROUP, self.consumer, {LANE_KEYS[lane]: ">"}, count=1
+            )
+        except ResponseError as exc:
+            await self._regroup(exc)
+            return None
         for _, entries in reply or []:
             for entry, fields in entries:
                 return await self._usable(lane, entry, fields)
@@ -119,13 +125,24 @@ class JobQueue:
 
     async def reclaim(self, lane: int) -> Job | None:
         """A job of `lane` left pending by another consumer for longer than the timeout."""
-        reply = await self.redis.xautoclaim(
-            LANE_KEYS[lane], GROUP, self.consumer, self.reclaim_after_ms, "0-0", count=1
-        )
+        try:
+            reply = await self.redis.xautoclaim(
+                LANE_KEYS[lane], GROUP, self.consumer, self.reclaim_after_ms, "0-0", count=1
+            )
+        except ResponseError as exc:
+            await self._regroup(exc)
+            return None
         for entry, fields in reply[1]:
             if fields:  # a deleted entry comes back without fields
                 return await self._usable(lane, entry, fields)
         return None
+
+    async def _regroup(self, exc: ResponseError) -> None:
+        """A lane lost its group (Redis restarted empty, or was flushed): every group made
+        again, from the start of its stream; any other error raised."""
+        if "NOGROUP" not in str(exc):
+            raise exc
+        await self.ensure_groups()
 
     async def _usable(self, lane: int, entry: Any, fields: dict[bytes, bytes]) -> Job | None:
         job = _job(lane, entry, fields)

@@ -264,3 +264,25 @@ async def test_a_lost_bot_job_of_an_old_game_is_queued_again_by_a_read(
     await store.close()
     seen = await until_seat_acts(api, game_id, token, human)
     assert seen["version"] >= 1
+
+
+async def test_a_worker_makes_its_groups_again_when_redis_loses_them(
+    isolated: tuple[str, Api, RedisStore],
+) -> None:
+    """A Redis restarted empty (or flushed) under a running worker: its next read finds no
+    group (NOGROUP), makes them again, and the bots of new games play."""
+    url, api, store = isolated
+
+    async def grouped() -> bool:
+        try:
+            return bool(await store.redis.xinfo_groups(LANE_KEYS[0]))
+        except ResponseError:
+            return False
+
+    with worker_process(url):
+        await _until(grouped, "the worker made its groups")
+        await store.redis.flushall()
+        created = await _create(api, "TREELINGS", 2, {0: "GREEDY"}, "regroup")
+        game_id, token = created["game"]["id"], created["seats"][0]["token"]
+        seen = await until_seat_acts(api, game_id, token, 1)
+    assert seen["version"] >= 1
