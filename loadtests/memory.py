@@ -23,7 +23,8 @@ from typing import Any
 
 import msgspec
 
-from service.api.tables import Applied, Tables
+from service.api.table import Applied
+from service.api.tables import Tables
 from service.engine import games
 from service.settings import Settings
 from service.store import RedisStore, connect

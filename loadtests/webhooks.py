@@ -25,7 +25,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import msgspec
 
-from service.api.tables import DEFAULT_TENANT, Applied, Tables
+from service.api.table import DEFAULT_TENANT, Applied
+from service.api.tables import Tables
 from service.engine import games
 from service.settings import Settings
 from service.store import RedisStore, connect

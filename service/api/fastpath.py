@@ -26,7 +26,8 @@ from graphql import (
     VariableNode,
 )
 
-from service.api.tables import Applied, Table, Tables, Unauthorized
+from service.api.table import Applied, Table, Unauthorized
+from service.api.tables import Tables
 from service.store import StoreUnavailable
 
 INT32 = range(-(2**31), 2**31)

@@ -16,11 +16,8 @@ from strawberry.types import Info
 from service.api import typed
 from service.api.clocks import clock_json
 from service.api.errors import ApiError, unavailable
-from service.api.tables import (
-    NoPastState,
-    Table,
-    Tables,
-)
+from service.api.table import NoPastState, Table
+from service.api.tables import Tables
 from service.engine import RejectCode as EngineRejectCode
 from service.store import StoreUnavailable
 

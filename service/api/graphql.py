@@ -53,13 +53,8 @@ from service.api.game_types import (
 from service.api.hints import HintsBusy
 from service.api.listing import BadListing, list_games
 from service.api.listing import GameFilter as ListingFilter
-from service.api.tables import (
-    Applied,
-    Rejected,
-    Table,
-    Tables,
-    Unauthorized,
-)
+from service.api.table import Applied, Rejected, Table, Unauthorized
+from service.api.tables import Tables
 from service.api.webhooks import WebhookMutations, WebhookQueries
 from service.engine import BadSetup, games
 from service.engine import RejectCode as EngineRejectCode

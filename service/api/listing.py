@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from service.api.tables import MAX_PLAYER_ID, Table
+from service.api.table import Table
+from service.api.tables import MAX_PLAYER_ID
 from service.engine import games
 from service.store import Record, RedisStore, indexes
 

@@ -25,14 +25,8 @@ from service.api import listing
 from service.api.hints import HintsBusy
 from service.api.listing import BadListing, GameFilter
 from service.api.parsing import natural, within_depth
-from service.api.tables import (
-    Applied,
-    NoPastState,
-    Rejected,
-    Table,
-    Tables,
-    Unauthorized,
-)
+from service.api.table import Applied, NoPastState, Rejected, Table, Unauthorized
+from service.api.tables import Tables
 from service.engine import BadSetup, games
 from service.store import HistoryRecord, StoreUnavailable, indexes
 

@@ -37,7 +37,7 @@ from redis.exceptions import RedisError
 
 from service import metrics
 from service.api.folding import fold_finished
-from service.api.tables import (
+from service.api.table import (
     DEFAULT_TENANT,
     advance,
     bot_due,

@@ -19,7 +19,7 @@ import httpx
 import pytest
 from redis.exceptions import ResponseError
 
-from service.api.tables import new_token
+from service.api.table import new_token
 from service.app import create_app
 from service.engine import games
 from service.engine import start as engine_start

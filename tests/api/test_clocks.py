@@ -14,7 +14,8 @@ import httpx
 import msgspec
 import pytest
 
-from service.api.tables import Applied, Rejected, Tables, enforce_clock, timeout_step
+from service.api.table import Applied, Rejected, enforce_clock, timeout_step
+from service.api.tables import Tables
 from service.engine import games
 from service.engine.play import decode_state
 from service.settings import Settings

@@ -12,7 +12,8 @@ import msgspec
 import pytest
 
 from service.api.folding import replayable
-from service.api.tables import Applied, Tables
+from service.api.table import Applied
+from service.api.tables import Tables
 from service.engine import games, start
 from service.settings import Settings
 from service.store import FORMAT, HistoryRecord, Record, RedisStore, connect

@@ -21,7 +21,9 @@ from service.store.redis_store import connect
 @pytest.fixture
 async def client(redis_url: str) -> AsyncIterator[Redis]:
     redis = connect(Settings(), redis_url)
-    assert isinstance(redis, Redis), "these tests need one server"
+    if not isinstance(redis, Redis):  # the cluster pass: a cluster's commands go through redis-py
+        await redis.aclose()
+        pytest.skip("direct connections serve one server only")
     yield redis
     await redis.aclose()
 

@@ -17,7 +17,7 @@ import jsonschema
 import msgspec
 import pytest
 
-from service.api.tables import enforce_clock
+from service.api.table import enforce_clock
 from service.app import create_app
 from service.settings import Settings
 from service.store import RedisStore, connect
