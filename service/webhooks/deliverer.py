@@ -172,6 +172,8 @@ class Deliverer:
                     await self._pass()
                 except (RedisError, StoreUnavailable) as exc:
                     log.warning("webhooks: redis unavailable (%s); retrying", type(exc).__name__)
+                except Exception:  # a bug: logged, and the deliveries go on
+                    log.exception("webhooks: unexpected error; retrying")
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.rung.wait(), self.settings.worker_poll_seconds)
                 if not self.rung.is_set():  # a whole poll interval: look at every lane again
