@@ -330,7 +330,12 @@ class RedisStore:
         try:
             return await self._execute(command)
         except NoScriptError:
-            await self.redis.script_load(script.script)
+            # Loaded the way the command went: after a restart, the pool's connections, idle
+            # since the hot path bypasses them, may all be stale (each fails once).
+            if self.direct is not None:
+                await self._execute(("SCRIPT", "LOAD", script.script))
+            else:
+                await self.redis.script_load(script.script)
             return await self._execute(command)
 
     async def _execute(self, command: tuple[Any, ...]) -> Any:
