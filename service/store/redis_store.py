@@ -63,7 +63,7 @@ from service.store.records import (
     record_decoder,
     unfold,
 )
-from service.webhooks.model import Event, enabled_key, outbox_key
+from service.webhooks.model import OUTBOX_MAX, Event, enabled_key, outbox_key
 
 if TYPE_CHECKING:
     from service.store.events import Subscriber
@@ -84,10 +84,12 @@ end
 
 # A commit's webhook events (service/webhooks) go to the tenant's outbox of the game's lane,
 # KEYS[at], only while the tenant has an enabled endpoint (KEYS[at + 1] exists), with a wake-up.
+# The stream is capped (OUTBOX_MAX, approximately): with no worker reading it for days, an
+# outbox must not fill Redis.
 _OUTBOX = f"""
 local function outbox(at, game, version, events)
   if events == '' or not KEYS[at] or redis.call('EXISTS', KEYS[at + 1]) == 0 then return end
-  redis.call('XADD', KEYS[at], '*', 'g', game, 'v', version, 'e', events)
+  redis.call('XADD', KEYS[at], 'MAXLEN', '~', {OUTBOX_MAX}, '*', 'g', game, 'v', version, 'e', events)
   redis.call('PUBLISH', '{WAKE}', KEYS[at])
 end
 """

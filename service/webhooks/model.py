@@ -48,6 +48,7 @@ RETENTION = 3 * 24 * 3600  # seconds a message is kept: the retries' day, then r
 LOG_LENGTH = 100  # attempts kept per endpoint
 FAILED_LENGTH = 1000  # given-up messages listed per endpoint
 MAX_ENDPOINTS = 16  # per tenant
+OUTBOX_MAX = 100_000  # entries an outbox stream keeps (per tenant and lane) if no worker reads
 
 
 class Endpoint(msgspec.Struct, kw_only=True):
