@@ -1,8 +1,9 @@
 """Webhook delivery end to end, in the fast tier (issue 20 asks for it in `make test`): real
-worker and receiver processes, the API on a Redis of their own. Events are signed as Standard Webhooks (checked with its reference library), match their
-committed schemas, arrive exactly for accepted changes and in order per game, are retried after
-errors and timeouts, survive a worker killed mid-delivery, and a slow endpoint holds neither
-moves nor other tenants' deliveries."""
+worker and receiver processes, the API on a Redis of their own. Events are signed as Standard
+Webhooks (checked with its reference library), match their committed schemas, arrive exactly
+for accepted changes and in order per game, are retried after errors and timeouts, survive a
+worker killed mid-delivery, and a slow endpoint holds neither moves nor other tenants'
+deliveries."""
 
 from __future__ import annotations
 
