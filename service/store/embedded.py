@@ -196,6 +196,14 @@ class EmbeddedRedis:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
+def _cluster_options(bus_port: int) -> tuple[str, ...]:
+    return (
+        "--cluster-enabled", "yes",
+        "--cluster-port", str(bus_port),
+        "--cluster-node-timeout", "15000",  # no false failovers on a busy machine
+    )  # fmt: skip
+
+
 class EmbeddedRedisCluster:
     """A Redis Cluster of `masters` servers on loopback, the slots split evenly, no replicas.
     Its `url` is `redis+cluster://` with every node as a seed, what `connect()` understands."""
@@ -203,16 +211,7 @@ class EmbeddedRedisCluster:
     def __init__(self, masters: int = 3) -> None:
         # The bus port is chosen too: the default, port + 10000, may be taken or past 65535.
         self.bus_ports = [free_port() for _ in range(masters)]
-        self.nodes = [
-            EmbeddedRedis(
-                extra=(
-                    "--cluster-enabled", "yes",
-                    "--cluster-port", str(bus),
-                    "--cluster-node-timeout", "15000",  # no false failovers on a busy machine
-                )
-            )
-            for bus in self.bus_ports
-        ]  # fmt: skip
+        self.nodes = [EmbeddedRedis(extra=_cluster_options(bus)) for bus in self.bus_ports]
 
     @property
     def url(self) -> str:
@@ -224,8 +223,8 @@ class EmbeddedRedisCluster:
             raise RuntimeError(f"a Redis Cluster here needs redis-server 7 or newer ({binary})")
         deadline = time.monotonic() + timeout
         try:
-            for node in self.nodes:
-                node.start()
+            for index, node in enumerate(self.nodes):
+                self._start_node(index, node)
             per_node = -(-SLOTS // len(self.nodes))
             for index, node in enumerate(self.nodes):
                 first = index * per_node
@@ -242,6 +241,18 @@ class EmbeddedRedisCluster:
             self.cleanup()
             raise
         return self
+
+    def _start_node(self, index: int, node: EmbeddedRedis) -> None:
+        """node.start(), on other ports if its bus port was taken meanwhile (node.start()
+        moves only the client port)."""
+        for _ in range(3):
+            try:
+                node.start()
+                return
+            except ExitedEarly:
+                self.bus_ports[index] = free_port()
+                node.extra = _cluster_options(self.bus_ports[index])
+        node.start()
 
     def _settled(self, port: int) -> bool:
         text = ask(port, "CLUSTER", "INFO").decode()
