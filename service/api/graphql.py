@@ -62,16 +62,9 @@ from service.store import StoreUnavailable
 from service.store.events import RESYNC
 
 if TYPE_CHECKING:  # generated from the Structs at import (typed.py): opaque to mypy
-    Breakdown: TypeAlias = Any
-    GameOptions: TypeAlias = Any
-    GameView: TypeAlias = Any
-    TypedMove: TypeAlias = Any
     TypedMoveInput: TypeAlias = Any
-    TypedOptionsInput: TypeAlias = Any
 else:
-    from service.api.typed import (
-        TypedMoveInput,
-    )
+    from service.api.typed import TypedMoveInput
 
 
 @strawberry.type

@@ -49,21 +49,8 @@ from tests.api.webhook_tenants import (
     Tenants,
     error_code,
     problem,
-    tenants,
 )
 from tests.conftest import Api, client_for
-
-
-@pytest.fixture(scope="module")
-async def dev(redis_url: str) -> AsyncIterator[Tenants]:
-    async with tenants(redis_url) as found:
-        yield found
-
-
-@pytest.fixture(scope="module")
-async def private(redis_url: str) -> AsyncIterator[Tenants]:
-    async with tenants(redis_url, webhook_allow_private=True) as found:
-        yield found
 
 
 @pytest.fixture

@@ -25,18 +25,6 @@ from tests.api.webhook_tenants import (
 
 
 @pytest.fixture(scope="module")
-async def dev(redis_url: str) -> AsyncIterator[Tenants]:
-    async with tenants(redis_url) as found:
-        yield found
-
-
-@pytest.fixture(scope="module")
-async def private(redis_url: str) -> AsyncIterator[Tenants]:
-    async with tenants(redis_url, webhook_allow_private=True) as found:
-        yield found
-
-
-@pytest.fixture(scope="module")
 async def production(redis_url: str) -> AsyncIterator[Tenants]:
     async with tenants(redis_url, env="production") as found:
         yield found
