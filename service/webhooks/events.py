@@ -92,7 +92,7 @@ def of_commit(
     game_id: str, before: Record | None, after: Record, history: list[HistoryRecord]
 ) -> list[Event]:
     """The events of one commit, in the order a receiver should see them: what happened
-    (timeout, resignation, abandon), then the end or whose turn it is now. None for games
+    (timeout, resignation, abandon), then the end or whose turn it is now. Nothing for games
     without a tenant (earlier releases)."""
     if not after.tenant:
         return []
