@@ -82,6 +82,7 @@ class Settings:
     webhook_retry_seconds: tuple[float, ...] = (5, 300, 1800, 7200, 18000, 36000, 36000)
     webhook_concurrency: int = 32  # deliveries in flight per worker process
     webhook_endpoint_concurrency: int = 4  # of them to one endpoint, so a slow one is contained
+    webhook_ca_file: str = ""  # a PEM bundle of CAs trusted for receivers beside the public ones
 
     @property
     def production(self) -> bool:
@@ -151,4 +152,5 @@ class Settings:
             webhook_endpoint_concurrency=_int(
                 "RULES_WEBHOOK_ENDPOINT_CONCURRENCY", cls.webhook_endpoint_concurrency
             ),
+            webhook_ca_file=os.environ.get("RULES_WEBHOOK_CA_FILE", cls.webhook_ca_file),
         )

@@ -144,7 +144,11 @@ class Deliverer:
         self.consumer = consumer
         self.tenants = tenants
         self.lease = settings.webhook_timeout_seconds + settings.worker_reclaim_seconds
-        self.client = httpx.AsyncClient(follow_redirects=False, trust_env=False)
+        self.client = httpx.AsyncClient(
+            follow_redirects=False,
+            trust_env=False,
+            verify=delivery.trusted(settings.webhook_ca_file),
+        )
         self.outbox_due: set[int] = set(range(LANES))
         self.rung = asyncio.Event()
         # attempts in flight here, by ("endpoint", id) and by ("tenant", id)

@@ -17,9 +17,11 @@ import asyncio
 import base64
 import hashlib
 import hmac
+import ssl
 import time
 from urllib.parse import SplitResult
 
+import certifi
 import httpx
 import msgspec
 
@@ -39,6 +41,15 @@ class Answer(msgspec.Struct, frozen=True):
     @property
     def delivered(self) -> bool:
         return self.status is not None and 200 <= self.status < 300
+
+
+def trusted(ca_file: str) -> ssl.SSLContext:
+    """The CAs a receiver's certificate may come from: the public ones (certifi, as httpx
+    trusts by default) and those of `ca_file`, if any (a private CA of the operator's)."""
+    context = ssl.create_default_context(cafile=certifi.where())
+    if ca_file:
+        context.load_verify_locations(cafile=ca_file)
+    return context
 
 
 def sign(secret: str, message: str, timestamp: int, body: bytes) -> str:
@@ -86,14 +97,21 @@ async def post(
     try:
         async with asyncio.timeout(timeout):
             parts = urls.parse(endpoint.url, production)
-            address = (await urls.addresses(parts, allow_private))[0]
+            addresses = await urls.addresses(parts, allow_private)
             sent = headers(endpoint, message, body, time.time())
             sent["host"] = parts.netloc.rpartition("@")[2]
             extensions = {"sni_hostname": parts.hostname} if parts.scheme == "https" else {}
-            request = client.build_request(
-                "POST", _pinned(parts, address), content=body, headers=sent, extensions=extensions
-            )
-            response = await client.send(request, stream=True)
+            for address in addresses:  # in the resolver's order, the next if one refuses
+                request = client.build_request(
+                    "POST", _pinned(parts, address), content=body, headers=sent,
+                    extensions=extensions,
+                )  # fmt: skip
+                try:
+                    response = await client.send(request, stream=True)
+                    break
+                except httpx.ConnectError:
+                    if address == addresses[-1]:
+                        raise
             await response.aclose()  # the status is all we keep
     except urls.BadUrl as exc:
         return answer(None, f"address not allowed: {exc}")

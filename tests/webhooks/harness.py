@@ -53,17 +53,20 @@ SETTINGS = Settings(
 class Receiver:
     """tests/webhooks/receiver.py as a process; what it logged, read back."""
 
-    def __init__(self) -> None:
+    def __init__(self, tls: tuple[str, str] | None = None) -> None:
+        """`tls`: (certificate, key) files to serve https with, as `localhost`."""
         self.port = free_port()
         self.path = Path(tempfile.mkdtemp()) / "received.jsonl"
         self.path.touch()
+        self.base = f"https://localhost:{self.port}" if tls else f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.webhooks.receiver", str(self.port), str(self.path)],
+            [sys.executable, "-m", "tests.webhooks.receiver", str(self.port), str(self.path),
+             *(tls or ())],
             env=os.environ.copy(),
-        )
+        )  # fmt: skip
 
     def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
+        return f"{self.base}{path}"
 
     def lines(self, phase: str = "arrived") -> list[dict[str, Any]]:
         lines = [json.loads(line) for line in self.path.read_text().splitlines() if line]
@@ -82,10 +85,10 @@ class Receiver:
         return lines
 
     async def ready(self) -> None:
-        async with asyncio.timeout(60), httpx.AsyncClient() as client:
+        async with asyncio.timeout(60), httpx.AsyncClient(verify=False) as client:
             while True:
                 try:
-                    await client.post(self.url("/probe"), content=b"")
+                    await client.post(f"{self.base.replace('localhost', '127.0.0.1')}/probe")
                     return
                 except httpx.TransportError:
                     await asyncio.sleep(0.05)
@@ -139,8 +142,8 @@ async def sync_flags(redis: Any, tenant: str) -> None:
 
 
 @contextmanager
-def receiver_process() -> Iterator[Receiver]:
-    receiver = Receiver()
+def receiver_process(tls: tuple[str, str] | None = None) -> Iterator[Receiver]:
+    receiver = Receiver(tls)
     try:
         yield receiver
     finally:
@@ -148,8 +151,8 @@ def receiver_process() -> Iterator[Receiver]:
 
 
 @asynccontextmanager
-async def hooks(**worker_settings: str) -> AsyncIterator[Hooks]:
-    with own_redis() as url, receiver_process() as receiver:
+async def hooks(tls: tuple[str, str] | None = None, **worker_settings: str) -> AsyncIterator[Hooks]:
+    with own_redis() as url, receiver_process(tls) as receiver:
         await receiver.ready()
         redis = connect(Settings(), url)
         try:

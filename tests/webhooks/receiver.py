@@ -1,5 +1,5 @@
 """A webhook receiver as its own process, for the tests: `python -m tests.webhooks.receiver
-<port> <log file>`. Every request is logged as one JSON line when it arrives ("arrived") and
+<port> <log file> [<certificate> <key>]` (with the last two: https). Every request is logged as one JSON line when it arrives ("arrived") and
 again when answered ("answered"), with its path, headers and body. What it answers depends on
 the path:
 
@@ -13,6 +13,7 @@ the path:
 from __future__ import annotations
 
 import json
+import ssl
 import sys
 import threading
 import time
@@ -64,11 +65,15 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main() -> None:
-    port, path = int(sys.argv[1]), sys.argv[2]
+    port, path, tls = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
     with open(path, "a") as log:
         Handler.log_file = log
         server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         server.daemon_threads = True
+        if tls:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*tls)
+            server.socket = context.wrap_socket(server.socket, server_side=True)
         server.serve_forever()
 
 

@@ -10,11 +10,15 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import shutil
 import signal
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import httpx
 import jsonschema
+import pytest
 from standardwebhooks import Webhook
 
 from service.store.embedded import free_port
@@ -351,3 +355,38 @@ async def test_a_tenant_with_slow_endpoints_takes_half_of_a_workers_attempts_at_
         assert [line["path"] for line in h.receiver.lines()] == ["/slow/4", "/ok"]
         assert [line["path"] for line in h.receiver.lines("answered")] == ["/ok"]
         await h.receiver.until(lambda lines: len(lines) == 3, "acme's second after its first")
+
+
+def certificate(directory: Path, name: str) -> tuple[str, str]:
+    """A self-signed certificate for `name` and its key (openssl), as files."""
+    cert, key = directory / f"{name}.pem", directory / f"{name}.key"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-keyout", str(key), "-out", str(cert), "-subj", f"/CN={name}",
+         "-addext", f"subjectAltName=DNS:{name}"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return str(cert), str(key)
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl for a certificate")
+@pytest.mark.parametrize("named", ["localhost", "elsewhere.test"])
+async def test_https_is_pinned_to_the_checked_address_and_verified_against_the_name(
+    tmp_path: Path, named: str
+) -> None:
+    """The attempt connects to the address it checked, with the URL's host name as TLS server
+    name: a certificate for that name (from RULES_WEBHOOK_CA_FILE) is accepted, one for another
+    name is refused, though both come from a trusted CA."""
+    cert, key = certificate(tmp_path, named)
+    async with hooks(tls=(cert, key), RULES_WEBHOOK_CA_FILE=cert) as h:
+        endpoint = await register(h.redis, "acme", h.receiver.url("/ok"))
+        await create(h, ACME, ["alice", "bob"])
+        (first, *_) = await h.log("acme", endpoint.id, settled=1)
+    if named == "localhost":
+        assert (first.outcome, first.status) == ("DELIVERED", 204)
+        (line,) = h.receiver.lines()
+        assert line["headers"]["host"] == f"localhost:{h.receiver.port}"
+    else:
+        assert first.outcome == "RETRYING" and first.status is None
+        assert "CERTIFICATE_VERIFY_FAILED" in first.error and "://" not in first.error
+        assert h.receiver.lines() == []
