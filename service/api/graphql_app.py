@@ -28,8 +28,8 @@ from strawberry.types.unset import UNSET, UnsetType
 from service.api import fastpath
 from service.api.documents import _Lru
 from service.api.guard import Admission, Occupancy
-from service.api.parsing import BadInput, decode_json
-from service.api.rest import bearer_token, refusal
+from service.api.parsing import BadInput, decode_json, header
+from service.api.rest import bearer_token, credential, refusal
 from service.api.schema import build_schema
 from service.api.sockets import LegacyHandler, TransportHandler, socket_token
 from service.api.tables import Tables
@@ -110,24 +110,29 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         if scope["type"] != "http":
             await super().__call__(scope, receive, send)
             return
-        request = Request(scope, receive)
         if scope["method"] == "POST":
-            body = await request.body()
-            answer, body = await self._answer(request, body)
+            body = await _read_body(receive)
+            if body is None:
+                return  # the client went away: nobody to answer
+            answer, body = await self._answer(scope, body)
+            if isinstance(answer, bytes):
+                await _send_json(send, answer)
+                return
             if answer is not None:
                 await answer(scope, receive, send)
                 return
-            request = Request(scope, _replay(body, receive))
+            receive = _replay(body, receive)
         try:
-            response = await self.run(request)
+            response = await self.run(Request(scope, receive))
         except HTTPException as exc:
             code = HTTP_CODES.get(exc.status_code, "BAD_REQUEST")
             response = refusal("/graphql", exc.status_code, code, exc.reason)
         await response(scope, receive, send)
 
-    async def _answer(self, request: Request, body: bytes) -> tuple[Response | None, bytes]:
-        """A refusal or the fast path's answer, or None and the body strawberry should see."""
-        if "json" not in request.headers.get("content-type", ""):
+    async def _answer(self, scope: Scope, body: bytes) -> tuple[Response | bytes | None, bytes]:
+        """A refusal or the fast path's answer (its JSON), or None and the body strawberry
+        should see."""
+        if "json" not in (header(scope, b"content-type") or ""):
             return None, body
         try:
             payload = decode_json(body, self.max_depth)
@@ -150,11 +155,12 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         plan = self.documents.plan(query)
         if plan is None or payload.get("operationName") not in (None, plan.name):
             return None, body
-        request.scope["rules.operation"] = plan.operation
-        result = await fastpath.run(plan, variables, self.tables, bearer_token(request))
+        scope["rules.operation"] = plan.operation
+        token = credential(header(scope, b"authorization"))
+        result = await fastpath.run(plan, variables, self.tables, token)
         if result is None:
             return None, body
-        return Response(self.encode_json(result), media_type="application/json"), body
+        return self.encode_json(result), body
 
     def _persisted(self, query: object, persisted: dict[str, Any]) -> tuple[str, Response | None]:
         digest = persisted.get("sha256Hash")
@@ -169,6 +175,25 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         if known is None:
             return "", _error("PERSISTED_QUERY_NOT_FOUND", "PersistedQueryNotFound")
         return str(known), None
+
+
+async def _read_body(receive: Receive) -> bytes | None:
+    """The whole request body (the guard bounds its size), or None if the client left."""
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+async def _send_json(send: Send, body: bytes) -> None:
+    length = str(len(body)).encode()
+    headers = [(b"content-length", length), (b"content-type", b"application/json")]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

@@ -11,13 +11,12 @@ from __future__ import annotations
 import math
 import time
 
-from starlette.datastructures import Headers
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from service import metrics
-from service.api.parsing import natural, seat_token
+from service.api.parsing import header, natural, seat_token
 from service.api.ratelimit import RateLimiter
 from service.api.rest import credential, refusal
 
@@ -120,8 +119,7 @@ class Guard:
         with a code and a reason, which clients see (an HTTP refusal of the upgrade they
         would not)."""
         address = client_address(scope)
-        headers = Headers(scope=scope)
-        wait = self.admission.admit(credential(headers.get("authorization")), address)
+        wait = self.admission.admit(credential(header(scope, b"authorization")), address)
         if wait is not None or not self.sockets.take(address):
             socket = WebSocket(scope, receive, send)
             offered = "graphql-transport-ws" in (scope.get("subprotocols") or [])
@@ -136,14 +134,14 @@ class Guard:
             self.sockets.give(address)
 
     def _refuse_early(self, scope: Scope, path: str) -> Response | None:
-        headers = Headers(scope=scope)
-        length = headers.get("content-length")
+        length = header(scope, b"content-length")
         size = natural(length) if length is not None else 0
         if size is None or size > self.max_body_bytes:
             return self._too_large(path)
         if path in OPEN_PATHS:
             return None
-        wait = self.admission.admit(credential(headers.get("authorization")), client_address(scope))
+        token = credential(header(scope, b"authorization"))
+        wait = self.admission.admit(token, client_address(scope))
         if wait is None:
             return None
         return refusal(

@@ -53,7 +53,7 @@ from service.engine import (
 )
 from service.engine import play as engine_play
 from service.engine import start as engine_start
-from service.engine.play import decode_state, encode_state
+from service.engine.play import decode_state, encode_state, to_move
 from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore
 from service.store.jobs import new_game_id
 from service.store.records import Outcome
@@ -467,7 +467,7 @@ class Tables:
             budget_ms,
         )
         move, label = await self.hints.suggest(request)
-        return seat, msgspec.convert(move, type=game.move_type), label
+        return seat, to_move(game, move), label
 
     async def history(self, table: Table, after: int | None) -> list[HistoryRecord]:
         """Entries after `after` up to the table's version (a replayed answer is an earlier

@@ -35,6 +35,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from service.engine import Game, ScoreEntry, games
+from service.engine.play import to_move
 
 SEQUENCES = (mi.ListType, mi.VarTupleType, mi.SetType, mi.FrozenSetType)
 
@@ -327,4 +328,4 @@ def options_json(value: Any, kind: str) -> dict[str, Any]:
 
 def typed_move(game: Game[Any, Any], move: Any) -> Any:
     """A move as the history stores it (JSON) as its Struct, for `typedMove`."""
-    return msgspec.convert(move, type=game.move_type)
+    return to_move(game, move)
