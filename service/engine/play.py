@@ -89,7 +89,8 @@ def to_move(game: Game[Any, Any], raw: object) -> Any:
     """`msgspec.convert(raw, type=game.move_type)`, 25x cheaper: msgspec keeps what it learns of
     a Struct type on the class, but works out a union of Structs again on every call."""
     try:
-        return msgspec.convert({"move": raw}, type=_holder(game.move_type)).move
+        holder: Any = msgspec.convert({"move": raw}, type=_holder(game.move_type))
+        return holder.move
     except msgspec.ValidationError as exc:
         message = str(exc).replace(" - at `$.move`", "").replace("`$.move", "`$")
         raise msgspec.ValidationError(message) from None
