@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import hiredis
+from redis._parsers.hiredis import NOT_ENOUGH_DATA
 from redis.asyncio.connection import AbstractConnection, ConnectionPool
 from redis.exceptions import ConnectionError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeout
@@ -30,11 +31,8 @@ Arg = bytes | str | int
 
 
 def pack(commands: Sequence[Sequence[Arg]]) -> bytes:
-    """RESP for `commands`, strings UTF-8 encoded strictly as redis-py's encoder does."""
-    return b"".join(
-        hiredis.pack_command(tuple(a.encode() if type(a) is str else a for a in command))  # type: ignore[arg-type]
-        for command in commands
-    )
+    """RESP for `commands`; hiredis encodes strings as UTF-8 strictly, as redis-py does."""
+    return b"".join(hiredis.pack_command(tuple(command)) for command in commands)  # type: ignore[arg-type]
 
 
 class DirectConnections:
@@ -97,15 +95,31 @@ class DirectConnections:
             if isinstance(exc, OSError):
                 raise ConnectionError(f"Error while writing to socket: {exc}") from exc
             raise
-        replies: list[Any] = []
-        for _ in range(count):
-            try:  # read_response closes the connection on a timeout, a cancel or a broken one
-                replies.append(await connection.read_response())
-            except ResponseError as exc:  # an error reply: read whole, the connection is fine
-                replies.append(exc)
-        return replies
+        try:  # an error reply (ResponseError) is a reply: read whole, the connection is fine
+            async with asyncio.timeout(connection.socket_timeout):  # redis-py's read timeout
+                return [await _reply(connection) for _ in range(count)]
+        except BaseException as exc:  # a timeout, a cancel or a broken connection
+            await connection.disconnect(nowait=True)
+            if isinstance(exc, TimeoutError):
+                raise RedisTimeout("Timeout reading from socket") from None
+            if isinstance(exc, OSError):
+                raise ConnectionError(f"Error while reading from socket: {exc}") from exc
+            raise
 
     async def close(self) -> None:
         idle, self.idle = self.idle, []
         for connection in idle:
             await connection.disconnect(nowait=True)
+
+
+async def _reply(connection: AbstractConnection) -> Any:
+    """The next reply, read straight from redis-py's hiredis parser (its `read_response`
+    wraps each reply in a timeout and three coroutine calls)."""
+    parser: Any = connection._parser
+    reply = parser._reader.gets()
+    while reply is NOT_ENOUGH_DATA:
+        await parser.read_from_socket()  # ConnectionError when the server closed it
+        reply = parser._reader.gets()
+    if isinstance(reply, ConnectionError):
+        raise reply
+    return reply

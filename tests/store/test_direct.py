@@ -91,6 +91,11 @@ async def test_an_interrupted_command_closes_its_connection(client: Redis) -> No
         blocked.cancel()
         with pytest.raises(asyncio.CancelledError):
             await blocked
+
+        async def gone() -> bool:  # the close reaches the server a moment after the cancel
+            return not await waiting()
+
+        await _until(gone, "the server to drop the cancelled BLPOP's connection")
         await client.rpush(key, "x")
         # the cancelled BLPOP's connection is gone, so nothing pops the value or reads its reply
         assert await direct.execute([("LLEN", key), ("PING",)]) == [1, b"PONG"]
