@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
+import math
 from typing import TypeVar
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, disable_created_metrics
 from prometheus_client.metrics import MetricWrapperBase
+from prometheus_client.metrics_core import HistogramMetricFamily, Metric
+from prometheus_client.utils import floatToGoString
 
 disable_created_metrics()  # type: ignore[no-untyped-call]
 
@@ -14,16 +19,69 @@ REGISTRY = CollectorRegistry(auto_describe=True)
 
 _FAST = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
-REQUEST_SECONDS = Histogram(
-    "rules_request_seconds",
-    "Time to answer one API request, by operation.",
-    ["operation"],
-    buckets=_FAST,
-    registry=REGISTRY,
+
+class LoopHistogram:
+    """A labelled histogram observed only by the event loop's thread: an observation is a
+    bisect and two additions, where prometheus_client's Histogram takes two locks and walks
+    its buckets in Python (with the in-flight gauge, 3% of a read's CPU; issue 21). Scraped
+    as any histogram: `_bucket{le=...}`, `_count`, `_sum`."""
+
+    def __init__(
+        self, name: str, documentation: str, labelnames: list[str], buckets: tuple[float, ...]
+    ) -> None:
+        self.name, self.documentation, self.labelnames = name, documentation, labelnames
+        self.bounds = [*buckets, math.inf]
+        self.children: dict[tuple[str, ...], Observations] = {}
+        REGISTRY.register(self)
+
+    def labels(self, *values: str) -> Observations:
+        child = self.children.get(values)
+        if child is None:
+            child = self.children[values] = Observations(self.bounds)
+        return child
+
+    def describe(self) -> list[Metric]:
+        return [HistogramMetricFamily(self.name, self.documentation, labels=self.labelnames)]
+
+    def collect(self) -> list[Metric]:
+        family = HistogramMetricFamily(self.name, self.documentation, labels=self.labelnames)
+        for values, child in list(self.children.items()):
+            counts = itertools.accumulate(child.counts)
+            buckets = [(_le(b), n) for b, n in zip(self.bounds, counts, strict=True)]
+            family.add_metric(list(values), buckets, child.sum)
+        return [family]
+
+
+def _le(bound: float) -> str:
+    return str(floatToGoString(bound))  # type: ignore[no-untyped-call]
+
+
+class Observations:
+    def __init__(self, bounds: list[float]) -> None:
+        self.bounds = bounds
+        self.counts = [0] * len(bounds)
+        self.sum = 0.0
+
+    def observe(self, amount: float) -> None:
+        self.counts[bisect.bisect_left(self.bounds, amount)] += 1  # a bucket's bound is <=
+        self.sum += amount
+
+
+class Tally:
+    """A count the event loop's code moves without a lock; a gauge reads it when scraped."""
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+REQUEST_SECONDS = LoopHistogram(
+    "rules_request_seconds", "Time to answer one API request, by operation.", ["operation"], _FAST
 )
+IN_FLIGHT = Tally()
 REQUESTS_IN_FLIGHT = Gauge(
     "rules_requests_in_flight", "HTTP requests being answered now.", registry=REGISTRY
 )
+REQUESTS_IN_FLIGHT.set_function(lambda: IN_FLIGHT.value)
 MOVES = Counter(
     "rules_moves_total",
     "Decisions submitted, by game and outcome (ACCEPTED or a reject code).",
@@ -51,12 +109,8 @@ VERSION_CONFLICTS = Counter(
     ["game"],
     registry=REGISTRY,
 )
-STORE_SECONDS = Histogram(
-    "rules_store_seconds",
-    "Time of one store round trip, by command.",
-    ["command"],
-    buckets=_FAST,
-    registry=REGISTRY,
+STORE_SECONDS = LoopHistogram(
+    "rules_store_seconds", "Time of one store round trip, by command.", ["command"], _FAST
 )
 STORE_ERRORS = Counter(
     "rules_store_errors_total",

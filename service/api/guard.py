@@ -101,17 +101,16 @@ class Guard:
                 raise BodyTooLarge
             return message
 
-        metrics.REQUESTS_IN_FLIGHT.inc()
+        metrics.IN_FLIGHT.value += 1
         started = time.perf_counter()
         try:
             await self.app(scope, limited_receive, send)
         except BodyTooLarge:
             await self._too_large(path)(scope, receive, send)
         finally:
-            metrics.REQUESTS_IN_FLIGHT.dec()
+            metrics.IN_FLIGHT.value -= 1
             operation = scope.get("rules.operation") or (path if path in OPEN_PATHS else "other")
-            seconds = metrics.child(metrics.REQUEST_SECONDS, operation)
-            seconds.observe(time.perf_counter() - started)
+            metrics.REQUEST_SECONDS.labels(operation).observe(time.perf_counter() - started)
 
     async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
         """A WebSocket upgrade is admitted like a request; an address holds at most
