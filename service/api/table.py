@@ -10,7 +10,6 @@ import hmac
 import secrets
 import time
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 import msgspec
@@ -60,6 +59,7 @@ class Table:
     game: Game[Any, Any]
     viewer: int | None
     _state: Any = field(default=None, repr=False)
+    _to_act: list[int] | None = field(default=None, repr=False)
 
     @property
     def state(self) -> Any:
@@ -67,11 +67,13 @@ class Table:
             self._state = decode_state(self.game, self.record.state)
         return self._state
 
-    @cached_property
-    def to_act(self) -> list[int]:
-        if self.record.outcome is not None:  # resigned, abandoned, timed out: nobody acts
-            return []
-        return self.game.to_act(self.state)
+    @property
+    def to_act(self) -> list[int]:  # kept as state is (cached_property takes a lock in 3.11)
+        if self._to_act is None:
+            # resigned, abandoned, timed out: nobody acts
+            ended = self.record.outcome is not None
+            self._to_act = [] if ended else self.game.to_act(self.state)
+        return self._to_act
 
     # Views, moves and scores stay msgspec Structs: the JSON encoder writes them directly.
     def view(self) -> Any:
