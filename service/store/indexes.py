@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 
 from service.store.jobs import LANES, lane_of
@@ -80,21 +81,26 @@ def updates(game_id: str, record: Record) -> tuple[list[str], str]:
     Nothing for games without a tenant (earlier releases: their ids may hash outside the lanes)."""
     if not record.tenant:
         return [], ""
-    lane = lane_of(game_id)
-    keys = [tenant_key(lane, record.tenant)]
-    keys += [status_key(lane, record.tenant, status) for status in STATUSES]
-    flags = "+" + "".join("+" if status == record.status() else "-" for status in STATUSES)
+    players = tuple(dict.fromkeys(p for p in record.player_ids if p is not None))
+    keys = _keys(lane_of(game_id), record.tenant, players, record.clock is not None)
+    status = record.status()
+    flags = "+" + "".join("+" if s == status else "-" for s in STATUSES)
     acting = {record.player_ids[s] for s in record.acting if s < len(record.player_ids)}
-    for player_id in dict.fromkeys(p for p in record.player_ids if p is not None):
-        keys += [
-            player_key(lane, record.tenant, player_id),
-            acting_key(lane, record.tenant, player_id),
-        ]
+    for player_id in players:
         flags += "+" + ("+" if player_id in acting and not record.finished else "-")
     if record.clock is not None:  # 'c': the deadline, scored; '-': no deadline now
-        keys.append(clock_key(lane))
         flags += "c" if record.deadline is not None else "x"
-    return keys, flags
+    return list(keys), flags
+
+
+@functools.lru_cache(maxsize=4096)  # a game's keys stay the same from its first write on
+def _keys(lane: int, tenant: str, players: tuple[str, ...], clocked: bool) -> tuple[str, ...]:
+    keys = [tenant_key(lane, tenant), *(status_key(lane, tenant, s) for s in STATUSES)]
+    for player_id in players:
+        keys += [player_key(lane, tenant, player_id), acting_key(lane, tenant, player_id)]
+    if clocked:
+        keys.append(clock_key(lane))
+    return tuple(keys)
 
 
 def lanes() -> range:
