@@ -221,6 +221,7 @@ class Worker:
 
         # On a thread: the event loop keeps reading Redis replies (a reply left unread for a
         # whole decision would look like a timeout) and wake-ups meanwhile.
+        log.debug("job %s %s v%d seat %d: deciding", job.entry, job.game_id, job.version, job.seat)
         played = await asyncio.to_thread(decide)
         new_record, history = advance(record, game, played)
         committed = await self.store.commit(

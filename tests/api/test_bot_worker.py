@@ -46,10 +46,12 @@ async def _create(api: Api, kind: str, players: int, bots: dict[int, str], seed:
 
 
 async def _until(check: Callable[[], Any], what: str, seconds: float = 60) -> Any:
-    async with asyncio.timeout(seconds):
-        while not (found := await check()):
-            await asyncio.sleep(0.05)
-    assert found, what
+    try:
+        async with asyncio.timeout(seconds):
+            while not (found := await check()):
+                await asyncio.sleep(0.05)
+    except TimeoutError:
+        raise AssertionError(f"waited {seconds} s for {what}") from None
     return found
 
 
@@ -165,8 +167,11 @@ async def test_a_decision_taken_by_two_workers_is_committed_once(
     isolated: tuple[str, Api, RedisStore],
 ) -> None:
     url, api, store = isolated
-    slow = {"RULES_BOT_ITERATIONS": "5000"}  # seconds of SEARCH: mid-decision when paused
+    # Seconds of SEARCH, paused once the worker says it is deciding: a pause that caught it
+    # reading a reply would time that read out on resume, and it would never commit at all.
+    slow = {"RULES_BOT_ITERATIONS": "20000", "LOG_LEVEL": "debug"}
     async with _in_a_workers_hands(isolated, "twice", **slow) as (game_id, token, paused):
+        await paused.until_logged(f"{game_id} v0 seat 0: deciding")
         os.kill(paused.process.pid, signal.SIGSTOP)
         try:
             with worker_process(url, **QUICK_RECLAIM) as rescuer:
@@ -174,17 +179,12 @@ async def test_a_decision_taken_by_two_workers_is_committed_once(
                 rescued = rescuer.stop()
         finally:
             os.kill(paused.process.pid, signal.SIGCONT)
-        stale = f"{game_id} v0 seat 0: stale"
-        await _until(lambda: _logged(paused, stale), "the paused worker's commit refused", 120)
+        await paused.until_logged(f"{game_id} v0 seat 0: stale", 300)  # its commit refused
     history = (await api.gql(gql.HISTORY, {"id": game_id}))["game"]["history"]
     assert [e["version"] for e in history] == [*range(1, seen["version"] + 1)]
     assert [e["seat"] for e in history if e["version"] == 1] == [0]
     assert f"{game_id} v0 seat 0: played" in rescued, rescued
     assert await _jobs_left(store) == 0
-
-
-async def _logged(worker: WorkerProcess, text: str) -> bool:
-    return text in worker.output()
 
 
 async def test_stale_and_unknown_jobs_are_acknowledged_and_dropped(

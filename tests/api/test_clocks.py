@@ -152,7 +152,7 @@ async def test_a_clock_runs_out_with_no_client_connected(
     seat = game["toAct"][0]
     assert seen["outcome"] == {"reason": "TIMEOUT", "seat": seat}
     assert seen["history"][-1]["event"] == "TIMEOUT" and seen["clock"]["deadline"] is None
-    assert f"clock of {game['id']} swept" in bot_worker.output()
+    await bot_worker.until_logged(f"clock of {game['id']} swept")  # logged after the commit
 
 
 async def test_a_timeout_racing_a_last_second_move_lets_exactly_one_win(

@@ -3,10 +3,12 @@ share: waiting on jobs, reading what a worker logged."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO
@@ -35,6 +37,15 @@ class WorkerProcess:
     def output(self) -> str:
         self.log.seek(0)
         return self.log.read()
+
+    async def until_logged(self, text: str, seconds: float = 60) -> None:
+        """Wait until the worker has logged `text`: an AssertionError quoting its log after
+        `seconds`."""
+        deadline = time.monotonic() + seconds
+        while text not in (logged := self.output()):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"waited {seconds} s for {text!r}; it logged:\n{logged}")
+            await asyncio.sleep(0.05)
 
     def stop(self) -> str:
         """Stop it (if it still runs) and return everything it logged."""
