@@ -89,27 +89,37 @@ class DirectConnections:
                 async with asyncio.timeout(self.timeout):
                     await writer.drain()
         except BaseException as exc:
-            await connection.disconnect(nowait=True)
-            if isinstance(exc, TimeoutError):
-                raise RedisTimeout("Timeout writing to socket") from None
-            if isinstance(exc, OSError):
-                raise ConnectionError(f"Error while writing to socket: {exc}") from exc
-            raise
+            error = await _closed_after(connection, exc, "writing to")
+            if error is exc:
+                raise
+            raise error from exc
         try:  # an error reply (ResponseError) is a reply: read whole, the connection is fine
             async with asyncio.timeout(connection.socket_timeout):  # redis-py's read timeout
                 return [await _reply(connection) for _ in range(count)]
         except BaseException as exc:  # a timeout, a cancel or a broken connection
-            await connection.disconnect(nowait=True)
-            if isinstance(exc, TimeoutError):
-                raise RedisTimeout("Timeout reading from socket") from None
-            if isinstance(exc, OSError):
-                raise ConnectionError(f"Error while reading from socket: {exc}") from exc
-            raise
+            error = await _closed_after(connection, exc, "reading from")
+            if error is exc:
+                raise
+            raise error from exc
 
     async def close(self) -> None:
         idle, self.idle = self.idle, []
         for connection in idle:
             await connection.disconnect(nowait=True)
+
+
+async def _closed_after(
+    connection: AbstractConnection, exc: BaseException, doing: str
+) -> BaseException:
+    """What to raise for a round trip cut short by `exc`, once `connection` is closed (its
+    unread replies must never reach the next request): redis-py's error for a timeout or a
+    broken socket, `exc` itself for anything else (a cancellation)."""
+    await connection.disconnect(nowait=True)
+    if isinstance(exc, TimeoutError):
+        return RedisTimeout(f"Timeout {doing} socket")
+    if isinstance(exc, OSError):
+        return ConnectionError(f"Error while {doing} socket: {exc}")
+    return exc
 
 
 async def _reply(connection: AbstractConnection) -> Any:

@@ -1,6 +1,6 @@
 """The hot path's own Redis connections (service/store/direct.py): replies in order, an error
 reply that leaves the connection usable, a connection the server closed while idle reconnected,
-an interrupted command's connection never reused, and the bound on connections."""
+an interrupted or timed-out command's connection never reused, and the bound on connections."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeout
 
 from service.settings import Settings
 from service.store.direct import DirectConnections, pack
@@ -102,6 +103,31 @@ async def test_an_interrupted_command_closes_its_connection(client: Redis) -> No
     finally:
         await direct.close()
         await client.delete(key)
+
+
+async def test_a_read_that_times_out_is_redis_timeout_and_closes_its_connection(
+    redis_url: str,
+) -> None:
+    quick = connect(Settings(redis_timeout=0.2), redis_url)  # redis-py's read timeout
+    if not isinstance(quick, Redis):
+        await quick.aclose()
+        pytest.skip("direct connections serve one server only")
+    direct = DirectConnections(quick.connection_pool, 1, 5.0)
+    key = f"direct:{secrets.token_hex(4)}"
+    try:
+        with pytest.raises(RedisTimeout, match="Timeout reading from socket"):
+            await direct.execute([("BLPOP", key, 30)])
+
+        async def gone() -> bool:
+            return b"cmd=blpop" not in await quick.execute_command("CLIENT", "LIST")
+
+        await _until(gone, "the server to drop the timed-out BLPOP's connection")
+        await quick.rpush(key, "x")
+        assert await direct.execute([("LLEN", key)]) == [1]
+    finally:
+        await direct.close()
+        await quick.delete(key)
+        await quick.aclose()
 
 
 async def test_at_most_size_connections_and_a_wait_bounded_by_the_timeout(client: Redis) -> None:
