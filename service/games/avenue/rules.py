@@ -81,6 +81,9 @@ def neighbours(cell: int) -> list[int]:
     return out
 
 
+NEIGHBOURS = [neighbours(cell) for cell in range(CELLS)]
+
+
 def draw_row(deck: list[int], size: int) -> list[int]:
     """Draw up to `size` cards and sort them by value; the stable sort keeps draw order for
     equal values (AV-4). A short deck gives a short row (AV-7)."""
@@ -183,11 +186,8 @@ def free_cards(state: State) -> list[int]:
 def open_cells(state: State) -> list[int]:
     """Empty cells orthogonally next to a placed card (AV-5)."""
     park = state.park
-    return [
-        cell
-        for cell in range(CELLS)
-        if park[cell] == EMPTY and any(park[n] != EMPTY for n in neighbours(cell))
-    ]
+    around = {n for cell, card in enumerate(park) if card != EMPTY for n in NEIGHBOURS[cell]}
+    return sorted(cell for cell in around if park[cell] == EMPTY)
 
 
 def take_candidates(state: State) -> list[tuple[int, int]]:
