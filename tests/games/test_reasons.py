@@ -10,6 +10,7 @@ and every reason of the table (and the generic WRONG_DECISION) must come up.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +116,10 @@ def test_every_reason_is_documented_with_its_rule(kind: str) -> None:
         assert f"| `{reason.code}` | {reason.rule} |" in text, reason.code
     for code in GENERIC_REASONS:
         assert f"`{code}`" in text, code
+    refusals = text.split("\n## Refusals\n")[1].split("\n## ")[0]
+    listed = set(re.findall(r"^\| `([A-Z_]+)` \|", refusals, re.M))
+    given = {reason.code for reason in games()[kind].reasons.values()} | set(GENERIC_REASONS)
+    assert listed == given, f"documented, never given: {sorted(listed - given)}"
 
 
 def test_set_valued_moves_are_accepted_in_any_order_and_recorded_sorted() -> None:
