@@ -9,7 +9,9 @@ A game names its reasons in a table keyed by move tag and a group of the move's 
 `(tag, ())` explains a move of a kind the seat does not owe now, `(tag, ("row", "col"))` a
 value of those fields that no legal move of that kind has. Fields are checked group by group
 in the table's order, then one by one, each time among the legal moves that agree with the
-groups already checked. Anything the table does not name gets a generic reason.
+groups already checked. Anything the table does not name gets a generic reason. Every field
+is checked, so a move that passes them all is one of the legal moves: there is no "each field
+fine, not together" refusal.
 """
 
 from __future__ import annotations
@@ -21,8 +23,7 @@ import msgspec
 
 WRONG_DECISION = "WRONG_DECISION"  # the seat owes another kind of decision now
 VALUE_NOT_ALLOWED = "VALUE_NOT_ALLOWED"  # a field no legal move of that kind has
-COMBINATION_NOT_ALLOWED = "COMBINATION_NOT_ALLOWED"  # each field fine, not together
-GENERIC_REASONS = (WRONG_DECISION, VALUE_NOT_ALLOWED, COMBINATION_NOT_ALLOWED)
+GENERIC_REASONS = (WRONG_DECISION, VALUE_NOT_ALLOWED)
 
 
 class Reason(NamedTuple):
@@ -69,8 +70,7 @@ def explain(
             reason = reasons.get((tag, fields), generic)
             return _refusal(reason, value, allowed, owed, suffix=f" (allowed: {_list(allowed)})")
         same = [m for m in same if _values(m, fields) == value]
-    reason = Reason(COMBINATION_NOT_ALLOWED, rule, "that combination is not allowed now")
-    return _refusal(reason, tag, [], owed)
+    raise ValueError(f"{move!r} is legal: there is no refusal to explain")
 
 
 def _values(move: msgspec.Struct, fields: tuple[str, ...]) -> Any:

@@ -155,6 +155,14 @@ def test_fields_without_a_reason_get_the_generic_ones() -> None:
     )  # fmt: skip
 
 
+def test_a_legal_move_has_no_refusal_to_explain() -> None:
+    """Every field is checked, so no "each field fine, not together" reason exists (issue #18:
+    each documented reason is one a refusal can give)."""
+    legal = [Pair(a=1, b=2), Pair(a=2, b=1)]
+    with pytest.raises(ValueError, match="is legal"):
+        explain(Pair(a=2, b=1), legal, {}, "X-1")
+
+
 def test_a_reason_for_a_kind_of_decision_holds_only_beside_its_siblings() -> None:
     reasons = {("add", ()): Reason("NO_ADD", "X-3", "adding is over", frozenset({"pair"}))}
     assert explain(Add(amount=1), [Pair(a=1, b=2)], reasons, "X-1").reason == "NO_ADD"

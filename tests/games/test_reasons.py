@@ -4,12 +4,13 @@ Random games of each kind are played; at every position the seat to act sends, f
 of its game's reason table, a move built to break exactly that part: a kind of decision it does
 not owe now (an example of that kind seen earlier), or a legal move with those fields set to a
 value no legal move has. Each refusal must be ILLEGAL_MOVE with a reason, a rule and a sentence,
-and every reason of the table (and the generic WRONG_DECISION) must come up.
+and every reason of the table (and the generic WRONG_DECISION) must come up, with its rule.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -38,13 +39,14 @@ def _broken(
     return variants
 
 
-def _refusal(game: Game[Any, Any], state: Any, seat: int, move: object) -> str | None:
+def _refusal(game: Game[Any, Any], state: Any, seat: int, move: object) -> tuple[str, str] | None:
+    """The refusal's reason and rule, if `move` is refused as ILLEGAL_MOVE."""
     try:
         check(game, state, seat, move)
     except IllegalMove as exc:
         if exc.code == RejectCode.ILLEGAL_MOVE:
             assert exc.reason and exc.rule and exc.message, exc
-            return exc.reason
+            return exc.reason, exc.rule
     return None
 
 
@@ -67,8 +69,11 @@ def _probes(
 @pytest.mark.parametrize("kind", sorted(games()))
 def test_every_reason_of_the_game_is_produced_by_a_refusal(kind: str) -> None:
     game = games()[kind]
-    expected = {reason.code for reason in game.reasons.values()} | {WRONG_DECISION}
-    produced: set[str | None] = set()
+    # a code with two rules (TOKEN_ALREADY_ACTIVE: TT-3 and TT-6) must come up with each
+    expected = {(r.code, r.rule) for r in game.reasons.values()} | {
+        (WRONG_DECISION, game.turn_rule)
+    }
+    produced: set[tuple[str, str] | None] = set()
     examples: dict[str, dict[str, Any]] = {}
     seen: dict[str, set[Any]] = {}
     options = OPTIONS.get(kind, [{}])
@@ -91,8 +96,9 @@ def test_every_reason_of_the_game_is_produced_by_a_refusal(kind: str) -> None:
         if expected <= produced:
             break
     produced.discard(None)
-    assert expected <= produced, f"never produced: {sorted(expected - produced)}"  # type: ignore[operator]
-    assert produced <= expected | set(GENERIC_REASONS), sorted(map(str, produced))
+    assert expected <= produced, f"never produced: {sorted(expected - produced)}"
+    generic = {(code, game.turn_rule) for code in GENERIC_REASONS}
+    assert produced <= expected | generic, sorted(map(str, produced))
 
 
 def test_reason_tables_name_real_move_kinds_and_fields() -> None:
@@ -115,6 +121,10 @@ def test_every_reason_is_documented_with_its_rule(kind: str) -> None:
         assert f"| `{reason.code}` | {reason.rule} |" in text, reason.code
     for code in GENERIC_REASONS:
         assert f"`{code}`" in text, code
+    refusals = text.split("\n## Refusals\n")[1].split("\n## ")[0]
+    listed = set(re.findall(r"^\| `([A-Z_]+)` \|", refusals, re.M))
+    given = {reason.code for reason in games()[kind].reasons.values()} | set(GENERIC_REASONS)
+    assert listed == given, f"documented, never given: {sorted(listed - given)}"
 
 
 def test_set_valued_moves_are_accepted_in_any_order_and_recorded_sorted() -> None:

@@ -5,8 +5,10 @@ For random reachable states (random seed, player count, options and moves) and e
 a twin is made that changes only what that viewer may not see (tests/security/hidden.py).
 Then the viewer's view, its legal moves and their labels, the history steps that the same
 move produces in both (as far as the viewer's view is still the same before each step), the
-rejections of probe moves it sends, and the scores must be identical; and no view, move or
-label carries the seed or the RNG state.
+rejections of probe moves it sends (code, message, reason and rule: issue #18), and the scores
+must be identical; and no view, move or label carries the seed or the RNG state. The probes
+include, as in tests/games/test_reasons.py, a move of each kind the game met and legal moves
+with the fields of its reason table changed, so that reasons of every game are compared.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.engine import Game, IllegalMove, games, play, start
+from service.engine.explain import WRONG_DECISION
 from service.engine.play import copy_state
 from tests.security.hidden import TWINS, new_rng
 
@@ -28,6 +31,7 @@ POSITIONS = 6  # random states of each game, plus one of each phase it went thro
 PROBES: tuple[object, ...] = {"type": "noSuchMove"}, {"type": 7}, "reforest", [], None, {}
 
 checked: dict[str, int] = {}
+reasons_compared: dict[str, set[str]] = {}
 
 
 def options_for(kind: str, draw: st.DrawFn) -> dict[str, Any] | None:
@@ -96,6 +100,16 @@ def steps_seen(
     return seen
 
 
+def kinds_met(game: Game[Any, Any], states: list[Any]) -> list[Any]:
+    """One move of each kind the game offered on the way: refused where another is owed."""
+    found: dict[str, Any] = {}
+    for state in states:
+        for seat in game.to_act(state):
+            for move in game.legal_moves(state, seat):
+                found.setdefault(type(move).__name__, msgspec.to_builtins(move))
+    return list(found.values())
+
+
 def outcome(game: Game[Any, Any], state: Any, seat: int, move: object) -> tuple[str, ...]:
     try:
         steps = play(game, state, seat, move).steps
@@ -104,8 +118,12 @@ def outcome(game: Game[Any, Any], state: Any, seat: int, move: object) -> tuple[
     return "accepted", steps[0].label
 
 
-def probes(game: Game[Any, Any], state: Any, chooser: random.Random) -> list[object]:
-    """Malformed moves, every move some seat may make now, and near misses of those."""
+def probes(
+    game: Game[Any, Any], state: Any, chooser: random.Random, kinds: list[Any]
+) -> list[object]:
+    """Malformed moves, every move some seat may make now, near misses of those, a move of
+    each kind met (`kinds`), and legal moves with a field of the reason table changed to a
+    value another move has."""
     moves: list[Any] = [
         msgspec.to_builtins(m) for s in game.to_act(state) for m in game.legal_moves(state, s)
     ]
@@ -115,7 +133,18 @@ def probes(game: Game[Any, Any], state: Any, chooser: random.Random) -> list[obj
         for key, value in move.items():
             if isinstance(value, int) and not isinstance(value, bool):
                 near += [{**move, key: value + 1}, {**move, key: 99}, {**move, key: -1}]
-    return [*PROBES, *chooser.sample(moves, min(6, len(moves))), *near]
+    values: dict[str, list[Any]] = {}
+    for move in [*moves, *kinds]:
+        for key, value in move.items():
+            if value not in values.setdefault(key, []):
+                values[key].append(value)
+    for tag, fields in game.reasons:
+        same = [move for move in moves if move["type"] == tag]
+        for move in chooser.sample(same, min(1, len(same))) if fields else []:
+            for key in fields:
+                others = [v for v in values[key] if v != move[key]]
+                near += [{**move, key: v} for v in chooser.sample(others, min(2, len(others)))]
+    return [*PROBES, *chooser.sample(moves, min(6, len(moves))), *near, *kinds]
 
 
 def assert_no_secret_text(texts: list[bytes], state: Any, seed: str) -> None:
@@ -126,7 +155,12 @@ def assert_no_secret_text(texts: list[bytes], state: Any, seed: str) -> None:
 
 
 def assert_indistinguishable(
-    game: Game[Any, Any], seed: str, state: Any, viewer: int | None, chooser: random.Random
+    game: Game[Any, Any],
+    seed: str,
+    state: Any,
+    viewer: int | None,
+    chooser: random.Random,
+    kinds: list[Any],
 ) -> None:
     twin = TWINS[game.kind](state, viewer, chooser)
     view = wire(game.view(state, viewer))
@@ -142,8 +176,11 @@ def assert_indistinguishable(
         sample = determinize(state, viewer, new_rng(chooser))
         assert view == wire(game.view(sample, viewer)), f"determinize changed {viewer}'s view"
     if viewer is not None:
-        for probe in probes(game, state, chooser):
-            assert outcome(game, state, viewer, probe) == outcome(game, twin, viewer, probe)
+        for probe in probes(game, state, chooser, kinds):
+            refused = outcome(game, state, viewer, probe)
+            assert refused == outcome(game, twin, viewer, probe), probe
+            if refused[0] == "ILLEGAL_MOVE":
+                reasons_compared[game.kind].add(refused[2])
     for seat in game.to_act(state):
         theirs = {wire(m) for m in game.legal_moves(twin, seat)}
         common = [m for m in game.legal_moves(state, seat) if wire(m) in theirs]
@@ -183,6 +220,7 @@ TABLES = [
 def test_all4_no_viewer_can_tell_a_state_from_its_twin(kind: str, players: int) -> None:
     assert set(TWINS) == set(games()), "every game needs its twin in tests/security/hidden.py"
     checked[kind] = 0
+    reasons_compared[kind] = set()
 
     @settings(
         max_examples=EXAMPLES,
@@ -195,11 +233,15 @@ def test_all4_no_viewer_can_tell_a_state_from_its_twin(kind: str, players: int) 
     def prove(played: tuple[Any, str, list[Any]], pick_seed: int) -> None:
         game, seed, states = played
         picks = random.Random(pick_seed)
+        kinds = kinds_met(game, states)
         for state in positions(states, picks):
             for viewer in [None, *range(state.players)]:
-                assert_indistinguishable(game, seed, state, viewer, picks)
+                assert_indistinguishable(game, seed, state, viewer, picks, kinds)
                 checked[kind] += 1
 
     prove()
     assert checked[kind] >= EXAMPLES * POSITIONS * 2
+    # refusals of every game were compared, a wrong kind of decision and the game's own reasons
+    assert WRONG_DECISION in reasons_compared[kind], reasons_compared[kind]
+    assert reasons_compared[kind] - {WRONG_DECISION}, reasons_compared[kind]
     print(f"{kind} {players}: {checked[kind]} (state, viewer) pairs")
