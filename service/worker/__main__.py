@@ -1,87 +1,8 @@
-"""`python -m service.worker`: RULES_WORKER_PROCESSES bot workers (0: one per core) on REDIS_URL.
+"""`python -m service.worker`: the bot workers (service/worker/processes.py)."""
 
-With one process the worker runs here; with more, each is a child process and this one only
-waits for them, passing SIGTERM/SIGINT on, and exits as soon as any of them ends (so that a
-supervisor such as Kubernetes restarts the whole set). Children stop when this process is gone,
-and so does this one when RULES_WORKER_PARENT_PID (the `python -m service` that started it) is.
-"""
-
-from __future__ import annotations
-
-import logging
-import multiprocessing
-import os
-import signal
-import socket
 import sys
-import threading
-import time
-from multiprocessing.connection import wait
 
-import uvloop
-from prometheus_client import start_http_server
-
-from service import metrics
-from service.settings import Settings
-from service.worker import serve
-
-
-def watch_parent(parent: int) -> None:
-    """SIGTERM to this process once `parent` is gone, so a worker never outlives the process
-    that started it, even one that was SIGKILLed (its children are then adopted elsewhere)."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1)
-        os.kill(os.getpid(), signal.SIGTERM)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
-def run_one(settings: Settings, redis_url: str, index: int, parent: int) -> None:
-    if parent:
-        watch_parent(parent)
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
-    if settings.worker_metrics_port:
-        start_http_server(settings.worker_metrics_port + index, registry=metrics.REGISTRY)
-    name = f"{socket.gethostname()}-{os.getpid()}"
-    uvloop.run(serve(settings, redis_url, name))
-
-
-def main() -> int:
-    settings = Settings.from_env()
-    if settings.redis_url is None:
-        print(
-            "REDIS_URL is not set: a worker plays the games of the Redis it names", file=sys.stderr
-        )
-        return 2
-    count = settings.worker_processes or os.cpu_count() or 1
-    if count == 1:
-        run_one(settings, settings.redis_url, 0, settings.worker_parent_pid)
-        return 0
-    context = multiprocessing.get_context("spawn")
-    children = [
-        context.Process(target=run_one, args=(settings, settings.redis_url, index, os.getpid()))
-        for index in range(count)
-    ]
-    for child in children:
-        child.start()
-
-    def stop(signum: int, frame: object) -> None:
-        for child in children:
-            if child.pid is not None and child.is_alive():
-                os.kill(child.pid, signum)
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    if settings.worker_parent_pid:
-        watch_parent(settings.worker_parent_pid)
-    wait([child.sentinel for child in children])
-    stop(signal.SIGTERM, None)
-    for child in children:
-        child.join()
-    return 1 if any(child.exitcode for child in children) else 0
-
+from service.worker.processes import main
 
 if __name__ == "__main__":
     sys.exit(main())
