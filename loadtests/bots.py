@@ -15,7 +15,8 @@ phases of `--seconds` each:
 3. alone: one bot game, nothing else (the bot latency at low load).
 
 It prints the human's applyMove p50/p99 in phase 2 against the clients' applyMove in phase 1
-(target 1.5x), the clients' read p99 in phase 2 against phase 1 (target 1.3x), bot decisions
+(target 1.5x, both; the human moves in Treeline, the clients in Treelings, whose moves cost
+less), the clients' read p99 in phase 2 against phase 1 (target 1.3x), bot decisions
 per second per worker core (decisions from the workers' metrics, CPU from /proc), and the turn
 latency alone against the worker's CPU time per turn (the bots' budgets: DEFAULT_ITERATIONS,
 ~100 ms a SEARCH decision on an idle core) + 100 ms. Results go to
@@ -269,11 +270,13 @@ def main() -> None:
         "decisions_per_worker_cpu_second": round(decided / cpu, 1) if cpu else None,
         "alone": {"turn_p50_ms": _ms(alone.turns, 50), "turn_p99_ms": _ms(alone.turns, 99), "turns": len(alone.turns), "versions_per_turn": round(sum(alone.turn_decisions) / max(len(alone.turns), 1), 1), "bot_decisions_per_turn": round(alone_decided / max(len(alone.turns), 1), 1), "worker_cpu_ms_per_decision": round(alone_cpu / max(alone_decided, 1) * 1000, 1), "worker_cpu_ms_per_turn": round(alone_cpu / max(len(alone.turns), 1) * 1000)},
     }  # fmt: skip
+    ratio_apply_p50 = report["bots"]["human_apply_p50_ms"] / report["base"]["apply_p50_ms"]
     ratio_apply = report["bots"]["human_apply_p99_ms"] / report["base"]["apply_p99_ms"]
     ratio_read = report["bots"]["read_p99_ms"] / report["base"]["read_p99_ms"]
     # the bots' budgets: the worker's thinking per turn (CPU time, as the budgets are iterations)
     turn_target = report["alone"]["worker_cpu_ms_per_turn"] + 100
     report["ratios"] = {
+        "human_apply_p50": round(ratio_apply_p50, 2),  # the issue's 1.5x is for p50 and p99
         "human_apply_p99": round(ratio_apply, 2),
         "read_p99": round(ratio_read, 2),
         "turn_target_ms": round(turn_target),

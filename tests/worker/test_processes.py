@@ -1,0 +1,179 @@
+"""`python -m service.worker` with RULES_WORKER_PROCESSES=2: two worker processes that think at
+the same time, each with its own metrics port, stopped together by SIGTERM, and the whole set
+ending as soon as one of them dies (so that a supervisor restarts it)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from redis.exceptions import ResponseError
+
+from service.app import create_app
+from service.settings import Settings
+from service.store import RedisStore, connect
+from service.store.embedded import free_port
+from service.store.jobs import GROUP, LANE_KEYS, WAKE, lane_of
+from tests.api.test_bots_api import CREATE_WITH_BOTS, until_seat_acts
+from tests.api.workers import WorkerProcess, worker_process
+from tests.conftest import Api, client_for, own_redis
+
+# Both fail on this code (audit of issue 16): a spawned child cannot unpickle `run_one`, which
+# `python -m service.worker` defines in `__main__` (spawn does not import a package's
+# `__main__` again), so every child dies at start and the set exits 1; and the parent sends a
+# second SIGTERM to children already stopping, killing one past its loop (exit code -15). The
+# fix is the lead's (service/worker/ is theirs meanwhile); strict, so the fix must drop this.
+pytestmark = pytest.mark.xfail(
+    strict=True, reason="service/worker/__main__.py: children unpicklable, SIGTERM sent twice"
+)
+SETTINGS = Settings(rate_limit_per_token=0, rate_limit_per_address=0)
+STUCK = str(10**9)  # SEARCH iterations: a decision that never ends (GREEDY ignores them)
+
+
+@pytest.fixture
+async def isolated() -> AsyncIterator[tuple[str, Api, RedisStore]]:
+    """A Redis of its own, so that only this test's workers take its jobs."""
+    with own_redis() as url:
+        store = RedisStore(connect(SETTINGS, url), SETTINGS)
+        async with client_for(create_app(SETTINGS, url)) as http:
+            yield url, Api(http), store
+        await store.close()
+
+
+def _two_free_ports() -> int:
+    """A port p such that p and p + 1 are free (worker i serves /metrics on p + i)."""
+    while True:
+        port = free_port()
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port + 1))
+            except OSError:
+                continue
+        return port
+
+
+def _children(pid: int) -> list[int]:
+    """The worker processes `pid` started (not multiprocessing's resource tracker)."""
+    children = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    return [c for c in children if b"resource_tracker" not in _cmdline(c)]
+
+
+def _cmdline(pid: int) -> bytes:
+    with suppress(OSError):
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    return b""
+
+
+@contextmanager
+def _worker_set(url: str, port: int, **settings: str) -> Iterator[WorkerProcess]:
+    """Two worker processes under one parent; every one of them killed on the way out."""
+    with worker_process(
+        url, RULES_WORKER_PROCESSES="2", RULES_WORKER_METRICS_PORT=str(port), **settings
+    ) as workers:
+        children: list[int] = []
+        try:
+            yield workers
+        finally:
+            with suppress(OSError):
+                children = _children(workers.process.pid)
+            for child in children:
+                with suppress(ProcessLookupError):
+                    os.kill(child, signal.SIGKILL)
+
+
+async def _serving(workers: WorkerProcess, port: int) -> str | None:
+    """The metrics of the worker on `port`, once it serves them (the set must still run)."""
+    assert workers.process.poll() is None, workers.output()
+    try:
+        async with httpx.AsyncClient() as http:
+            return (await http.get(f"http://127.0.0.1:{port}/metrics")).text
+    except httpx.HTTPError:
+        return None
+
+
+async def _until(check: Any, what: str, seconds: float = 60) -> Any:
+    async with asyncio.timeout(seconds):
+        while not (found := await check()):
+            await asyncio.sleep(0.05)
+    assert found, what
+    return found
+
+
+async def _create(api: Api, strategy: str, seed: str) -> tuple[str, str]:
+    bots = [{"seat": 0, "strategy": strategy}]
+    variables = {"input": {"kind": "TREELINGS", "players": 2, "seed": seed, "bots": bots}}
+    created = (await api.gql(CREATE_WITH_BOTS, variables))["createGame"]
+    return created["game"]["id"], created["seats"][0]["token"]
+
+
+async def _listening(store: RedisStore, count: int) -> bool:
+    """Whether `count` workers wait for wake-ups (each is then past its start-up)."""
+    ((_, listeners),) = await store.redis.pubsub_numsub(WAKE)
+    return bool(listeners == count)
+
+
+async def _holder(store: RedisStore, game_id: str) -> str | None:
+    """The consumer (`<host>-<pid>`) holding the game's job, once one took it."""
+    try:
+        pending = await store.redis.xpending(LANE_KEYS[lane_of(game_id)], GROUP)
+    except ResponseError:  # no consumer group yet
+        return None
+    consumers = pending["consumers"]
+    return str(consumers[0]["name"].decode()) if len(consumers) == 1 else None
+
+
+async def test_two_worker_processes_think_at_once_and_the_set_ends_when_one_dies(
+    isolated: tuple[str, Api, RedisStore],
+) -> None:
+    url, api, store = isolated
+    port = _two_free_ports()
+    with _worker_set(url, port, RULES_BOT_ITERATIONS=STUCK) as workers:
+        for index in range(2):
+            await _until(
+                lambda index=index: _serving(workers, port + index), f"worker {index} serves"
+            )
+        stuck_game, _ = await _create(api, "SEARCH", "stuck")
+        holder = await _until(lambda: _holder(store, stuck_game), "a worker took the job")
+        stuck = int(holder.rpartition("-")[2])
+        assert stuck in _children(workers.process.pid)
+        # the other process is free: it plays this bot's turn while the first one thinks
+        game_id, token = await _create(api, "GREEDY", "free")
+        seen = await until_seat_acts(api, game_id, token, 1)
+        assert seen["version"] >= 1
+        (free,) = set(_children(workers.process.pid)) - {stuck}
+        os.kill(stuck, signal.SIGKILL)
+        assert await asyncio.to_thread(workers.process.wait, 60) == 1
+        with pytest.raises(ProcessLookupError):
+            os.kill(free, 0)
+        log = workers.stop()
+    assert f"{game_id} v0 seat 0: played" in log, log
+
+
+async def test_sigterm_stops_every_worker_process_and_the_set_exits_cleanly(
+    isolated: tuple[str, Api, RedisStore],
+) -> None:
+    url, _, store = isolated
+    port = _two_free_ports()
+    with _worker_set(url, port) as workers:
+        for index in range(2):
+            await _until(
+                lambda index=index: _serving(workers, port + index), f"worker {index} serves"
+            )
+        await _until(lambda: _listening(store, 2), "both workers are running")
+        children = _children(workers.process.pid)
+        assert len(children) == 2
+        workers.process.send_signal(signal.SIGTERM)
+        assert await asyncio.to_thread(workers.process.wait, 60) == 0, workers.output()
+        for child in children:
+            with pytest.raises(ProcessLookupError):
+                os.kill(child, 0)
+        log = workers.stop()
+    assert log.count("stopped") == 2, log
