@@ -26,14 +26,6 @@ from tests.api.test_bots_api import CREATE_WITH_BOTS, until_seat_acts
 from tests.api.workers import WorkerProcess, worker_process
 from tests.conftest import Api, client_for, own_redis
 
-# Both fail on this code (audit of issue 16): a spawned child cannot unpickle `run_one`, which
-# `python -m service.worker` defines in `__main__` (spawn does not import a package's
-# `__main__` again), so every child dies at start and the set exits 1; and the parent sends a
-# second SIGTERM to children already stopping, killing one past its loop (exit code -15). The
-# fix is the lead's (service/worker/ is theirs meanwhile); strict, so the fix must drop this.
-pytestmark = pytest.mark.xfail(
-    strict=True, reason="service/worker/__main__.py: children unpicklable, SIGTERM sent twice"
-)
 SETTINGS = Settings(rate_limit_per_token=0, rate_limit_per_address=0)
 STUCK = str(10**9)  # SEARCH iterations: a decision that never ends (GREEDY ignores them)
 
