@@ -1,5 +1,5 @@
 """The processes of `python -m service.worker`: RULES_WORKER_PROCESSES bot workers (0: one per
-core) on REDIS_URL.
+core it may use) on REDIS_URL.
 
 With one process the worker runs in this one; with more, each is a child process and this one
 only waits for them, passing SIGTERM/SIGINT on once, and exits as soon as any of them ends (so
@@ -12,6 +12,7 @@ it) is. What a child runs lives here, not in `__main__`: a spawned child imports
 from __future__ import annotations
 
 import logging
+import math
 import multiprocessing
 import os
 import signal
@@ -20,6 +21,7 @@ import sys
 import threading
 import time
 from multiprocessing.connection import wait
+from pathlib import Path
 
 import uvloop
 from prometheus_client import start_http_server
@@ -27,6 +29,34 @@ from prometheus_client import start_http_server
 from service import metrics
 from service.settings import Settings
 from service.worker import serve
+
+CGROUP = Path("/sys/fs/cgroup")  # a container sees its own group here
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity), capped by its container's CPU
+    quota (`docker run --cpus`, a pod's CPU limit: cgroup v2 `cpu.max`, v1 `cpu.cfs_*`)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS
+        cores = os.cpu_count() or 1
+    for files in (("cpu.max",), ("cpu/cpu.cfs_quota_us", "cpu/cpu.cfs_period_us")):
+        try:
+            quota, period = " ".join((CGROUP / f).read_text() for f in files).split()
+        except (OSError, ValueError):
+            continue
+        limit = quota_cores(quota, period)
+        if limit is not None:
+            return min(cores, limit)
+    return cores
+
+
+def quota_cores(quota: str, period: str) -> int | None:
+    """Whole cores of a CPU quota of `quota` microseconds every `period` (rounded up: a
+    quota of 1.5 cores keeps two processes busy), None for no quota."""
+    if quota in ("max", "-1"):
+        return None
+    return max(1, math.ceil(int(quota) / int(period)))
 
 
 def watch_parent(parent: int) -> None:
@@ -58,7 +88,7 @@ def main() -> int:
             "REDIS_URL is not set: a worker plays the games of the Redis it names", file=sys.stderr
         )
         return 2
-    count = settings.worker_processes or os.cpu_count() or 1
+    count = settings.worker_processes or usable_cores()
     if count == 1:
         run_one(settings, settings.redis_url, 0, settings.worker_parent_pid)
         return 0

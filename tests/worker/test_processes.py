@@ -1,6 +1,7 @@
 """`python -m service.worker` with RULES_WORKER_PROCESSES=2: two worker processes that think at
 the same time, each with its own metrics port, stopped together by SIGTERM, and the whole set
-ending as soon as one of them dies (so that a supervisor restarts it)."""
+ending as soon as one of them dies (so that a supervisor restarts it); and how many processes
+"one per core" means."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import asyncio
 import os
 import signal
 import socket
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -22,6 +25,7 @@ from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.embedded import free_port
 from service.store.jobs import GROUP, LANE_KEYS, WAKE, lane_of
+from service.worker.processes import quota_cores
 from tests.api.test_bots_api import CREATE_WITH_BOTS, until_seat_acts
 from tests.api.workers import WorkerProcess, worker_process
 from tests.conftest import Api, client_for, own_redis
@@ -169,3 +173,20 @@ async def test_sigterm_stops_every_worker_process_and_the_set_exits_cleanly(
                 os.kill(child, 0)
         log = workers.stop()
     assert log.count("stopped") == 2, log
+
+
+def test_a_cpu_quota_counts_in_whole_cores_rounded_up() -> None:
+    assert quota_cores("max", "100000") is None  # cgroup v2, no limit
+    assert quota_cores("-1", "100000") is None  # cgroup v1, no limit
+    assert quota_cores("150000", "100000") == 2  # --cpus=1.5
+    assert quota_cores("20000", "100000") == 1
+    assert quota_cores("400000", "100000") == 4
+
+
+def test_one_per_core_means_the_cores_the_process_may_run_on() -> None:
+    pinned = (
+        "import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
+        "from service.worker.processes import usable_cores; print(usable_cores())"
+    )
+    out = subprocess.run([sys.executable, "-c", pinned], capture_output=True, text=True)
+    assert out.stdout.strip() == "1", out.stderr
