@@ -230,6 +230,13 @@ async def test_a_document_that_cannot_run_is_refused_typed_without_a_traceback(
     assert "Traceback" not in text, text[-3000:]
 
 
+async def test_a_message_larger_than_a_body_may_be_closes_with_4400(limited: str) -> None:
+    socket = await connect(limited)
+    document = "{ " + "catalog " * 9000 + "}"  # 72 KB: over RULES_MAX_BODY_BYTES (64 KiB)
+    await operate(socket, "big", document, {})
+    assert (await closed_with(socket))[0] == 4400
+
+
 async def test_binary_frames_close_with_4400(limited: str) -> None:
     socket = await connect(limited)
     await socket.send(b'{"type": "ping"}')
