@@ -71,7 +71,6 @@ SLOW = (
     "tests/clients/test_openapi_client.py",
     "tests/api/test_typed_codegen.py",
     "tests/security/test_fuzz.py",
-    "tests/hostile/test_garbage.py",
     "tests/hostile/test_fanout.py",
     "tests/hostile/test_sockets.py::test_one_pubsub_connection_serves_every_subscriber",
     "tests/hostile/test_sockets.py::test_socket_operations_on_one_replica_use_up_the_allowance",

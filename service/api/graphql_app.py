@@ -76,6 +76,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         self.fast_path = settings.graphql_fast_path
         self.persisted: _Lru = _Lru(4096)
         self.max_depth = settings.max_json_depth
+        self.max_message = settings.max_body_bytes  # HTTP bodies are bounded by the guard
         self.admission = admission
         self.per_socket = settings.max_subscriptions_per_socket
         self.per_address = Occupancy(settings.max_subscriptions_per_address)
@@ -96,6 +97,10 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         return msgspec.json.encode(data)
 
     def decode_json(self, data: str | bytes) -> object:
+        # uvicorn admits socket messages of up to 16 MiB; one that size would cost the event
+        # loop a second of tokenizing a document (an HTTP body of this size: milliseconds)
+        if len(data) > self.max_message:
+            raise json.JSONDecodeError(f"a message over {self.max_message} bytes", "", 0)
         try:
             return decode_json(data, self.max_depth)
         except BadInput as exc:  # strawberry turns this one into a 400 (a 4400 on a socket)

@@ -3,12 +3,15 @@ no field suggestions, and no introspection in production."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import strawberry
 from graphql import GraphQLError, GraphQLSyntaxError
 from strawberry.extensions import DisableIntrospection, MaskErrors
 from strawberry.schema.config import StrawberryConfig
+from strawberry.types.execution import ExecutionResult
+from strawberry.types.graphql import OperationType
 
 from service.api.documents import Documents
 from service.api.graphql import Mutation, Query, Subscription
@@ -53,6 +56,30 @@ class Schema(strawberry.Schema):
         self, errors: list[GraphQLError], execution_context: Any | None = None
     ) -> None:
         super().process_errors([e for e in errors if _should_mask(e)], execution_context)
+
+    async def execute(  # strawberry's signature, arguments in its order
+        self,
+        query: str | None,
+        variable_values: dict[str, Any] | None = None,
+        context_value: Any | None = None,
+        root_value: Any | None = None,
+        operation_name: str | None = None,
+        allowed_operation_types: Iterable[OperationType] | None = None,
+        operation_extensions: dict[str, Any] | None = None,
+    ) -> ExecutionResult:
+        """An operation over HTTP (sockets stream theirs): never a subscription, which
+        strawberry would run as a query and fail with a masked error and a logged traceback;
+        the view refuses it with a typed 400 instead."""
+        allowed = {OperationType.QUERY, OperationType.MUTATION}
+        return await super().execute(
+            query,
+            variable_values,
+            context_value,
+            root_value,
+            operation_name,
+            allowed.intersection(allowed_operation_types or allowed),
+            operation_extensions,
+        )
 
 
 def build_schema(settings: Settings | None = None) -> Schema:

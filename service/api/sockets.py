@@ -61,6 +61,29 @@ class Hardening:
             return "TOO_MANY_SUBSCRIPTIONS", "too many subscriptions from this address", {}
         return None
 
+    def unrunnable(self, payload: dict[str, Any]) -> tuple[str, str, dict[str, Any]] | None:
+        """Why strawberry cannot run this document, or None. Over a socket it answers these
+        with a masked INTERNAL_SERVER_ERROR, a bare `complete` or nothing at all, and logs a
+        traceback for each, so they are refused here, typed as over HTTP."""
+        query = payload["query"]
+        if not query:
+            return "BAD_REQUEST", "no GraphQL query in the payload", {}
+        documents = self.view.documents
+        found = documents.parsed.get(query) or documents.parsed.put(query, documents.parse(query))
+        if isinstance(found, GraphQLError):
+            return "GRAPHQL_PARSE_FAILED", found.message, {}
+        names = [
+            definition.name.value if definition.name else None
+            for definition in found[0].definitions
+            if isinstance(definition, OperationDefinitionNode)
+        ]
+        wanted = payload.get("operationName")
+        if wanted is None and not names:
+            return "BAD_REQUEST", "the document holds no operation", {}
+        if wanted is not None and wanted not in names:
+            return "BAD_REQUEST", "operationName names no operation of the document", {}
+        return None
+
     def hold(self, task: asyncio.Task[Any] | None) -> None:
         """The address's slot, taken by `refusal`, is given back when `task` ends (or now,
         if no operation started)."""
@@ -108,6 +131,8 @@ class TransportHandler(Hardening, BaseGraphQLTransportWSHandler[dict[str, Any], 
             await super().handle_subscribe(message)  # the protocol's own close codes
             return
         refused = self.refusal(len(self.operations))
+        if refused is None and (refused := self.unrunnable(message["payload"])) is not None:
+            self.hold(None)
         if refused is not None:
             error = _error(*refused)
             await self.send_message({"id": message["id"], "type": "error", "payload": [error]})
@@ -145,9 +170,12 @@ class LegacyHandler(Hardening, BaseGraphQLWSHandler[dict[str, Any], None]):
             await super().handle_start(message)
             return
         refused = self.refusal(len(self.tasks))
-        if refused is None and not self._subscription(message["payload"]["query"]):
-            self.hold(None)
-            refused = ("BAD_REQUEST", "the graphql-ws protocol carries subscriptions only", {})
+        if refused is None:
+            refused = self.unrunnable(message["payload"]) or self._not_subscription(
+                message["payload"]["query"]
+            )
+            if refused is not None:
+                self.hold(None)
         if refused is not None:
             await self.send_message(
                 {"type": "error", "id": message["id"], "payload": _error(*refused)}
@@ -156,19 +184,17 @@ class LegacyHandler(Hardening, BaseGraphQLWSHandler[dict[str, Any], None]):
         await super().handle_start(message)
         self.hold(self.tasks.get(message["id"]))
 
-    def _subscription(self, query: str) -> bool:
-        """Whether the document holds only subscriptions (strawberry refuses anything else
-        on this protocol with a logged traceback). A document that does not parse is left to
-        strawberry, which answers it typed."""
-        documents = self.view.documents
-        found = documents.parsed.get(query) or documents.parsed.put(query, documents.parse(query))
-        if isinstance(found, GraphQLError):
-            return True
-        return all(
+    def _not_subscription(self, query: str) -> tuple[str, str, dict[str, Any]] | None:
+        """A refusal of a document that is not only subscriptions (strawberry refuses
+        anything else on this protocol with a logged traceback); `unrunnable` has parsed it."""
+        found = self.view.documents.parsed.get(query)
+        if not isinstance(found, tuple) or all(
             definition.operation is OperationType.SUBSCRIPTION
             for definition in found[0].definitions
             if isinstance(definition, OperationDefinitionNode)
-        )
+        ):
+            return None
+        return "BAD_REQUEST", "the graphql-ws protocol carries subscriptions only", {}
 
 
 def _well_formed(message: dict[str, Any]) -> bool:

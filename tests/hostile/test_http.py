@@ -50,6 +50,8 @@ TWELVE = [  # issue #15 item 9, and the REST router's own two
     ("POST", "/graphql", {"content-type": "application/json"}, b"42"),
     ("POST", "/graphql", {"content-type": "application/json"}, b"null"),
     ("PUT", "/graphql", {}, b""),
+    # a subscription over HTTP: once a masked INTERNAL_SERVER_ERROR and a traceback in the log
+    ("POST", "/graphql", {"content-type": "application/json"}, b'{"query": "subscription { gameEvents(gameId: \\"x\\") { version } }"}'),
 ]  # fmt: skip
 
 

@@ -188,6 +188,55 @@ async def test_a_frame_that_is_not_a_protocol_message_closes_with_4400(
     assert code == 4400
 
 
+DOCUMENTS = [  # each once a masked INTERNAL_SERVER_ERROR, a bare complete or no answer at all,
+    # and a traceback in the log
+    ({"query": ""}, "BAD_REQUEST"),
+    ({"query": "   "}, "GRAPHQL_PARSE_FAILED"),
+    ({"query": "subscription { gameEvents(gameId: "}, "GRAPHQL_PARSE_FAILED"),
+    ({"query": "{ game(id: \"x\") { history(after: " + "9" * 60 + ") { version } } }"}, "GRAPHQL_PARSE_FAILED"),
+    ({"query": "{ " + " ".join("catalog { kind }" for _ in range(200)) + " }"}, "GRAPHQL_PARSE_FAILED"),
+    ({"query": "subscription A { gameEvents(gameId: \"x\") { version } }", "operationName": "B"}, "BAD_REQUEST"),
+    ({"query": "subscription A { gameEvents(gameId: \"x\") { version } }", "operationName": ""}, "BAD_REQUEST"),
+    ({"query": "fragment F on Subscription { gameEvents(gameId: \"x\") { version } }"}, "BAD_REQUEST"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("protocol", ["graphql-transport-ws", "graphql-ws"])
+@pytest.mark.parametrize(("payload", "code"), DOCUMENTS)
+async def test_a_document_that_cannot_run_is_refused_typed_without_a_traceback(
+    limited: str,
+    log: tempfile._TemporaryFileWrapper[bytes],
+    protocol: str,
+    payload: dict[str, str],
+    code: str,
+) -> None:
+    before = len(Path(log.name).read_bytes())
+    socket = await connect(limited, protocol=protocol)
+    kind = "subscribe" if protocol == "graphql-transport-ws" else "start"
+    await socket.send(json.dumps({"id": "d", "type": kind, "payload": payload}))
+    answer = await receive(socket)
+    assert answer["type"] == "error" and answer["id"] == "d", answer
+    errors = answer["payload"] if isinstance(answer["payload"], list) else [answer["payload"]]
+    assert errors[0]["extensions"]["code"] == code, answer
+    if protocol == "graphql-transport-ws":  # the socket goes on
+        await socket.send(json.dumps({"type": "ping"}))
+        assert (await receive(socket))["type"] == "pong"
+    else:  # this protocol has no ping: a subscription of a game that does not exist
+        missing = {"query": SUBSCRIBE, "variables": {"id": "missing"}}
+        await socket.send(json.dumps({"id": "m", "type": "start", "payload": missing}))
+        assert (await receive(socket))["payload"]["errors"][0]["extensions"]["code"] == "NOT_FOUND"
+    await socket.close()
+    text = Path(log.name).read_bytes()[before:].decode(errors="replace")
+    assert "Traceback" not in text, text[-3000:]
+
+
+async def test_a_message_larger_than_a_body_may_be_closes_with_4400(limited: str) -> None:
+    socket = await connect(limited)
+    document = "{ " + "catalog " * 9000 + "}"  # 72 KB: over RULES_MAX_BODY_BYTES (64 KiB)
+    await operate(socket, "big", document, {})
+    assert (await closed_with(socket))[0] == 4400
+
+
 async def test_binary_frames_close_with_4400(limited: str) -> None:
     socket = await connect(limited)
     await socket.send(b'{"type": "ping"}')
