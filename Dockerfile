@@ -54,4 +54,5 @@ EXPOSE 8000
 # Settings come from the environment (service/settings.py); REDIS_URL is required here.
 ENTRYPOINT ["uvicorn", "--factory", "service.app:from_env"]
 CMD ["--host", "0.0.0.0", "--port", "8000", "--loop", "uvloop", "--http", "httptools", \
-     "--timeout-graceful-shutdown", "20", "--no-server-header", "--no-proxy-headers"]
+     "--timeout-graceful-shutdown", "20", "--no-server-header", "--no-proxy-headers", \
+     "--ws-max-size", "1048576"]

@@ -41,6 +41,11 @@ def main() -> None:
         signal.raise_signal(stopped.signum)
 
 
+# uvicorn reads a whole WebSocket message (16 MiB by default) before the app may refuse one
+# larger than RULES_MAX_BODY_BYTES with 4400: a bound on that memory, as the Dockerfile sets.
+WS_MAX_SIZE = 1 << 20
+
+
 def serve(settings: Settings) -> None:
     with contextlib.ExitStack() as stack:
         redis_url = settings.redis_url
@@ -67,6 +72,7 @@ def serve(settings: Settings) -> None:
             http="httptools",
             log_level=settings.log_level,
             proxy_headers=False,  # the app trusts FORWARDED_ALLOW_IPS only (service/app.py)
+            ws_max_size=WS_MAX_SIZE,
         )
 
 

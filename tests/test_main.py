@@ -14,6 +14,9 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+from websockets.typing import Subprotocol
 
 from service.store.embedded import free_port
 from tests.api import gql
@@ -101,3 +104,14 @@ def test_make_run_starts_a_bot_worker_that_plays_bot_seats(service_url: str) -> 
     while httpx.get(f"{service_url}/v1/games/{created['game']['id']}").json()["toAct"] != [1]:
         assert time.monotonic() < deadline, "no worker played the bot's turn"
         time.sleep(0.05)
+
+
+def test_make_run_reads_no_websocket_message_over_a_mebibyte(service_url: str) -> None:
+    """uvicorn would buffer 16 MiB per message before the app's 4400 for one over a body's
+    size: the server refuses past 1 MiB itself (close 1009, message too big)."""
+    ws = service_url.replace("http", "ws") + "/graphql"
+    with connect(ws, subprotocols=[Subprotocol("graphql-transport-ws")]) as socket_:
+        socket_.send("x" * (2 << 20))
+        with pytest.raises(ConnectionClosed) as closed:
+            socket_.recv(timeout=60)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
