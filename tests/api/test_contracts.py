@@ -4,14 +4,26 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from graphql import build_schema, find_breaking_changes
+from graphql import DangerousChangeType, build_schema, find_breaking_changes, find_dangerous_changes
 
 from service.api.contracts import SCHEMA_DIR, contracts, sdl
 from tests.conftest import Api
 
 ALLOWED = SCHEMA_DIR / "allowed-breaking-changes.txt"
+ALLOWED_ADDITIONS = SCHEMA_DIR / "allowed-dangerous-changes.txt"
+# what a client's exhaustive switch meets (new optional inputs and arguments are harmless)
+UNEXPECTED_VALUES = {
+    DangerousChangeType.VALUE_ADDED_TO_ENUM,
+    DangerousChangeType.TYPE_ADDED_TO_UNION,
+}
+
+
+def _listed(path: Path) -> set[str]:
+    lines = path.read_text().splitlines() if path.exists() else []
+    return {line.strip() for line in lines if line.strip() and not line.startswith("#")}
 
 
 def test_committed_contracts_are_current() -> None:
@@ -33,17 +45,28 @@ def test_committed_contracts_are_current() -> None:
 def test_no_breaking_graphql_change_against_the_released_schema() -> None:
     """A breaking change must be deliberate: listed in schema/allowed-breaking-changes.txt."""
     released = build_schema((SCHEMA_DIR / "released.graphql").read_text())
-    allowed = {
-        line.strip()
-        for line in (ALLOWED.read_text().splitlines() if ALLOWED.exists() else [])
-        if line.strip() and not line.startswith("#")
-    }
+    allowed = _listed(ALLOWED)
     breaking = [
         change.description
         for change in find_breaking_changes(released, build_schema(sdl()))
         if change.description not in allowed
     ]
     assert not breaking, f"breaking GraphQL changes: {breaking}"
+
+
+def test_every_new_enum_value_or_union_member_is_listed_as_deliberate() -> None:
+    """A new RejectCode (IDEMPOTENCY_KEY_REUSED) is additive, not breaking, yet a client built
+    on the released schema may not handle it: each is listed in
+    schema/allowed-dangerous-changes.txt, and the list holds nothing that did not happen."""
+    released = build_schema((SCHEMA_DIR / "released.graphql").read_text())
+    added = {
+        change.description
+        for change in find_dangerous_changes(released, build_schema(sdl()))
+        if change.type in UNEXPECTED_VALUES
+    }
+    listed = _listed(ALLOWED_ADDITIONS)
+    assert not added - listed, f"list in {ALLOWED_ADDITIONS.name}: {sorted(added - listed)}"
+    assert not listed - added, f"listed but not made: {sorted(listed - added)}"
 
 
 async def test_the_served_openapi_is_the_committed_one(api: Api) -> None:
