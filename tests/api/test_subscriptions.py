@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from websockets.typing import Subprotocol
 
 from tests.api import gql
 from tests.api.processes import service_processes
@@ -42,7 +43,7 @@ async def _post(
 
 async def _subscribe(url: str, game_id: str, token: str | None) -> Any:
     socket = await websockets.connect(
-        url.replace("http", "ws") + "/graphql", subprotocols=["graphql-transport-ws"]
+        url.replace("http", "ws") + "/graphql", subprotocols=[Subprotocol("graphql-transport-ws")]
     )
     payload = {"authorization": f"Bearer {token}"} if token else {}
     await socket.send(json.dumps({"type": "connection_init", "payload": payload}))
@@ -123,7 +124,9 @@ async def test_subscribing_to_a_finished_game_answers_its_last_event_then_comple
         game_id, token, final = await _finished_game(http)
     async with (
         asyncio.timeout(10),
-        websockets.connect(a.replace("http", "ws") + "/graphql", subprotocols=[protocol]) as socket,
+        websockets.connect(
+            a.replace("http", "ws") + "/graphql", subprotocols=[Subprotocol(protocol)]
+        ) as socket,
     ):
         init = {"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}}
         await socket.send(json.dumps(init))

@@ -116,6 +116,7 @@ def test_the_documented_example_runs_with_the_generated_package(
 ) -> None:
     found = DOC_EXAMPLE.search(DOC.read_text())
     assert found, "docs/api.md has no Python example under 'A generated client'"
+    assert rules_client.__file__ is not None
     package_dir = str(Path(rules_client.__file__).parents[1])
     run = subprocess.run(
         [sys.executable, "-c", found[1]],
