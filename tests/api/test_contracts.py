@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
-from graphql import build_schema, find_breaking_changes
+from graphql import DangerousChangeType, build_schema, find_breaking_changes, find_dangerous_changes
 
 from service.api.contracts import SCHEMA_DIR, contracts, sdl
 from tests.conftest import Api
 
 ALLOWED = SCHEMA_DIR / "allowed-breaking-changes.txt"
+ALLOWED_ADDITIONS = SCHEMA_DIR / "allowed-dangerous-changes.txt"
+# what a client's exhaustive switch meets (new optional inputs and arguments are harmless)
+UNEXPECTED_VALUES = {
+    DangerousChangeType.VALUE_ADDED_TO_ENUM,
+    DangerousChangeType.TYPE_ADDED_TO_UNION,
+}
+
+
+def _listed(path: Path) -> set[str]:
+    lines = path.read_text().splitlines() if path.exists() else []
+    return {line.strip() for line in lines if line.strip() and not line.startswith("#")}
 
 
 def test_committed_contracts_are_current() -> None:
@@ -31,11 +45,7 @@ def test_committed_contracts_are_current() -> None:
 def test_no_breaking_graphql_change_against_the_released_schema() -> None:
     """A breaking change must be deliberate: listed in schema/allowed-breaking-changes.txt."""
     released = build_schema((SCHEMA_DIR / "released.graphql").read_text())
-    allowed = {
-        line.strip()
-        for line in (ALLOWED.read_text().splitlines() if ALLOWED.exists() else [])
-        if line.strip() and not line.startswith("#")
-    }
+    allowed = _listed(ALLOWED)
     breaking = [
         change.description
         for change in find_breaking_changes(released, build_schema(sdl()))
@@ -44,7 +54,84 @@ def test_no_breaking_graphql_change_against_the_released_schema() -> None:
     assert not breaking, f"breaking GraphQL changes: {breaking}"
 
 
+def test_every_new_enum_value_or_union_member_is_listed_as_deliberate() -> None:
+    """A new RejectCode (IDEMPOTENCY_KEY_REUSED) is additive, not breaking, yet a client built
+    on the released schema may not handle it: each is listed in
+    schema/allowed-dangerous-changes.txt, and the list holds nothing that did not happen."""
+    released = build_schema((SCHEMA_DIR / "released.graphql").read_text())
+    added = {
+        change.description
+        for change in find_dangerous_changes(released, build_schema(sdl()))
+        if change.type in UNEXPECTED_VALUES
+    }
+    listed = _listed(ALLOWED_ADDITIONS)
+    assert not added - listed, f"list in {ALLOWED_ADDITIONS.name}: {sorted(added - listed)}"
+    assert not listed - added, f"listed but not made: {sorted(listed - added)}"
+
+
 async def test_the_served_openapi_is_the_committed_one(api: Api) -> None:
     response = await api.http.get("/openapi.json")
     assert response.status_code == 200
     assert response.json() == json.loads((SCHEMA_DIR / "openapi.json").read_text())
+
+
+def _pairs(schema: Any) -> Iterator[tuple[Any, ...]]:
+    """Every (key, value) pair anywhere in `schema`."""
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            yield key, value
+            yield from _pairs(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            yield from _pairs(value)
+
+
+def test_the_openapi_document_is_one_generators_accept() -> None:
+    """Issue 14's findings with openapi-python-client, checked without running it (the client
+    suite does, in the slow tier): unique model names, no self-reference, no `items: false`."""
+    document = json.loads((SCHEMA_DIR / "openapi.json").read_text())
+    schemas = document["components"]["schemas"]
+    titles = [schema["title"] for schema in schemas.values() if "title" in schema]
+    assert len(titles) == len(set(titles)), "two components share a title (a model name)"
+    assert not set(titles) - set(schemas), "a title names no component (models are named by it)"
+    for name, schema in schemas.items():
+        assert schema.get("$ref") != f"#/components/schemas/{name}", f"{name} refers to itself"
+    pairs = list(_pairs(document))
+    for key, value in pairs:
+        if key == "$ref":
+            assert value.removeprefix("#/components/schemas/") in schemas, value
+    assert ("items", False) not in pairs
+
+
+ERRORS = {"400", "413", "429", "503"}  # any route: bad request, too large, rate limited, outage
+
+
+def test_every_operation_declares_its_refusals_as_problem_details_and_its_credentials() -> None:
+    document = json.loads((SCHEMA_DIR / "openapi.json").read_text())
+    schemes = document["components"]["securitySchemes"]
+    assert schemes["seatToken"] == {"type": "http", "scheme": "bearer"}
+    assert schemes["apiKey"]["type"] == "apiKey" and schemes["apiKey"]["name"] == "X-API-Key"
+    problem = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    operations = {
+        op["operationId"]: (path, op)
+        for path, methods in document["paths"].items()
+        for op in methods.values()
+    }
+    for name, (path, op) in operations.items():
+        statuses = set(op["responses"])
+        required = ERRORS | {"401"} | ({"404"} if "{" in path else set())
+        assert required <= statuses, f"{name} leaves out {sorted(required - statuses)}"
+        for status, answer in op["responses"].items():
+            if status >= "400":
+                assert answer["content"] == problem, f"{name} {status}"
+            if status in ("429", "503"):
+                assert "Retry-After" in answer["headers"], f"{name} {status}"
+        security = [scheme for requirement in op["security"] for scheme in requirement]
+        assert security and set(security) <= set(schemes), name
+        needs_key = path.startswith("/v1/webhooks") or name in {
+            "createGame",
+            "listGames",
+            "abandonGame",
+        }
+        assert ("apiKey" in security) == needs_key, f"{name}: the X-API-Key scheme"
+    assert {"401", "404", "409", "412", "422"} <= set(operations["applyMove"][1]["responses"])

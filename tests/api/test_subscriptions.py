@@ -1,4 +1,5 @@
-"""gameEvents over graphql-transport-ws, across replicas (Redis pub/sub)."""
+"""gameEvents over graphql-transport-ws (and the legacy graphql-ws), across replicas (Redis
+pub/sub): the stream completes after the FINISHED event, and at once for a game that is over."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from websockets.typing import Subprotocol
 
 from tests.api import gql
 from tests.api.processes import service_processes
@@ -41,7 +43,7 @@ async def _post(
 
 async def _subscribe(url: str, game_id: str, token: str | None) -> Any:
     socket = await websockets.connect(
-        url.replace("http", "ws") + "/graphql", subprotocols=["graphql-transport-ws"]
+        url.replace("http", "ws") + "/graphql", subprotocols=[Subprotocol("graphql-transport-ws")]
     )
     payload = {"authorization": f"Bearer {token}"} if token else {}
     await socket.send(json.dumps({"type": "connection_init", "payload": payload}))
@@ -93,7 +95,50 @@ async def test_a_subscriber_on_one_replica_sees_every_version_made_on_another(
             versions.append(event["version"])
         assert versions == list(range(first["version"], game["version"] + 1))
         assert event["status"] == "FINISHED"
+        async with asyncio.timeout(10):  # the stream ends by itself: a client's loop ends
+            assert json.loads(await socket.recv()) == {"id": "1", "type": "complete"}
         await socket.close()
+
+
+async def _finished_game(http: httpx.AsyncClient) -> tuple[str, str, int]:
+    """A game over at once (seat 0 resigns): its id, a seat token and its final version."""
+    created = (await http.post("/v1/games", json={"kind": "TREELINGS", "players": 2})).json()
+    game_id, token = created["game"]["id"], created["seats"][0]["token"]
+    ended = await http.post(
+        f"/v1/games/{game_id}/resign", headers={"authorization": f"Bearer {token}"}
+    )
+    assert ended.status_code == 200 and ended.json()["game"]["status"] == "FINISHED", ended.text
+    return game_id, token, ended.json()["game"]["version"]
+
+
+# (subprotocol, the client's subscribe message type, the server's event message type)
+PROTOCOLS = [("graphql-transport-ws", "subscribe", "next"), ("graphql-ws", "start", "data")]
+
+
+@pytest.mark.parametrize(("protocol", "start", "event"), PROTOCOLS, ids=["transport-ws", "legacy"])
+async def test_subscribing_to_a_finished_game_answers_its_last_event_then_completes(
+    replicas: list[str], protocol: str, start: str, event: str
+) -> None:
+    a, _ = replicas
+    async with httpx.AsyncClient(base_url=a) as http:
+        game_id, token, final = await _finished_game(http)
+    async with (
+        asyncio.timeout(10),
+        websockets.connect(
+            a.replace("http", "ws") + "/graphql", subprotocols=[Subprotocol(protocol)]
+        ) as socket,
+    ):
+        init = {"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}}
+        await socket.send(json.dumps(init))
+        assert json.loads(await socket.recv())["type"] == "connection_ack"
+        payload = {"query": SUBSCRIBE, "variables": {"id": game_id}}
+        await socket.send(json.dumps({"id": "1", "type": start, "payload": payload}))
+        messages = [json.loads(await socket.recv()) for _ in range(2)]
+    last = {"gameId": game_id, "version": final, "status": "FINISHED"}
+    assert messages == [
+        {"id": "1", "type": event, "payload": {"data": {"gameEvents": last}}},
+        {"id": "1", "type": "complete"},
+    ]
 
 
 async def test_a_spectator_may_subscribe_but_a_wrong_token_may_not(replicas: list[str]) -> None:

@@ -1,10 +1,13 @@
 """openapi-python-client generates a client from schema/openapi.json as committed (no edits),
-and a whole game of each kind is played through the generated code."""
+and a whole game of each kind is played through the generated code, as is docs/api.md's
+example of it."""
 
 from __future__ import annotations
 
 import importlib
+import os
 import random
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -17,10 +20,12 @@ import pytest
 from service.api.contracts import SCHEMA_DIR
 from tests.clients.conftest import KINDS, Service
 
-# Generator options only (the names of the package; no formatter run after generating).
-CONFIG = (
-    "project_name_override: rules-client\npackage_name_override: rules_client\npost_hooks: []\n"
-)
+# The generator's own names, as a user gets them from docs/api.md's command; the one option:
+# no formatter run after generating.
+CONFIG = "post_hooks: []\n"
+PACKAGE = "tree_games_rules_service_client"  # from info.title
+DOC = Path(__file__).parents[2] / "docs" / "api.md"
+DOC_EXAMPLE = re.compile(r"### A generated client\n.*?```python\n(.*?)```", re.S)
 
 
 @pytest.fixture(scope="module")
@@ -36,10 +41,10 @@ def rules_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleTyp
     assert run.returncode == 0, run.stdout + run.stderr
     sys.path.insert(0, str(out / "client"))
     try:
-        yield importlib.import_module("rules_client")
+        yield importlib.import_module(PACKAGE)
     finally:
         sys.path.remove(str(out / "client"))
-        for name in [m for m in sys.modules if m.split(".")[0] == "rules_client"]:
+        for name in [m for m in sys.modules if m.split(".")[0] == PACKAGE]:
             del sys.modules[name]
 
 
@@ -104,3 +109,20 @@ def test_the_generated_client_manages_a_webhook_endpoint(
         endpoint_id, client=client
     )
     assert isinstance(missing, models.Problem) and missing.code.value == "NOT_FOUND"
+
+
+def test_the_documented_example_runs_with_the_generated_package(
+    rules_client: ModuleType, service: Service
+) -> None:
+    found = DOC_EXAMPLE.search(DOC.read_text())
+    assert found, "docs/api.md has no Python example under 'A generated client'"
+    assert rules_client.__file__ is not None
+    package_dir = str(Path(rules_client.__file__).parents[1])
+    run = subprocess.run(
+        [sys.executable, "-c", found[1]],
+        env={**os.environ, "BASE": service.url, "PYTHONPATH": package_dir},
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    version, replayed = run.stdout.split()
+    assert int(version) >= 1 and replayed == "False", run.stdout

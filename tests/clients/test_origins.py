@@ -1,17 +1,22 @@
-"""Browser origins (RULES_CORS_ORIGINS): CORS on HTTP, the Origin check on WebSocket upgrades,
-and the frames a browser's WebSocket receives (text, as both GraphQL protocols require)."""
+"""Browser origins (RULES_CORS_ORIGINS, empty by default): CORS on HTTP, the Origin check on
+WebSocket upgrades, and the frames a browser's WebSocket receives (text, as both GraphQL
+protocols require)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import httpx
 import pytest
 import websockets
 from websockets.exceptions import InvalidStatus
 
+from service.app import create_app
+from service.settings import Settings
 from tests.clients.conftest import Service
+from tests.conftest import client_for
 
 # one worker runs the module, so its service processes start once, not once per worker
 pytestmark = pytest.mark.xdist_group("origins")
@@ -81,3 +86,58 @@ async def test_a_websocket_from_another_origin_is_refused(service: Service) -> N
     with pytest.raises(InvalidStatus) as refused:
         await _connection_ack(service, FOREIGN, "graphql-transport-ws")
     assert refused.value.response.status_code == 403
+
+
+async def _handshake(app: Any, origin: str) -> str:
+    """What the app does with a WebSocket upgrade from `origin`: its first ASGI message type
+    (uvicorn answers a close before any accept with 403)."""
+    scope = {
+        "type": "websocket", "asgi": {"version": "3.0"}, "scheme": "ws", "http_version": "1.1",
+        "path": "/graphql", "raw_path": b"/graphql", "query_string": b"", "root_path": "",
+        "headers": [(b"host", b"rules.example"), (b"origin", origin.encode()),
+                    (b"sec-websocket-protocol", b"graphql-transport-ws")],
+        "subprotocols": ["graphql-transport-ws"], "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 80), "state": {},
+    }  # fmt: skip
+    connected = False
+    sent: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    async def receive() -> dict[str, Any]:
+        nonlocal connected
+        if not connected:
+            connected = True
+            return {"type": "websocket.connect"}
+        await asyncio.Event().wait()  # the client says nothing more
+        raise AssertionError
+
+    handler = asyncio.create_task(app(scope, receive, sent.put))
+    try:
+        async with asyncio.timeout(30):
+            first: str = (await sent.get())["type"]
+    finally:
+        handler.cancel()
+        await asyncio.gather(handler, return_exceptions=True)
+    return first
+
+
+@pytest.mark.parametrize("env", ["production", "development"])
+async def test_by_default_no_other_origin_gets_cors_or_a_websocket(
+    redis_url: str, env: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("RULES_CORS_ORIGINS", raising=False)
+    monkeypatch.setenv("RULES_ENV", env)
+    settings = Settings.from_env()
+    assert settings.cors_origins == ()
+    app = create_app(settings, redis_url)
+    async with client_for(app) as http:
+        preflight = await http.options(
+            "/v1/games", headers={"origin": FOREIGN, "access-control-request-method": "POST"}
+        )
+        assert "access-control-allow-origin" not in preflight.headers
+        created = await http.post(
+            "/v1/games", json={"kind": "TREELINGS", "players": 2}, headers={"origin": FOREIGN}
+        )
+        assert created.status_code == 201
+        assert "access-control-allow-origin" not in created.headers
+        assert await _handshake(app, FOREIGN) == "websocket.close"
+        assert await _handshake(app, "http://rules.example") == "websocket.accept"  # its own
