@@ -128,16 +128,8 @@ async def bot_game(http: httpx.AsyncClient, base: str, until: float, samples: Sa
             seen = await _until_human(http, socket, game_id, token, -1)
             while seen["status"] == "ACTIVE" and time.monotonic() < until:
                 while 0 in seen["toAct"]:
-                    started = time.perf_counter()
-                    variables = {
-                        "input": {
-                            "gameId": game_id,
-                            "move": seen["legalMoves"][0]["move"],
-                            "expectedVersion": seen["version"],
-                        }
-                    }
-                    answer = (await _gql(http, APPLY, variables, token))["applyMove"]["game"]
-                    samples.human_applies.append(time.perf_counter() - started)
+                    answer, seconds = await _play_first(http, game_id, seen, token)
+                    samples.human_applies.append(seconds)
                     seen = (await _gql(http, GAME, {"id": game_id}, token))["game"]
                 if seen["status"] == "FINISHED":
                     break
@@ -160,18 +152,24 @@ async def twin_game(http: httpx.AsyncClient, until: float, samples: Samples) -> 
             seen = (await _gql(http, GAME, {"id": game_id}, tokens[seat]))["game"]
             if seen["status"] != "ACTIVE":
                 break
-            started = time.perf_counter()
-            variables = {
-                "input": {
-                    "gameId": game_id,
-                    "move": seen["legalMoves"][0]["move"],
-                    "expectedVersion": seen["version"],
-                }
-            }
-            answer = (await _gql(http, APPLY, variables, tokens[seat]))["applyMove"]["game"]
+            answer, seconds = await _play_first(http, game_id, seen, tokens[seat])
             if seat == 0:
-                samples.human_applies.append(time.perf_counter() - started)
+                samples.human_applies.append(seconds)
             to_act = answer["toAct"]
+
+
+async def _play_first(
+    http: httpx.AsyncClient, game_id: str, seen: Any, token: str
+) -> tuple[Any, float]:
+    """The seat's first legal move applied: the game as answered, and the seconds it took."""
+    started = time.perf_counter()
+    move = {
+        "gameId": game_id,
+        "move": seen["legalMoves"][0]["move"],
+        "expectedVersion": seen["version"],
+    }
+    answer = (await _gql(http, APPLY, {"input": move}, token))["applyMove"]["game"]
+    return answer, time.perf_counter() - started
 
 
 async def _until_human(
