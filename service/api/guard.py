@@ -8,6 +8,8 @@ HTTP request here, each WebSocket upgrade here too, and each operation sent over
 
 from __future__ import annotations
 
+import functools
+import ipaddress
 import math
 import time
 
@@ -158,5 +160,23 @@ class Guard:
 
 
 def client_address(scope: Scope) -> str:
+    """The client as the address limits count it (rate, sockets, subscriptions)."""
     client = scope.get("client")
-    return str(client[0]) if client else ""
+    if not client:
+        return ""
+    host = str(client[0])
+    return _ipv6_subject(host) if ":" in host else host
+
+
+@functools.lru_cache(maxsize=4096)
+def _ipv6_subject(host: str) -> str:
+    """An IPv6 client counts by its /64: a network hands each subscriber a whole /64, so each
+    of its addresses would otherwise be a fresh allowance. An IPv4-mapped address counts as
+    its IPv4 address."""
+    try:
+        address = ipaddress.IPv6Address(host)
+    except ValueError:  # not an address (a test client's name, a Unix socket's path)
+        return host
+    if address.ipv4_mapped is not None:
+        return str(address.ipv4_mapped)
+    return str(ipaddress.IPv6Network((address, 64), strict=False))

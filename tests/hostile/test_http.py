@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import httpx
@@ -173,3 +174,23 @@ async def test_forwarded_addresses_are_believed_only_from_configured_proxies(
     # loopback address in this minute may have used some of it); trusted, each forwarded
     # address has its own.
     assert statuses.count(200) in admitted, statuses
+
+
+async def test_an_ipv6_client_counts_by_its_slash_64(redis_url: str) -> None:
+    """A network hands each subscriber a whole /64: a fresh address of it is no fresh
+    allowance; the next /64 counts on its own, and an IPv4-mapped address as its IPv4."""
+    await one_window()
+    app = create_app(Settings(rate_limit_per_token=0, rate_limit_per_address=2), redis_url)
+    net, ipv4 = secrets.randbelow((1 << 16) - 1), f"198.51.100.{secrets.randbelow(250) + 1}"
+
+    async def status(host: str) -> int:
+        transport = httpx.ASGITransport(app=app, client=(host, 40000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            answer = await http.post("/graphql", json={"query": "{ catalog { kind } }"})
+            return answer.status_code
+
+    async with client_for(app):
+        assert [await status(f"2001:db8:1:{net:x}::{n}") for n in (1, 2, 3)] == [200, 200, 429]
+        assert await status(f"2001:db8:1:{net + 1:x}::1") == 200
+        assert [await status(f"::ffff:{ipv4}"), await status(f"::ffff:{ipv4}")] == [200, 200]
+        assert await status(ipv4) == 429
