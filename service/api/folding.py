@@ -44,7 +44,7 @@ def replayed_steps(
         state, steps = played.state, list(played.steps)
         for entry in entries:
             if not entry.forced:
-                played = engine_play(game, state, entry.seat, entry.move)
+                played = engine_play(game, state, entry.seat, entry.move, copy=False)
                 state = played.state
                 steps += played.steps
     except (IllegalMove, BadSetup):

@@ -59,6 +59,7 @@ class Table:
     game: Game[Any, Any]
     viewer: int | None
     _state: Any = field(default=None, repr=False)
+    _moves: list[Any] | None = field(default=None, repr=False)  # the viewer's, when known
     _to_act: list[int] | None = field(default=None, repr=False)
 
     @property
@@ -82,7 +83,9 @@ class Table:
     def legal_moves(self) -> list[tuple[Any, str]]:
         if self.viewer is None or self.viewer not in self.to_act:
             return []
-        moves = self.game.legal_moves(self.state, self.viewer)
+        moves = self._moves
+        if moves is None:
+            moves = self.game.legal_moves(self.state, self.viewer)
         return [(m, self.game.label(self.state, self.viewer, m)) for m in moves]
 
     def scores(self) -> Scores:

@@ -304,7 +304,7 @@ class Tables:
                 return kind, ended(record)
             state = decode_state(game, record.state)
             try:
-                played = engine_play(game, state, seat, move)
+                played = engine_play(game, state, seat, move, copy=False)
             except IllegalMove as exc:
                 return kind, Rejected(exc.code, exc.message, record.version, exc.reason, exc.rule)
             new_record, history = advance(record, game, played)
@@ -322,7 +322,8 @@ class Tables:
             if committed.outcome == "ok":
                 if new_record.finished:
                     await fold_finished(self.store, game_id, new_record)
-                return kind, Applied(Table(game_id, new_record, game, seat, played.state))
+                moves = played.options.get(seat)
+                return kind, Applied(Table(game_id, new_record, game, seat, played.state, moves))
             if committed.outcome == "gone":
                 return kind, Rejected(RejectCode.NOT_FOUND, f"no game {game_id!r}")
             if committed.outcome == "dup":

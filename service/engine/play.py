@@ -30,6 +30,9 @@ class Step(msgspec.Struct, array_like=True, frozen=True):
 class Played(msgspec.Struct, frozen=True):
     state: Any
     steps: list[Step]
+    # the legal moves of each seat to act in `state`, as the forced-decision check found them
+    # (an answer lists the mover's again: it need not work them out a second time)
+    options: dict[int, list[Any]] = {}
 
 
 _encoder = msgspec.msgpack.Encoder()
@@ -66,8 +69,7 @@ def start(game: Game[Any, Any], players: int, raw_options: object, seed: str) ->
     options = parse_options(game, players, raw_options)
     state = game.setup(players, options, Rng.from_seed(seed))
     steps: list[Step] = []
-    _apply_forced(game, state, steps)
-    return Played(state, steps)
+    return Played(state, steps, _apply_forced(game, state, steps))
 
 
 def replay(
@@ -81,7 +83,7 @@ def replay(
     engine re-derives every forced step, so the same seed gives the same state."""
     state = start(game, players, raw_options, seed).state
     for seat, move in decisions:
-        state = play(game, state, seat, move).state
+        state = play(game, state, seat, move, copy=False).state
     return state
 
 
@@ -122,24 +124,29 @@ def check(game: Game[Any, Any], state: Any, seat: int, raw_move: object) -> Any:
     return move
 
 
-def play(game: Game[Any, Any], state: Any, seat: int, raw_move: object) -> Played:
-    """Apply one decision of `seat` and then every forced one. `state` is left untouched."""
+def play(
+    game: Game[Any, Any], state: Any, seat: int, raw_move: object, copy: bool = True
+) -> Played:
+    """Apply one decision of `seat` and then every forced one. `state` is left untouched,
+    unless the caller says it needs no copy (a state it decoded for this move alone)."""
     move = check(game, state, seat, raw_move)
-    state = copy_state(game, state)
+    if copy:
+        state = copy_state(game, state)
     steps = [Step(seat, move, game.label(state, seat, move))]
     game.apply(state, seat, move)
-    _apply_forced(game, state, steps)
-    return Played(state, steps)
+    return Played(state, steps, _apply_forced(game, state, steps))
 
 
-def _apply_forced(game: Game[Any, Any], state: Any, steps: list[Step]) -> None:
-    """Apply every decision that has exactly one option (RULINGS ALL-3)."""
+def _apply_forced(game: Game[Any, Any], state: Any, steps: list[Step]) -> dict[int, list[Any]]:
+    """Apply every decision that has exactly one option (RULINGS ALL-3); the options of each
+    seat to act once none is forced (none once the game is over)."""
     while not game.is_over(state):
         seats = game.to_act(state)
         if not seats:
             raise AssertionError(f"{game.title}: nobody acts but the game is not over")
+        options = {}
         for seat in seats:
-            moves = game.legal_moves(state, seat)
+            moves = options[seat] = game.legal_moves(state, seat)
             if not moves:
                 raise AssertionError(f"{game.title}: seat {seat} must act but has no option")
             if len(moves) == 1:
@@ -147,4 +154,5 @@ def _apply_forced(game: Game[Any, Any], state: Any, steps: list[Step]) -> None:
                 game.apply(state, seat, moves[0])
                 break
         else:
-            return
+            return options
+    return {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any, ClassVar
 
 import msgspec
@@ -18,10 +19,13 @@ from service.engine import (
     ScoreItem,
     Scores,
     Wire,
+    encode_state,
+    games,
     play,
     start,
 )
 from service.engine.explain import VALUE_NOT_ALLOWED, WRONG_DECISION, Reason, Reasons, explain
+from service.engine.play import copy_state
 
 
 class Add(Move, frozen=True):
@@ -190,6 +194,25 @@ def test_play_never_changes_the_state_it_is_given() -> None:
     with pytest.raises(IllegalMove):
         play(RACE, state, 0, {"type": "add", "amount": 9})
     assert msgspec.msgpack.encode(state) == before
+
+
+@pytest.mark.parametrize("kind", sorted(games()))
+def test_play_hands_back_the_options_of_every_seat_to_act_and_needs_no_copy(kind: str) -> None:
+    """Played.options is what legal_moves says for each seat to act next (an answer lists the
+    mover's from it), and copy=False plays the same steps to the same state."""
+    game, chooser = games()[kind], random.Random(kind)
+    state = start(game, game.max_players, None, f"options-{kind}").state
+    while not game.is_over(state):
+        seat = chooser.choice(game.to_act(state))
+        move = msgspec.to_builtins(chooser.choice(game.legal_moves(state, seat)))
+        played = play(game, state, seat, move)
+        owned = play(game, copy_state(game, state), seat, move, copy=False)
+        assert encode_state(owned.state) == encode_state(played.state)
+        assert owned.steps == played.steps
+        after = played.state
+        seats = [] if game.is_over(after) else game.to_act(after)
+        assert played.options == {s: game.legal_moves(after, s) for s in seats}
+        state = after
 
 
 def test_setup_refuses_bad_player_counts_and_options() -> None:
