@@ -82,6 +82,7 @@ def neighbours(cell: int) -> list[int]:
 
 
 NEIGHBOURS = [neighbours(cell) for cell in range(CELLS)]
+LINES: tuple[tuple[int, ...], ...] = tuple(tuple(line_cells(cell)) for cell in range(CELLS))
 
 
 def draw_row(deck: list[int], size: int) -> list[int]:

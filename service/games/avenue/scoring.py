@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import ge
+
 from service.engine import Cell, ScoreEntry, ScoreItem, Scores, Term
 from service.games.avenue.cards import (
     ANIMALS,
@@ -14,10 +16,9 @@ from service.games.avenue.cards import (
     TILE_ANIMAL,
     TREES,
     WILD,
-    cell_name,
     project_text,
 )
-from service.games.avenue.rules import EMPTY, line_cells, tiles_on
+from service.games.avenue.rules import EMPTY, LINES, placed_gardeners
 from service.games.avenue.state import Phase, State
 
 # Per card: the tree it counts for in an avenue, the wild card on a slot of its own after the
@@ -85,42 +86,55 @@ def avenue_items(state: State, seat: int) -> list[ScoreItem]:
 def facility_counts(state: State, cell: int) -> list[int]:
     """Facilities on the 11 cards of the gardener's row and column; a card showing two
     facilities counts for both (AV-9)."""
+    park = state.park
     counts = [0] * len(FACILITIES)
-    for x in line_cells(cell):
-        if state.park[x] != EMPTY:
-            for f in CARDS[state.park[x]].facilities:
+    for x in LINES[cell]:
+        if park[x] != EMPTY:
+            for f in CARDS[park[x]].facilities:
                 counts[f] += 1
     return counts
 
 
 def animal_counts(state: State, cell: int) -> list[int]:
     counts = [0] * len(ANIMALS)
-    for t in tiles_on(state, cell):
-        counts[TILE_ANIMAL[t]] += 1
+    for t, c in enumerate(state.tiles):
+        if c == cell:
+            counts[TILE_ANIMAL[t]] += 1
     return counts
+
+
+# Per project: how many of each animal, then of each facility, it needs (AV-9).
+NEEDS: tuple[tuple[int, ...], ...] = tuple(p.animals + p.facilities for p in PROJECTS)
+
+
+def objects_of(state: State, cell: int) -> list[int]:
+    """What the gardener on `cell` offers a project, in the order of NEEDS."""
+    return animal_counts(state, cell) + facility_counts(state, cell)
+
+
+def projects_met(state: State, seat: int) -> list[int]:
+    """Per project card of `seat`: the first gardener cell that meets every object of it,
+    or -1."""
+    offers = [(cell, objects_of(state, cell)) for cell in placed_gardeners(state, seat)]
+    return [
+        next((cell for cell, have in offers if all(map(ge, have, NEEDS[project]))), EMPTY)
+        for project in state.projects[seat]
+    ]
 
 
 def project_met_by(state: State, seat: int, project: int) -> int:
     """The first gardener cell of `seat` that meets every object of `project`, or -1."""
-    p = PROJECTS[project]
-    for cell in state.gardeners[seat]:
-        if cell == EMPTY:
-            continue
-        animals = animal_counts(state, cell)
-        facilities = facility_counts(state, cell)
-        if all(have >= need for have, need in zip(animals, p.animals, strict=True)) and all(
-            have >= need for have, need in zip(facilities, p.facilities, strict=True)
-        ):
+    for cell in placed_gardeners(state, seat):
+        if all(map(ge, objects_of(state, cell), NEEDS[project])):
             return cell
     return EMPTY
 
 
 def project_items(state: State, seat: int) -> list[ScoreItem]:
     items = []
-    for project in state.projects[seat]:
-        cell = project_met_by(state, seat, project)
+    for project, cell in zip(state.projects[seat], projects_met(state, seat), strict=True):
         met = cell != EMPTY
-        by = f"met by the gardener on {cell_name(cell)}" if met else "not met"
+        by = f"met by the gardener on {CELL_NAMES[cell]}" if met else "not met"
         items.append(
             ScoreItem(
                 source="project",
