@@ -182,6 +182,10 @@ def cell_name(cell: int) -> str:
     return f"r{cell // SIZE + 1}c{cell % SIZE + 1}"
 
 
+CARD_NAMES: tuple[str, ...] = tuple(card_name(card) for card in range(len(CARDS)))
+CELL_NAMES: tuple[str, ...] = tuple(cell_name(cell) for cell in range(CELLS))
+
+
 def project_text(project: int) -> str:
     p = PROJECTS[project]
     parts = [f"{n} {ANIMALS[i]}" for i, n in enumerate(p.animals) if n]

@@ -7,6 +7,7 @@ chosen card's slot, which fixes the seat's place in the next round (AV-4).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 
 from service.engine import BadSetup, Rng
@@ -82,6 +83,7 @@ def neighbours(cell: int) -> list[int]:
 
 
 NEIGHBOURS = [neighbours(cell) for cell in range(CELLS)]
+LINES: tuple[tuple[int, ...], ...] = tuple(tuple(line_cells(cell)) for cell in range(CELLS))
 
 
 def draw_row(deck: list[int], size: int) -> list[int]:
@@ -153,7 +155,7 @@ def gardener_seats(state: State) -> list[int]:
     return owner
 
 
-def unowned_tiles(state: State, cells: list[int] | None = None) -> list[tuple[int, int]]:
+def unowned_tiles(state: State, cells: Sequence[int] | None = None) -> list[tuple[int, int]]:
     """Distinct (cell, animal) of tiles not on a card with a gardener (AV-6), optionally only
     on `cells`, sorted by cell then animal. Tiles of one animal on one cell are alike."""
     owner = gardener_seats(state)
@@ -192,7 +194,7 @@ def open_cells(state: State) -> list[int]:
 
 def take_candidates(state: State) -> list[tuple[int, int]]:
     """Tiles the just-placed gardener may take: unowned, in its row or column (AV-5)."""
-    return unowned_tiles(state, line_cells(state.cell)[1:])
+    return unowned_tiles(state, LINES[state.cell][1:])
 
 
 # --- the turn ------------------------------------------------------------------------------
@@ -297,22 +299,23 @@ def action_moves(state: State, seat: int) -> list[AvenueMove]:
 
 
 def apply(state: State, seat: int, move: AvenueMove) -> None:
-    if isinstance(move, PlaceGardener):
+    # `type(move) is`, not isinstance: see game.label.
+    if type(move) is PlaceGardener:
         state.gardeners[seat][state.gardeners[seat].index(EMPTY)] = move.cell
         state.cell = move.cell
         state.phase = Phase.TILES if take_candidates(state) else Phase.CARD
-    elif isinstance(move, SkipGardener | StopTaking):
+    elif type(move) is SkipGardener or type(move) is StopTaking:
         state.phase = Phase.CARD
-    elif isinstance(move, TakeTile):
+    elif type(move) is TakeTile:
         state.tiles[tile_at(state, move.cell, ANIMALS.index(move.animal))] = state.cell
         state.count += 1
         if state.count == 2 or not take_candidates(state):
             state.phase = Phase.CARD
-    elif isinstance(move, ChooseCard):
+    elif type(move) is ChooseCard:
         state.slot = move.slot
         state.card = state.row[move.slot]
         state.phase = Phase.CELL
-    elif isinstance(move, PlaceCard):
+    elif type(move) is PlaceCard:
         state.park[move.cell] = state.card
         state.row[state.slot] = EMPTY
         state.cell = move.cell
@@ -321,10 +324,10 @@ def apply(state: State, seat: int, move: AvenueMove) -> None:
             state.phase = Phase.ACTION
         else:
             end_turn(state)
-    elif isinstance(move, RelocateGardener):
+    elif type(move) is RelocateGardener:
         state.cell = move.cell
         state.phase = Phase.RELOCATE_TO
-    elif isinstance(move, RelocateTo):
+    elif type(move) is RelocateTo:
         gardeners = state.gardeners[seat]
         gardeners[gardeners.index(state.cell)] = move.cell
         state.dest = move.cell
@@ -333,21 +336,21 @@ def apply(state: State, seat: int, move: AvenueMove) -> None:
             state.phase = Phase.CARRY
         else:
             end_turn(state)
-    elif isinstance(move, CarryTile):
+    elif type(move) is CarryTile:
         state.tiles[tile_at(state, state.cell, ANIMALS.index(move.animal))] = state.dest
         state.count += 1
         if state.count == 2 or not tiles_on(state, state.cell):
             end_turn(state)
-    elif isinstance(move, DrawProject):
+    elif type(move) is DrawProject:
         state.projects[seat].append(state.project_deck.pop())
         end_turn(state)
-    elif isinstance(move, Redraw):
+    elif type(move) is Redraw:
         redraw(state, move.slots)
         end_turn(state)
-    elif isinstance(move, ExtraTile):
+    elif type(move) is ExtraTile:
         state.pick = tile_at(state, move.cell, ANIMALS.index(move.animal))
         state.phase = Phase.EXTRA_TO
-    elif isinstance(move, ExtraTileTo):
+    elif type(move) is ExtraTileTo:
         state.tiles[state.pick] = move.cell
         end_turn(state)
     else:  # SkipAction, StopCarrying

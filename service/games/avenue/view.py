@@ -7,7 +7,7 @@ from __future__ import annotations
 from service.engine import Wire
 from service.games.avenue.cards import ANIMALS, TILE_ANIMAL
 from service.games.avenue.rules import EMPTY, gardener_seats, rounds, to_act
-from service.games.avenue.scoring import project_met_by
+from service.games.avenue.scoring import projects_met
 from service.games.avenue.state import Animal, Phase, PhaseName, State
 
 
@@ -65,7 +65,7 @@ def view(state: State, seat: int | None) -> AvenueView:
         entry.project_count = len(state.projects[s])
         if over or s == seat:
             entry.projects = list(state.projects[s])
-            entry.projects_met = [project_met_by(state, s, p) != EMPTY for p in state.projects[s]]
+            entry.projects_met = [cell != EMPTY for cell in projects_met(state, s)]
         seats.append(entry)
     return AvenueView(
         players=state.players,
