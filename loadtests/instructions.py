@@ -186,7 +186,7 @@ async def _prepare(redis_url: str, op: str, count: int) -> tuple[list[Send], lis
             await request()
         requests = _read_requests(app, op, tables, total)
     else:
-        tables = await _create_tables(app, 2 * total)
+        tables = await _create_tables(app, 2 * total, count=8)  # two of every kind at least
         requests = _apply_requests(app, op, tables, total)
     return requests[:WARMUP], requests[WARMUP:]
 
