@@ -101,10 +101,7 @@ class Card:
     hope: int
     need: Need
     test: Test
-
-    @property
-    def name(self) -> str:
-        return f"{ENVIRONMENTS[self.environment].name} {TYPES[self.type].name}"
+    name: str  # "<environment> <type>", e.g. "Icy Landscape Palm Tree"
 
 
 class CardDataError(ValueError):
@@ -226,16 +223,9 @@ def _load(path: Path) -> tuple[DataFile, list[Card]]:
         seen[key] = c.id
         groups[(c.type, c.environment)] = groups.get((c.type, c.environment), 0) + 1
         test = compile_need(c.need, type_ids, env_ids)
-        card = Card(
-            c.id,
-            type_ids.index(c.type),
-            env_ids.index(c.environment),
-            c.sun,
-            c.water,
-            c.hope,
-            c.need,
-            test,
-        )
+        type_, env = type_ids.index(c.type), env_ids.index(c.environment)
+        name = f"{data.environments[env].name} {data.types[type_].name}"
+        card = Card(c.id, type_, env, c.sun, c.water, c.hope, c.need, test, name)
         cards.append(card)
     if sorted(groups.values()) != [3] * 16:
         raise CardDataError("3 cards of each type in each environment (TT-1)")

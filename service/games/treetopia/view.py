@@ -26,6 +26,7 @@ from service.games.treetopia.state import (
     Phase,
     Plant,
     PlantAt,
+    Planted,
     PutInPool,
     SkipTurn,
     State,
@@ -148,36 +149,35 @@ def _points(state: State) -> list[int]:
 
 
 def scores(state: State) -> Scores:
-    entries = []
-    for seat in range(state.players):
-        breakdown = [
-            ScoreItem(
-                source="tree",
-                points=t.points,
-                detail=f"{CARDS[t.card].name} at row {t.row}, column {t.col}: {t.hope} card"
-                f" + {t.group} group + {t.symbiosis} symbiosis",
-                id=str(t.card),
-                seat=seat,
-                cells=[Cell(row=t.row, col=t.col)],
-                terms=[
-                    Term(name="hope", value=t.hope),
-                    Term(name="group", value=t.group),
-                    Term(name="symbiosis", value=t.symbiosis),
-                ],
-            )
-            for t in state.sanctuary
-            if t.seat == seat
-        ]
-        entries.append(
-            ScoreEntry(
-                seat=seat, points=sum(i.points for i in breakdown), breakdown=breakdown, tiebreak=[]
-            )
-        )
+    breakdowns: list[list[ScoreItem]] = [[] for _ in range(state.players)]
+    for tree in state.sanctuary:
+        breakdowns[tree.seat].append(_item(tree))
+    entries = [
+        ScoreEntry(seat=seat, points=sum(i.points for i in items), breakdown=items, tiebreak=[])
+        for seat, items in enumerate(breakdowns)
+    ]
     over = state.phase == Phase.OVER
     best = max(e.points for e in entries)
     # TT-9: no tie-breaker; every tied seat wins.
     winners = [e.seat for e in entries if e.points == best] if over else []
     return Scores(final=over, winners=winners, entries=entries)
+
+
+def _item(tree: Planted) -> ScoreItem:
+    return ScoreItem(
+        source="tree",
+        points=tree.points,
+        detail=f"{CARDS[tree.card].name} at row {tree.row}, column {tree.col}: {tree.hope} card"
+        f" + {tree.group} group + {tree.symbiosis} symbiosis",
+        id=str(tree.card),
+        seat=tree.seat,
+        cells=[Cell(row=tree.row, col=tree.col)],
+        terms=[
+            Term(name="hope", value=tree.hope),
+            Term(name="group", value=tree.group),
+            Term(name="symbiosis", value=tree.symbiosis),
+        ],
+    )
 
 
 def label(state: State, seat: int, move: TreetopiaMove) -> str:
