@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import reduce
 from pathlib import Path
 
 import msgspec
@@ -154,9 +155,15 @@ def compile_need(need: Need, type_ids: list[str], env_ids: list[str]) -> Test:
     ]
     if len(parts) < 2:
         raise CardDataError("and/or need at least two parts")
-    if isinstance(need, All):
-        return lambda p: all(t(p) for t in parts)
-    return lambda p: any(t(p) for t in parts)
+    return reduce(_both if isinstance(need, All) else _either, parts)
+
+
+def _both(first: Test, second: Test) -> Test:
+    return lambda p: first(p) and second(p)
+
+
+def _either(first: Test, second: Test) -> Test:
+    return lambda p: first(p) or second(p)
 
 
 def describe(need: Need) -> str:
@@ -248,5 +255,5 @@ SYMBIOSES: tuple[tuple[int, int], ...] = tuple(
 
 def plantable(hand: list[int]) -> list[int]:
     """The cards of a four-card hand whose needs the hand meets, in hand order."""
-    seen = profile(CARDS[c] for c in hand)
+    seen = profile([CARDS[c] for c in hand])
     return [c for c in hand if CARDS[c].test(seen)]
