@@ -8,7 +8,6 @@ then END (Extra Turn) when that token is active. `finish_turn` refills the pool.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import cast
 
 from service.engine import Rng
 from service.games.treetopia import sanctuary
@@ -32,7 +31,6 @@ from service.games.treetopia.state import (
     SkipTurn,
     State,
     TakeFromPool,
-    Token,
     TreetopiaMove,
     UseExtraTurn,
     UseEye,
@@ -80,7 +78,7 @@ def _draw_options(state: State) -> list[TreetopiaMove]:
         moves.append(DrawFromPile())
         if state.tokens[state.active][EYE]:
             moves.append(UseEye())
-    moves.extend(TakeFromPool(card=c) for c in state.pool)
+    moves += [TakeFromPool(card=c) for c in state.pool]
     return moves
 
 
@@ -94,11 +92,14 @@ def legal_moves(state: State, seat: int) -> list[TreetopiaMove]:
         moves: list[TreetopiaMove] = []
         if tokens[WHIRLWIND]:
             cards = sorted(hand)
-            for k in range(1, len(cards) + 1):
-                moves.extend(UseWhirlwind(cards=c) for c in combinations(cards, k))
-        moves.extend(_draw_options(state))
+            moves = [
+                UseWhirlwind(cards=c)
+                for k in range(1, len(cards) + 1)
+                for c in combinations(cards, k)
+            ]
+        moves += _draw_options(state)
         # TT-3: B turns one inactive token active; not offered when all three are active.
-        moves.extend(SkipTurn(token=_token(i)) for i in range(3) if not tokens[i])
+        moves += [SkipTurn(token=t) for t, active in zip(TOKENS, tokens, strict=True) if not active]
         return moves
     if phase == Phase.DRAW:
         return _draw_options(state)
@@ -106,22 +107,18 @@ def legal_moves(state: State, seat: int) -> list[TreetopiaMove]:
         return [KeepEyeCard(card=c) for c in state.eye]
     if phase == Phase.KEEP:
         moves = [PutInPool(card=c) for c in hand]
-        moves.extend(Plant(card=c) for c in plantable(hand))
+        moves += [Plant(card=c) for c in plantable(hand)]
         return moves
     if phase == Phase.CELL:
         return [PlantAt(row=r, col=c) for r, c in sanctuary.legal_cells(state)]
     if phase == Phase.REWARD:
         rewards: list[TreetopiaMove] = [
-            ActivateToken(token=_token(i)) for i in range(3) if not tokens[i]
+            ActivateToken(token=t) for t, active in zip(TOKENS, tokens, strict=True) if not active
         ]
         return [*rewards, DeclineToken()]
     if phase == Phase.END:
         return [UseExtraTurn(), EndTurn()]
     return []
-
-
-def _token(index: int) -> Token:
-    return cast(Token, TOKENS[index])
 
 
 def draw(state: State) -> int:
