@@ -7,6 +7,7 @@ until the choice is made (then they are all face up: one in hand, the rest disca
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -181,34 +182,26 @@ def _item(tree: Planted) -> ScoreItem:
 
 
 def label(state: State, seat: int, move: TreetopiaMove) -> str:
-    who = f"Seat {seat}"
-    if isinstance(move, DrawFromPile):
-        return f"{who} draws from the pile"
-    if isinstance(move, TakeFromPool):
-        return f"{who} takes {CARDS[move.card].name} from the pool"
-    if isinstance(move, UseEye):
-        return f"{who} uses the Eye"
-    if isinstance(move, KeepEyeCard):
-        return f"{who} keeps {CARDS[move.card].name} and discards the other Eye cards"
-    if isinstance(move, UseWhirlwind):
-        names = ", ".join(CARDS[c].name for c in move.cards)
-        return f"{who} uses the Whirlwind on {names}"
-    if isinstance(move, PutInPool):
-        return f"{who} puts {CARDS[move.card].name} in the pool"
-    if isinstance(move, Plant):
-        return f"{who} saves {CARDS[move.card].name}"
-    if isinstance(move, PlantAt):
-        return f"{who} plants at row {move.row}, column {move.col}"
-    if isinstance(move, SkipTurn):
-        return f"{who} skips the turn to activate the {TOKEN_NAMES[move.token]}"
-    if isinstance(move, ActivateToken):
-        return f"{who} activates the {TOKEN_NAMES[move.token]}"
-    if isinstance(move, DeclineToken):
-        return f"{who} activates no token"
-    if isinstance(move, UseExtraTurn):
-        return f"{who} uses the Extra Turn"
-    assert isinstance(move, EndTurn)
-    return f"{who} ends the turn"
+    return f"Seat {seat} {_DOES[type(move)](move)}"
+
+
+# What each kind of move does, in the words of its label: one look-up, not a chain of
+# isinstance checks (labels are made for every legal move of every answer).
+_DOES: dict[type[TreetopiaMove], Callable[[Any], str]] = {
+    DrawFromPile: lambda _: "draws from the pile",
+    TakeFromPool: lambda m: f"takes {CARDS[m.card].name} from the pool",
+    UseEye: lambda _: "uses the Eye",
+    KeepEyeCard: lambda m: f"keeps {CARDS[m.card].name} and discards the other Eye cards",
+    UseWhirlwind: lambda m: "uses the Whirlwind on " + ", ".join([CARDS[c].name for c in m.cards]),
+    PutInPool: lambda m: f"puts {CARDS[m.card].name} in the pool",
+    Plant: lambda m: f"saves {CARDS[m.card].name}",
+    PlantAt: lambda m: f"plants at row {m.row}, column {m.col}",
+    SkipTurn: lambda m: f"skips the turn to activate the {TOKEN_NAMES[m.token]}",
+    ActivateToken: lambda m: f"activates the {TOKEN_NAMES[m.token]}",
+    DeclineToken: lambda _: "activates no token",
+    UseExtraTurn: lambda _: "uses the Extra Turn",
+    EndTurn: lambda _: "ends the turn",
+}
 
 
 def catalog() -> dict[str, Any]:
