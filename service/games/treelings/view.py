@@ -10,9 +10,18 @@ from service.games.treelings.rules import turns_left
 from service.games.treelings.state import Colour, State, Tree
 
 
-class TreeView(Wire):
+# Frozen so that TREE_VIEWS can be shared by every view; msgspec allows a frozen Struct under
+# a mutable base, mypy's dataclass rule does not know that.
+class TreeView(Wire, frozen=True):  # type: ignore[misc]
     colour: Colour
     height: int
+
+
+# Every tree there can be, by colour index and height (a colour has `count` cards), shared by
+# all views: a view lists every tree of the table.
+TREE_VIEWS: tuple[tuple[TreeView, ...], ...] = tuple(
+    tuple(TreeView(colour=c.name, height=h) for h in range(c.count + 1)) for c in CARDS.colours
+)
 
 
 class MarketPile(Wire):
@@ -73,4 +82,4 @@ def view(state: State, seat: int | None) -> TreelingsView:
 
 
 def _tree(tree: Tree) -> TreeView:
-    return TreeView(colour=COLOURS[tree.colour], height=tree.height)
+    return TREE_VIEWS[tree.colour][tree.height]

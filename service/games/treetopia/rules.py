@@ -7,8 +7,8 @@ then END (Extra Turn) when that token is active. `finish_turn` refills the pool.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
-from typing import cast
 
 from service.engine import Rng
 from service.games.treetopia import sanctuary
@@ -32,7 +32,6 @@ from service.games.treetopia.state import (
     SkipTurn,
     State,
     TakeFromPool,
-    Token,
     TreetopiaMove,
     UseExtraTurn,
     UseEye,
@@ -80,48 +79,57 @@ def _draw_options(state: State) -> list[TreetopiaMove]:
         moves.append(DrawFromPile())
         if state.tokens[state.active][EYE]:
             moves.append(UseEye())
-    moves.extend(TakeFromPool(card=c) for c in state.pool)
+    moves += [TakeFromPool(card=c) for c in state.pool]
     return moves
 
 
 def legal_moves(state: State, seat: int) -> list[TreetopiaMove]:
     if seat not in to_act(state):
         return []
+    return _OPTIONS[state.phase](state, seat)
+
+
+def _start_options(state: State, seat: int) -> list[TreetopiaMove]:
     tokens = state.tokens[seat]
-    hand = state.hands[seat]
-    phase = state.phase
-    if phase == Phase.START:
-        moves: list[TreetopiaMove] = []
-        if tokens[WHIRLWIND]:
-            cards = sorted(hand)
-            for k in range(1, len(cards) + 1):
-                moves.extend(UseWhirlwind(cards=c) for c in combinations(cards, k))
-        moves.extend(_draw_options(state))
-        # TT-3: B turns one inactive token active; not offered when all three are active.
-        moves.extend(SkipTurn(token=_token(i)) for i in range(3) if not tokens[i])
-        return moves
-    if phase == Phase.DRAW:
-        return _draw_options(state)
-    if phase == Phase.EYE:
-        return [KeepEyeCard(card=c) for c in state.eye]
-    if phase == Phase.KEEP:
-        moves = [PutInPool(card=c) for c in hand]
-        moves.extend(Plant(card=c) for c in plantable(hand))
-        return moves
-    if phase == Phase.CELL:
-        return [PlantAt(row=r, col=c) for r, c in sanctuary.legal_cells(state)]
-    if phase == Phase.REWARD:
-        rewards: list[TreetopiaMove] = [
-            ActivateToken(token=_token(i)) for i in range(3) if not tokens[i]
+    moves: list[TreetopiaMove] = []
+    if tokens[WHIRLWIND]:
+        cards = sorted(state.hands[seat])
+        moves = [
+            UseWhirlwind(cards=c) for k in range(1, len(cards) + 1) for c in combinations(cards, k)
         ]
-        return [*rewards, DeclineToken()]
-    if phase == Phase.END:
-        return [UseExtraTurn(), EndTurn()]
-    return []
+    moves += _draw_options(state)
+    # TT-3: B turns one inactive token active; not offered when all three are active.
+    moves += [SkipTurn(token=t) for t, active in zip(TOKENS, tokens, strict=True) if not active]
+    return moves
 
 
-def _token(index: int) -> Token:
-    return cast(Token, TOKENS[index])
+def _keep_options(state: State, seat: int) -> list[TreetopiaMove]:
+    hand = state.hands[seat]
+    moves: list[TreetopiaMove] = [PutInPool(card=c) for c in hand]
+    moves += [Plant(card=c) for c in plantable(hand)]
+    return moves
+
+
+def _reward_options(state: State, seat: int) -> list[TreetopiaMove]:
+    tokens = state.tokens[seat]
+    moves: list[TreetopiaMove] = [
+        ActivateToken(token=t) for t, active in zip(TOKENS, tokens, strict=True) if not active
+    ]
+    return [*moves, DeclineToken()]
+
+
+# The decisions of each phase, looked up once: Python 3.11 reads an enum member through
+# EnumType.__getattr__, so a chain of `phase == Phase.X` tests costs ~75 ns a test.
+_OPTIONS: dict[Phase, Callable[[State, int], list[TreetopiaMove]]] = {
+    Phase.START: _start_options,
+    Phase.DRAW: lambda state, _: _draw_options(state),
+    Phase.EYE: lambda state, _: [KeepEyeCard(card=c) for c in state.eye],
+    Phase.KEEP: _keep_options,
+    Phase.CELL: lambda state, _: [PlantAt(row=r, col=c) for r, c in sanctuary.legal_cells(state)],
+    Phase.REWARD: _reward_options,
+    Phase.END: lambda *_: [UseExtraTurn(), EndTurn()],
+    Phase.OVER: lambda *_: [],
+}
 
 
 def draw(state: State) -> int:

@@ -30,23 +30,19 @@ def legal_cells(state: State) -> list[tuple[int, int]]:
     """Empty cells next to a planted tree that keep the bounding box within 5 by H (TT-5)."""
     if not state.sanctuary:
         return [first_cell(state.players)]
-    taken = grid(state)
+    taken = {(p.row, p.col) for p in state.sanctuary}
     rows = [r for r, _ in taken]
     cols = [c for _, c in taken]
     height = sanctuary_rows(state.players)
-    top, bottom, left, right = min(rows), max(rows), min(cols), max(cols)
-    found: set[tuple[int, int]] = set()
-    for row, col in taken:
-        for dr, dc in STEPS:
-            cell = (row + dr, col + dc)
-            if cell in taken:
-                continue
-            if max(bottom, cell[0]) - min(top, cell[0]) >= height:
-                continue
-            if max(right, cell[1]) - min(left, cell[1]) >= COLUMNS:
-                continue
-            found.add(cell)
-    return sorted(found)
+    # The rows and columns a new tree may take with the box still at most `height` by 5.
+    first_row, last_row = max(rows) - height + 1, min(rows) + height - 1
+    first_col, last_col = max(cols) - COLUMNS + 1, min(cols) + COLUMNS - 1
+    next_to = {(row + dr, col + dc) for row, col in taken for dr, dc in STEPS}
+    return sorted(
+        (row, col)
+        for row, col in next_to - taken
+        if first_row <= row <= last_row and first_col <= col <= last_col
+    )
 
 
 def group_of(taken: dict[tuple[int, int], Planted], start: tuple[int, int]) -> list[Planted]:

@@ -14,8 +14,8 @@ import msgspec
 
 from service.engine import Move, Options, Rng
 
-TOKENS = ("whirlwind", "eye", "extraTurn")
 Token = Literal["whirlwind", "eye", "extraTurn"]
+TOKENS: tuple[Token, ...] = ("whirlwind", "eye", "extraTurn")
 WHIRLWIND, EYE, EXTRA_TURN = range(3)
 HAND = 3
 POOL = 2

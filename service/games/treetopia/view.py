@@ -7,6 +7,7 @@ until the choice is made (then they are all face up: one in hand, the rest disca
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -26,6 +27,7 @@ from service.games.treetopia.state import (
     Phase,
     Plant,
     PlantAt,
+    Planted,
     PutInPool,
     SkipTurn,
     State,
@@ -148,31 +150,13 @@ def _points(state: State) -> list[int]:
 
 
 def scores(state: State) -> Scores:
-    entries = []
-    for seat in range(state.players):
-        breakdown = [
-            ScoreItem(
-                source="tree",
-                points=t.points,
-                detail=f"{CARDS[t.card].name} at row {t.row}, column {t.col}: {t.hope} card"
-                f" + {t.group} group + {t.symbiosis} symbiosis",
-                id=str(t.card),
-                seat=seat,
-                cells=[Cell(row=t.row, col=t.col)],
-                terms=[
-                    Term(name="hope", value=t.hope),
-                    Term(name="group", value=t.group),
-                    Term(name="symbiosis", value=t.symbiosis),
-                ],
-            )
-            for t in state.sanctuary
-            if t.seat == seat
-        ]
-        entries.append(
-            ScoreEntry(
-                seat=seat, points=sum(i.points for i in breakdown), breakdown=breakdown, tiebreak=[]
-            )
-        )
+    breakdowns: list[list[ScoreItem]] = [[] for _ in range(state.players)]
+    for tree in state.sanctuary:
+        breakdowns[tree.seat].append(_item(tree))
+    entries = [
+        ScoreEntry(seat=seat, points=sum(i.points for i in items), breakdown=items, tiebreak=[])
+        for seat, items in enumerate(breakdowns)
+    ]
     over = state.phase == Phase.OVER
     best = max(e.points for e in entries)
     # TT-9: no tie-breaker; every tied seat wins.
@@ -180,35 +164,44 @@ def scores(state: State) -> Scores:
     return Scores(final=over, winners=winners, entries=entries)
 
 
+def _item(tree: Planted) -> ScoreItem:
+    return ScoreItem(
+        source="tree",
+        points=tree.points,
+        detail=f"{CARDS[tree.card].name} at row {tree.row}, column {tree.col}: {tree.hope} card"
+        f" + {tree.group} group + {tree.symbiosis} symbiosis",
+        id=str(tree.card),
+        seat=tree.seat,
+        cells=[Cell(row=tree.row, col=tree.col)],
+        terms=[
+            Term(name="hope", value=tree.hope),
+            Term(name="group", value=tree.group),
+            Term(name="symbiosis", value=tree.symbiosis),
+        ],
+    )
+
+
 def label(state: State, seat: int, move: TreetopiaMove) -> str:
-    who = f"Seat {seat}"
-    if isinstance(move, DrawFromPile):
-        return f"{who} draws from the pile"
-    if isinstance(move, TakeFromPool):
-        return f"{who} takes {CARDS[move.card].name} from the pool"
-    if isinstance(move, UseEye):
-        return f"{who} uses the Eye"
-    if isinstance(move, KeepEyeCard):
-        return f"{who} keeps {CARDS[move.card].name} and discards the other Eye cards"
-    if isinstance(move, UseWhirlwind):
-        names = ", ".join(CARDS[c].name for c in move.cards)
-        return f"{who} uses the Whirlwind on {names}"
-    if isinstance(move, PutInPool):
-        return f"{who} puts {CARDS[move.card].name} in the pool"
-    if isinstance(move, Plant):
-        return f"{who} saves {CARDS[move.card].name}"
-    if isinstance(move, PlantAt):
-        return f"{who} plants at row {move.row}, column {move.col}"
-    if isinstance(move, SkipTurn):
-        return f"{who} skips the turn to activate the {TOKEN_NAMES[move.token]}"
-    if isinstance(move, ActivateToken):
-        return f"{who} activates the {TOKEN_NAMES[move.token]}"
-    if isinstance(move, DeclineToken):
-        return f"{who} activates no token"
-    if isinstance(move, UseExtraTurn):
-        return f"{who} uses the Extra Turn"
-    assert isinstance(move, EndTurn)
-    return f"{who} ends the turn"
+    return f"Seat {seat} {_DOES[type(move)](move)}"
+
+
+# What each kind of move does, in the words of its label: one look-up, not a chain of
+# isinstance checks (labels are made for every legal move of every answer).
+_DOES: dict[type[TreetopiaMove], Callable[[Any], str]] = {
+    DrawFromPile: lambda _: "draws from the pile",
+    TakeFromPool: lambda m: f"takes {CARDS[m.card].name} from the pool",
+    UseEye: lambda _: "uses the Eye",
+    KeepEyeCard: lambda m: f"keeps {CARDS[m.card].name} and discards the other Eye cards",
+    UseWhirlwind: lambda m: "uses the Whirlwind on " + ", ".join([CARDS[c].name for c in m.cards]),
+    PutInPool: lambda m: f"puts {CARDS[m.card].name} in the pool",
+    Plant: lambda m: f"saves {CARDS[m.card].name}",
+    PlantAt: lambda m: f"plants at row {m.row}, column {m.col}",
+    SkipTurn: lambda m: f"skips the turn to activate the {TOKEN_NAMES[m.token]}",
+    ActivateToken: lambda m: f"activates the {TOKEN_NAMES[m.token]}",
+    DeclineToken: lambda _: "activates no token",
+    UseExtraTurn: lambda _: "uses the Extra Turn",
+    EndTurn: lambda _: "ends the turn",
+}
 
 
 def catalog() -> dict[str, Any]:

@@ -8,8 +8,9 @@ import msgspec
 
 from service.engine import Rng, encode_state, play, start
 from service.games.treelings import GAME
-from service.games.treelings.cards import FESTIVAL
+from service.games.treelings.cards import CARDS, FESTIVAL
 from service.games.treelings.state import State
+from service.games.treelings.view import TREE_VIEWS, TreeView
 
 
 def midgame(seed: str, players: int, decisions: int) -> State:
@@ -81,3 +82,8 @@ def test_registry_and_catalog() -> None:
     ]
     assert catalog["guildCards"] == 108 and catalog["festivalDepth"] == 20
     msgspec.json.encode(catalog)
+
+
+def test_shared_tree_views_cover_every_colour_and_height_a_tree_can_reach() -> None:
+    for card, views in zip(CARDS.colours, TREE_VIEWS, strict=True):
+        assert views == tuple(TreeView(colour=card.name, height=h) for h in range(card.count + 1))
