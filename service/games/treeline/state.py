@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 from functools import cache
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import msgspec
 
@@ -118,6 +118,10 @@ class Grid(NamedTuple):
     edge_cells: tuple[int, ...]
     inner_cells: tuple[int, ...]
     lines: tuple[tuple[int, ...], ...]  # the cells of each line, columns first, then rows
+    coords: tuple[tuple[int, int], ...]  # (row, col) of each cell
+    places: tuple[
+        tuple[Literal["column", "row"], int], ...
+    ]  # ("column", col) or ("row", row) of each line
 
 
 def _steps(rows: int, cols: int, cell: int, deltas: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
@@ -148,6 +152,8 @@ def grid(rows: int, cols: int) -> Grid:
             [tuple(r * cols + c for r in range(rows)) for c in range(cols)]
             + [tuple(r * cols + c for c in range(cols)) for r in range(rows)]
         ),
+        coords=tuple(divmod(cell, cols) for cell in cells),
+        places=tuple([("column", c) for c in range(cols)] + [("row", r) for r in range(rows)]),
     )
 
 
