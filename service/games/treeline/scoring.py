@@ -20,32 +20,37 @@ def describe_line(state: State, line: int) -> str:
 
 
 def _items(
-    state: State, seat: int, glade_scores: list[tuple[ScoreItem, list[int]]]
+    state: State,
+    seat: int,
+    castles: list[tuple[int, int]],
+    prefix: str,
+    glade_scores: list[tuple[ScoreItem, list[int]]],
 ) -> list[ScoreItem]:
+    """`seat`'s castles ((line, tile) each) and its share of each active glade."""
+    cols, cells_of = state.cols, grid_of(state).lines
     items = [
         ScoreItem(
             source="castle",
-            points=CASTLES[castle.tile].points,
-            detail=f"castle {CASTLES[castle.tile].letter} ({describe_line(state, line)})",
-            id=CASTLES[castle.tile].letter,
+            points=CASTLES[tile].points,
+            detail=f"{prefix}castle {CASTLES[tile].letter} ({describe_line(state, line)})",
+            id=CASTLES[tile].letter,
             seat=seat,
-            cells=[
-                Cell(row=r, col=c) for r, c in (rc(state, x) for x in grid_of(state).lines[line])
-            ],
+            cells=[Cell(row=cell // cols, col=cell % cols) for cell in cells_of[line]],
         )
-        for line, castle in enumerate(state.castles)
-        if castle.owner == seat
+        for line, tile in castles
     ]
     items += [
-        msgspec.structs.replace(glade, points=points[seat], seat=seat)
+        msgspec.structs.replace(
+            glade, points=points[seat], seat=seat, detail=f"{prefix}{glade.detail}"
+        )
         for glade, points in glade_scores
     ]
     return items
 
 
-def earliest_letter(state: State, seats: list[int]) -> int:
-    """Index of the earliest castle letter held by `seats`, or 16 if none (TL-11)."""
-    return min((c.tile for c in state.castles if c.owner in seats), default=len(CASTLES))
+def earliest_letter(castles: list[tuple[int, int]]) -> int:
+    """Index of the earliest castle letter among (line, tile) pairs, or 16 if none (TL-11)."""
+    return min((tile for _, tile in castles), default=len(CASTLES))
 
 
 def scores(state: State) -> Scores:
@@ -62,28 +67,31 @@ def scores(state: State) -> Scores:
                 cells=[Cell(row=row, col=col)],
             )
             glade_scores.append((item, glade_points(state, glade)))
-    items = [_items(state, member, glade_scores) for member in range(state.players)]
+    teams = state.players == 4
+    # A team entry lists both teammates' items, each naming its seat (TL-10); teammates' entries
+    # share the item Structs of one call.
+    held: list[list[tuple[int, int]]] = [[] for _ in range(state.players)]  # (line, tile)
+    for line, castle in enumerate(state.castles):
+        if castle.owner >= 0:
+            held[castle.owner].append((line, castle.tile))
+    items = [
+        _items(state, member, held[member], f"seat {member}: " if teams else "", glade_scores)
+        for member in range(state.players)
+    ]
+    own = [sum(item.points for item in member_items) for member_items in items]
+    earliest = [earliest_letter(castles) for castles in held]
     entries: list[ScoreEntry] = []
     for seat in range(state.players):
         team = team_of(state, seat)
-        breakdown: list[ScoreItem] = []
-        for member in team:
-            if len(team) > 1:
-                breakdown += [
-                    msgspec.structs.replace(item, detail=f"seat {member}: {item.detail}")
-                    for item in items[member]
-                ]
-            else:
-                breakdown += items[member]
         entries.append(
             ScoreEntry(
                 seat=seat,
-                points=sum(item.points for item in breakdown),
-                breakdown=breakdown,
+                points=sum(own[member] for member in team),
+                breakdown=[item for member in team for item in items[member]],
                 # higher is better: holding letter A gives 16, holding no castle gives 0
-                tiebreak=[len(CASTLES) - earliest_letter(state, team)],
-                team=team if len(team) > 1 else None,
-                seat_points=sum(i.points for i in items[seat]) if len(team) > 1 else None,
+                tiebreak=[len(CASTLES) - min(earliest[member] for member in team)],
+                team=team if teams else None,
+                seat_points=own[seat] if teams else None,
             )
         )
     final = state.phase == Phase.OVER
