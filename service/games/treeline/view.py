@@ -175,7 +175,7 @@ def _pending(state: State) -> PendingView | None:
 
 
 def view(state: State, seat: int | None) -> TreelineView:
-    on_cards = _per_seat(state, list(chain.from_iterable(state.tokens)))
+    on_cards = _per_seat(state, list(chain.from_iterable(filter(None, state.tokens))))
     stationed = _per_seat(state, [tok for castle in state.castles for tok in castle.stationed])
     coords = grid_of(state).coords
     return TreelineView(
