@@ -7,7 +7,7 @@ letter order (station, then each other seat energizes) -> end of turn.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from functools import cache
 
 from service.games.treeline.moves import (
@@ -33,6 +33,7 @@ from service.games.treeline.state import (
     lines_with_town,
     neighbours,
     next_seat,
+    occupied,
     owner,
     rc,
     seats_after,
@@ -113,7 +114,7 @@ def deploy_cards(state: State) -> list[int]:
 
 
 def _own_tokens(
-    state: State, seat: int, cells: Sequence[int], side: bool | None = None
+    state: State, seat: int, cells: Iterable[int], side: bool | None = None
 ) -> list[tuple[int, bool]]:
     """Distinct (cell, energized) of `seat`'s tokens on `cells` (of one side if given): each
     side once, in the order on the card."""
@@ -147,7 +148,7 @@ def deploy_sources(state: State, seat: int) -> list[TreelineMove]:
     cols, target = state.cols, state.target
     moves += [
         DeployFromCard(row=cell // cols, col=cell % cols, energized=energized)
-        for cell, energized in _own_tokens(state, seat, range(len(state.tokens)))
+        for cell, energized in _own_tokens(state, seat, occupied(state))
         if cell != target
     ]
     return moves
@@ -160,7 +161,7 @@ def station_sources(state: State, seat: int) -> list[TreelineMove]:
     if not in_line:
         if state.supply[seat]:
             moves.append(StationFromSupply())
-        in_line = _own_tokens(state, seat, range(len(state.tokens)))
+        in_line = _own_tokens(state, seat, occupied(state))
     for cell, energized in in_line:
         row, col = rc(state, cell)
         moves.append(StationToken(row=row, col=col, energized=energized))

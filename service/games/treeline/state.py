@@ -7,8 +7,10 @@ small int: seat * 2 + 1 if Energized else seat * 2.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from enum import IntEnum
 from functools import cache
+from itertools import compress
 from typing import Literal, NamedTuple
 
 import msgspec
@@ -226,6 +228,11 @@ def team_of(state: State, seat: int) -> list[int]:
     if state.players == 4:
         return [seat % 2, seat % 2 + 2]
     return [seat]
+
+
+def occupied(state: State) -> Iterator[int]:
+    """The cells holding at least one token, in cell order."""
+    return compress(range(len(state.tokens)), state.tokens)
 
 
 def tokens_on_cards(state: State, seat: int) -> list[tuple[int, int]]:
