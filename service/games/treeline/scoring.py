@@ -12,45 +12,29 @@ import msgspec
 from service.engine import Cell, ScoreEntry, ScoreItem, Scores
 from service.games.treeline.cards import CASTLES, GLADES
 from service.games.treeline.glades import glade_points, is_active
-from service.games.treeline.state import Phase, State, grid_of, rc, team_of
+from service.games.treeline.state import Castle, Phase, State, grid_of, rc, team_of
 
 
 def describe_line(state: State, line: int) -> str:
     return f"column {line}" if line < state.cols else f"row {line - state.cols}"
 
 
-def _items(
-    state: State,
-    seat: int,
-    castles: list[tuple[int, int]],
-    prefix: str,
-    glade_scores: list[tuple[ScoreItem, list[int]]],
-) -> list[ScoreItem]:
-    """`seat`'s castles ((line, tile) each) and its share of each active glade."""
-    cols, cells_of = state.cols, grid_of(state).lines
-    items = [
-        ScoreItem(
-            source="castle",
-            points=CASTLES[tile].points,
-            detail=f"{prefix}castle {CASTLES[tile].letter} ({describe_line(state, line)})",
-            id=CASTLES[tile].letter,
-            seat=seat,
-            cells=[Cell(row=cell // cols, col=cell % cols) for cell in cells_of[line]],
-        )
-        for line, tile in castles
-    ]
-    items += [
-        msgspec.structs.replace(
-            glade, points=points[seat], seat=seat, detail=f"{prefix}{glade.detail}"
-        )
-        for glade, points in glade_scores
-    ]
-    return items
+def _prefix(state: State, seat: int) -> str:
+    """A team entry lists both teammates' items, so each item's detail names its seat (TL-10)."""
+    return f"seat {seat}: " if state.players == 4 else ""
 
 
-def earliest_letter(castles: list[tuple[int, int]]) -> int:
-    """Index of the earliest castle letter among (line, tile) pairs, or 16 if none (TL-11)."""
-    return min((tile for _, tile in castles), default=len(CASTLES))
+def _castle_item(state: State, line: int, castle: Castle) -> ScoreItem:
+    card = CASTLES[castle.tile]
+    cols = state.cols
+    return ScoreItem(
+        source="castle",
+        points=card.points,
+        detail=f"{_prefix(state, castle.owner)}castle {card.letter} ({describe_line(state, line)})",
+        id=card.letter,
+        seat=castle.owner,
+        cells=[Cell(row=cell // cols, col=cell % cols) for cell in grid_of(state).lines[line]],
+    )
 
 
 def scores(state: State) -> Scores:
@@ -67,19 +51,26 @@ def scores(state: State) -> Scores:
                 cells=[Cell(row=row, col=col)],
             )
             glade_scores.append((item, glade_points(state, glade)))
-    teams = state.players == 4
-    # A team entry lists both teammates' items, each naming its seat (TL-10); teammates' entries
-    # share the item Structs of one call.
-    held: list[list[tuple[int, int]]] = [[] for _ in range(state.players)]  # (line, tile)
+    # Each seat's items: its castles in line order, then its share of each active glade.
+    # Teammates' entries share the item Structs of one call.
+    items: list[list[ScoreItem]] = [[] for _ in range(state.players)]
+    earliest = [len(CASTLES)] * state.players  # the earliest castle letter each seat holds (TL-11)
     for line, castle in enumerate(state.castles):
         if castle.owner >= 0:
-            held[castle.owner].append((line, castle.tile))
-    items = [
-        _items(state, member, held[member], f"seat {member}: " if teams else "", glade_scores)
-        for member in range(state.players)
-    ]
-    own = [sum(item.points for item in member_items) for member_items in items]
-    earliest = [earliest_letter(castles) for castles in held]
+            items[castle.owner].append(_castle_item(state, line, castle))
+            earliest[castle.owner] = min(earliest[castle.owner], castle.tile)
+    for glade_item, points in glade_scores:
+        for seat, seat_items in enumerate(items):
+            seat_items.append(
+                msgspec.structs.replace(
+                    glade_item,
+                    points=points[seat],
+                    seat=seat,
+                    detail=f"{_prefix(state, seat)}{glade_item.detail}",
+                )
+            )
+    own = [sum(item.points for item in seat_items) for seat_items in items]
+    teams = state.players == 4
     entries: list[ScoreEntry] = []
     for seat in range(state.players):
         team = team_of(state, seat)
