@@ -7,7 +7,7 @@ letter order (station, then each other seat energizes) -> end of turn.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from functools import cache
 
 from service.games.treeline.moves import (
@@ -28,12 +28,12 @@ from service.games.treeline.state import (
     cell_at,
     grid_of,
     influence,
-    is_energized,
     is_town,
     line_cells,
     lines_with_town,
     neighbours,
     next_seat,
+    occupied,
     owner,
     rc,
     seats_after,
@@ -114,21 +114,20 @@ def deploy_cards(state: State) -> list[int]:
 
 
 def _own_tokens(
-    state: State, seat: int, cells: Sequence[int], side: bool | None = None
+    state: State, seat: int, cells: Iterable[int], side: bool | None = None
 ) -> list[tuple[int, bool]]:
-    """Distinct (cell, energized) of `seat`'s tokens on `cells` (of one side if given)."""
-    wanted = frozenset(token(seat, up) for up in (False, True) if side in (None, up))
+    """Distinct (cell, energized) of `seat`'s tokens on `cells` (of one side if given): each
+    side once, in the order on the card."""
+    normal, energized = token(seat, False), token(seat, True)
+    wanted = frozenset((normal, energized) if side is None else (energized if side else normal,))
     tokens = state.tokens
-    found: list[tuple[int, bool]] = []
-    for cell in cells:
-        toks = tokens[cell]
-        if toks and not wanted.isdisjoint(toks):  # each side once, in the order on the card
-            found += [(cell, is_energized(tok)) for tok in dict.fromkeys(toks) if tok in wanted]
-    return found
-
-
-def _all_cells(state: State) -> list[int]:
-    return list(range(len(state.land)))
+    return [
+        (cell, tok == energized)
+        for cell in cells
+        if (toks := tokens[cell]) and not wanted.isdisjoint(toks)
+        for tok in dict.fromkeys(toks)
+        if tok in wanted
+    ]
 
 
 def has_available(state: State, seat: int, besides: int = -1) -> bool:
@@ -145,13 +144,13 @@ def has_available(state: State, seat: int, besides: int = -1) -> bool:
 
 
 def deploy_sources(state: State, seat: int) -> list[TreelineMove]:
-    moves: list[TreelineMove] = []
-    if state.supply[seat]:
-        moves.append(DeployFromSupply())
-    for cell, energized in _own_tokens(state, seat, range(len(state.tokens))):
-        if cell != state.target:
-            row, col = divmod(cell, state.cols)
-            moves.append(DeployFromCard(row=row, col=col, energized=energized))
+    moves: list[TreelineMove] = [DeployFromSupply()] if state.supply[seat] else []
+    cols, target = state.cols, state.target
+    moves += [
+        DeployFromCard(row=cell // cols, col=cell % cols, energized=energized)
+        for cell, energized in _own_tokens(state, seat, occupied(state))
+        if cell != target
+    ]
     return moves
 
 
@@ -162,7 +161,7 @@ def station_sources(state: State, seat: int) -> list[TreelineMove]:
     if not in_line:
         if state.supply[seat]:
             moves.append(StationFromSupply())
-        in_line = _own_tokens(state, seat, _all_cells(state))
+        in_line = _own_tokens(state, seat, occupied(state))
     for cell, energized in in_line:
         row, col = rc(state, cell)
         moves.append(StationToken(row=row, col=col, energized=energized))
@@ -316,7 +315,8 @@ def _next_energize(state: State) -> None:
     line = line_cells(state, state.claim_line)
     while state.energize_queue:
         seat = state.energize_queue[0]
-        if any(tok == token(seat, False) for cell in line for tok in state.tokens[cell]):
+        normal = token(seat, False)
+        if any(normal in state.tokens[cell] for cell in line):
             state.phase = Phase.ENERGIZE
             state.actor = seat
             return

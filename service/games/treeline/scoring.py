@@ -12,40 +12,29 @@ import msgspec
 from service.engine import Cell, ScoreEntry, ScoreItem, Scores
 from service.games.treeline.cards import CASTLES, GLADES
 from service.games.treeline.glades import glade_points, is_active
-from service.games.treeline.state import Phase, State, grid_of, rc, team_of
+from service.games.treeline.state import Castle, Phase, State, grid_of, rc, team_of
 
 
 def describe_line(state: State, line: int) -> str:
     return f"column {line}" if line < state.cols else f"row {line - state.cols}"
 
 
-def _items(
-    state: State, seat: int, glade_scores: list[tuple[ScoreItem, list[int]]]
-) -> list[ScoreItem]:
-    items = [
-        ScoreItem(
-            source="castle",
-            points=CASTLES[castle.tile].points,
-            detail=f"castle {CASTLES[castle.tile].letter} ({describe_line(state, line)})",
-            id=CASTLES[castle.tile].letter,
-            seat=seat,
-            cells=[
-                Cell(row=r, col=c) for r, c in (rc(state, x) for x in grid_of(state).lines[line])
-            ],
-        )
-        for line, castle in enumerate(state.castles)
-        if castle.owner == seat
-    ]
-    items += [
-        msgspec.structs.replace(glade, points=points[seat], seat=seat)
-        for glade, points in glade_scores
-    ]
-    return items
+def _prefix(state: State, seat: int) -> str:
+    """A team entry lists both teammates' items, so each item's detail names its seat (TL-10)."""
+    return f"seat {seat}: " if state.players == 4 else ""
 
 
-def earliest_letter(state: State, seats: list[int]) -> int:
-    """Index of the earliest castle letter held by `seats`, or 16 if none (TL-11)."""
-    return min((c.tile for c in state.castles if c.owner in seats), default=len(CASTLES))
+def _castle_item(state: State, line: int, castle: Castle) -> ScoreItem:
+    card = CASTLES[castle.tile]
+    cols = state.cols
+    return ScoreItem(
+        source="castle",
+        points=card.points,
+        detail=f"{_prefix(state, castle.owner)}castle {card.letter} ({describe_line(state, line)})",
+        id=card.letter,
+        seat=castle.owner,
+        cells=[Cell(row=cell // cols, col=cell % cols) for cell in grid_of(state).lines[line]],
+    )
 
 
 def scores(state: State) -> Scores:
@@ -62,28 +51,38 @@ def scores(state: State) -> Scores:
                 cells=[Cell(row=row, col=col)],
             )
             glade_scores.append((item, glade_points(state, glade)))
-    items = [_items(state, member, glade_scores) for member in range(state.players)]
+    # Each seat's items: its castles in line order, then its share of each active glade.
+    # Teammates' entries share the item Structs of one call.
+    items: list[list[ScoreItem]] = [[] for _ in range(state.players)]
+    earliest = [len(CASTLES)] * state.players  # the earliest castle letter each seat holds (TL-11)
+    for line, castle in enumerate(state.castles):
+        if castle.owner >= 0:
+            items[castle.owner].append(_castle_item(state, line, castle))
+            earliest[castle.owner] = min(earliest[castle.owner], castle.tile)
+    for glade_item, points in glade_scores:
+        for seat, seat_items in enumerate(items):
+            seat_items.append(
+                msgspec.structs.replace(
+                    glade_item,
+                    points=points[seat],
+                    seat=seat,
+                    detail=f"{_prefix(state, seat)}{glade_item.detail}",
+                )
+            )
+    own = [sum(item.points for item in seat_items) for seat_items in items]
+    teams = state.players == 4
     entries: list[ScoreEntry] = []
     for seat in range(state.players):
         team = team_of(state, seat)
-        breakdown: list[ScoreItem] = []
-        for member in team:
-            if len(team) > 1:
-                breakdown += [
-                    msgspec.structs.replace(item, detail=f"seat {member}: {item.detail}")
-                    for item in items[member]
-                ]
-            else:
-                breakdown += items[member]
         entries.append(
             ScoreEntry(
                 seat=seat,
-                points=sum(item.points for item in breakdown),
-                breakdown=breakdown,
+                points=sum(own[member] for member in team),
+                breakdown=[item for member in team for item in items[member]],
                 # higher is better: holding letter A gives 16, holding no castle gives 0
-                tiebreak=[len(CASTLES) - earliest_letter(state, team)],
-                team=team if len(team) > 1 else None,
-                seat_points=sum(i.points for i in items[seat]) if len(team) > 1 else None,
+                tiebreak=[len(CASTLES) - min(earliest[member] for member in team)],
+                team=team if teams else None,
+                seat_points=own[seat] if teams else None,
             )
         )
     final = state.phase == Phase.OVER

@@ -7,9 +7,11 @@ small int: seat * 2 + 1 if Energized else seat * 2.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from enum import IntEnum
 from functools import cache
-from typing import NamedTuple
+from itertools import compress
+from typing import Literal, NamedTuple
 
 import msgspec
 
@@ -118,6 +120,10 @@ class Grid(NamedTuple):
     edge_cells: tuple[int, ...]
     inner_cells: tuple[int, ...]
     lines: tuple[tuple[int, ...], ...]  # the cells of each line, columns first, then rows
+    coords: tuple[tuple[int, int], ...]  # (row, col) of each cell
+    places: tuple[
+        tuple[Literal["column", "row"], int], ...
+    ]  # ("column", col) or ("row", row) of each line
 
 
 def _steps(rows: int, cols: int, cell: int, deltas: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
@@ -148,6 +154,8 @@ def grid(rows: int, cols: int) -> Grid:
             [tuple(r * cols + c for r in range(rows)) for c in range(cols)]
             + [tuple(r * cols + c for c in range(cols)) for r in range(rows)]
         ),
+        coords=tuple(divmod(cell, cols) for cell in cells),
+        places=tuple([("column", c) for c in range(cols)] + [("row", r) for r in range(rows)]),
     )
 
 
@@ -220,6 +228,11 @@ def team_of(state: State, seat: int) -> list[int]:
     if state.players == 4:
         return [seat % 2, seat % 2 + 2]
     return [seat]
+
+
+def occupied(state: State) -> Iterator[int]:
+    """The cells holding at least one token, in cell order."""
+    return compress(range(len(state.tokens)), state.tokens)
 
 
 def tokens_on_cards(state: State, seat: int) -> list[tuple[int, int]]:

@@ -6,15 +6,16 @@ up: the view shows such a cell as a glade with its identity left out. The Rng ne
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING, Literal
 
 from service.engine import Wire, closed_set
-from service.games.treeline.cards import CASTLES, GLADES
+from service.games.treeline.cards import CASTLES, DATA, GLADES
 from service.games.treeline.state import (
-    Castle,
     End,
     Phase,
     State,
+    grid_of,
     is_energized,
     owner,
     rc,
@@ -49,7 +50,9 @@ else:
     GladeId = closed_set("GladeId", (g.id for g in GLADES))
 
 
-class TokenView(Wire):
+# Frozen so that TOKEN_VIEWS can be shared by every view; msgspec allows a frozen Struct under
+# a mutable base, mypy's dataclass rule does not know that.
+class TokenView(Wire, frozen=True):  # type: ignore[misc]
     seat: int
     energized: bool
 
@@ -110,45 +113,52 @@ class TreelineView(Wire):
     end_reason: EndReason | None
 
 
-def _tokens(toks: list[int]) -> list[TokenView]:
-    return [TokenView(seat=owner(t), energized=is_energized(t)) for t in toks]
+# One TokenView per token (a small int, state.token), shared by every view.
+TOKEN_VIEWS = tuple(
+    TokenView(seat=owner(tok), energized=is_energized(tok)) for tok in range(2 * max(DATA.grids))
+)
 
 
 def _cells(state: State) -> list[CellView]:
-    glades = {glade.cell: glade for glade in reversed(state.glades)}  # the first per cell
-    cols = state.cols
-    cells: list[CellView] = []
-    for cell, (spaces, forest, toks) in enumerate(
-        zip(state.land, state.forest, state.tokens, strict=True)
-    ):
-        glade = glades.get(cell) if glades else None
-        kind: Literal["start", "land", "glade"] = (
-            "start" if spaces == 0 else "glade" if glade else "land"
+    cells = [
+        CellView(
+            row=row,
+            col=col,
+            kind="land" if spaces else "start",
+            spaces=spaces,
+            forest=forest,
+            tokens=[TOKEN_VIEWS[tok] for tok in toks] if toks else [],
         )
-        cells.append(
-            CellView(
-                row=cell // cols,
-                col=cell % cols,
-                kind=kind,
-                spaces=spaces,
-                forest=forest,
-                # TL-13: the identity stays hidden while the glade is Town side up
-                glade=GLADES[glade.kind].id if glade and forest else None,
-                tokens=_tokens(toks) if toks else [],
-            )
+        for (row, col), spaces, forest, toks in zip(
+            grid_of(state).coords, state.land, state.forest, state.tokens, strict=True
         )
+    ]
+    for glade in reversed(state.glades):  # so the first glade on a cell is the one shown
+        cell = cells[glade.cell]
+        if cell.spaces:
+            cell.kind = "glade"
+            # TL-13: the identity stays hidden while the glade is Town side up
+            cell.glade = GLADES[glade.kind].id if cell.forest else None
     return cells
 
 
-def _castle(state: State, line: int, castle: Castle) -> CastleView:
-    return CastleView(
-        letter=CASTLES[castle.tile].letter,
-        points=CASTLES[castle.tile].points,
-        line="column" if line < state.cols else "row",
-        index=line if line < state.cols else line - state.cols,
-        owner=None if castle.owner < 0 else castle.owner,
-        stationed=_tokens(castle.stationed),
-    )
+def _castles(state: State) -> list[CastleView]:
+    return [
+        CastleView(
+            letter=CASTLES[castle.tile].letter,
+            points=CASTLES[castle.tile].points,
+            line=line,
+            index=index,
+            owner=None if castle.owner < 0 else castle.owner,
+            stationed=[TOKEN_VIEWS[tok] for tok in castle.stationed] if castle.stationed else [],
+        )
+        for (line, index), castle in zip(grid_of(state).places, state.castles, strict=True)
+    ]
+
+
+def _per_seat(state: State, toks: list[int]) -> list[int]:
+    """How many of `toks` each seat owns (a token is seat * 2 + energized)."""
+    return [toks.count(2 * seat) + toks.count(2 * seat + 1) for seat in range(state.players)]
 
 
 def _pending(state: State) -> PendingView | None:
@@ -165,15 +175,9 @@ def _pending(state: State) -> PendingView | None:
 
 
 def view(state: State, seat: int | None) -> TreelineView:
-    stationed = [0] * state.players
-    for castle in state.castles:
-        for tok in castle.stationed:
-            stationed[owner(tok)] += 1
-    on_cards = [0] * state.players
-    for toks in state.tokens:
-        if toks:
-            for tok in toks:
-                on_cards[owner(tok)] += 1
+    on_cards = _per_seat(state, list(chain.from_iterable(filter(None, state.tokens))))
+    stationed = _per_seat(state, [tok for castle in state.castles for tok in castle.stationed])
+    coords = grid_of(state).coords
     return TreelineView(
         viewer=seat,
         players=state.players,
@@ -185,7 +189,7 @@ def view(state: State, seat: int | None) -> TreelineView:
         phase=PHASES[state.phase],
         pending=_pending(state),
         cells=_cells(state),
-        castles=[_castle(state, line, castle) for line, castle in enumerate(state.castles)],
+        castles=_castles(state),
         seats=[
             SeatView(
                 seat=s,
@@ -196,8 +200,8 @@ def view(state: State, seat: int | None) -> TreelineView:
             )
             for s in range(state.players)
         ],
-        flipped_this_turn=[rc(state, cell) for cell in state.flipped],
-        deployed_this_turn=[rc(state, cell) for cell in state.deployed],
+        flipped_this_turn=[coords[cell] for cell in state.flipped],
+        deployed_this_turn=[coords[cell] for cell in state.deployed],
         claims_waiting=[CASTLES[state.castles[line].tile].letter for line in state.claims],
         town_cards=town_count(state),
         end_reason=ENDS[state.end],
