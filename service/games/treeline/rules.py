@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from itertools import compress
 
 from service.games.treeline.moves import (
     DeployCard,
@@ -96,10 +97,9 @@ def reforest_moves(state: State) -> list[TreelineMove]:
     """Every legal pair once (TL-3): a cell and its Town neighbour to the right or below."""
     forest, next_to = state.forest, grid_of(state).neighbours
     touches_forest = [False] * len(forest)
-    for cell, up in enumerate(forest):
-        if up:
-            for n in next_to[cell]:
-                touches_forest[n] = True
+    for cell in compress(range(len(forest)), forest):
+        for n in next_to[cell]:
+            touches_forest[n] = True
     return [
         move
         for first, second, move in _reforest_pairs(state.rows, state.cols)
@@ -124,8 +124,8 @@ def _own_tokens(
     return [
         (cell, tok == energized)
         for cell in cells
-        if (toks := tokens[cell]) and not wanted.isdisjoint(toks)
-        for tok in dict.fromkeys(toks)
+        if not wanted.isdisjoint(tokens[cell])
+        for tok in dict.fromkeys(tokens[cell])
         if tok in wanted
     ]
 

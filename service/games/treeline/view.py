@@ -6,6 +6,7 @@ up: the view shows such a cell as a glade with its identity left out. The Rng ne
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import chain
 from typing import TYPE_CHECKING, Literal
 
@@ -156,9 +157,12 @@ def _castles(state: State) -> list[CastleView]:
     ]
 
 
-def _per_seat(state: State, toks: list[int]) -> list[int]:
-    """How many of `toks` each seat owns (a token is seat * 2 + energized)."""
-    return [toks.count(2 * seat) + toks.count(2 * seat + 1) for seat in range(state.players)]
+def _per_seat(state: State, toks: Iterable[int]) -> list[int]:
+    """How many of `toks` each seat owns."""
+    counts = [0] * state.players
+    for tok in toks:
+        counts[owner(tok)] += 1
+    return counts
 
 
 def _pending(state: State) -> PendingView | None:
@@ -175,8 +179,8 @@ def _pending(state: State) -> PendingView | None:
 
 
 def view(state: State, seat: int | None) -> TreelineView:
-    on_cards = _per_seat(state, list(chain.from_iterable(filter(None, state.tokens))))
-    stationed = _per_seat(state, [tok for castle in state.castles for tok in castle.stationed])
+    on_cards = _per_seat(state, chain.from_iterable(filter(None, state.tokens)))
+    stationed = _per_seat(state, chain.from_iterable(castle.stationed for castle in state.castles))
     coords = grid_of(state).coords
     return TreelineView(
         viewer=seat,
