@@ -3,7 +3,7 @@
 Fills a private redis-server with a million games of one tenant, a player sitting in a
 thousand of them (created by the real create script, index entries and all); then pages
 through that player's games, the games where they must act, and the tenant's newest page with
-the service's own `service.api.listing.list_games`, and prints the timings as JSON.
+the service's own `service.core.listing.list_games`, and prints the timings as JSON.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 
 import msgspec
 
-from service.api.listing import GameFilter, list_games
-from service.api.tables import Tables
+from service.core import GameService
+from service.core.listing import GameFilter, list_games
 from service.engine import games
 from service.engine import start as engine_start
 from service.engine.play import encode_state
@@ -76,12 +76,14 @@ async def fill(store: RedisStore, total: int, mine: int) -> None:
         assert await store.create(game_id, record, [])
 
 
-async def pages(tables: Tables, only: GameFilter, first: int, requests: int) -> tuple[int, float]:
+async def pages(
+    service: GameService, only: GameFilter, first: int, requests: int
+) -> tuple[int, float]:
     """Games listed and seconds taken, paging `first` at a time, at most `requests` pages."""
     started, count, after = time.perf_counter(), 0, None
     for _ in range(requests):
-        page = await list_games(tables.store, TENANT, only, first, after)
-        count += len(page.tables)
+        page = await list_games(service.store, TENANT, only, first, after)
+        count += len(page.games)
         if not page.has_next:
             break
         after = page.end_cursor
@@ -96,7 +98,7 @@ async def run(total: int, mine: int, repeats: int) -> dict[str, Any]:
         started = time.perf_counter()
         await fill(store, total, mine)
         filled = time.perf_counter() - started
-        tables = Tables(store)
+        service = GameService(store)
         cases = {
             "player, all games (pages of 100)": (GameFilter(player_id=PLAYER), 100, 1000),
             "player, to act (pages of 100)": (GameFilter(to_act_player_id=PLAYER), 100, 1000),
@@ -115,7 +117,7 @@ async def run(total: int, mine: int, repeats: int) -> dict[str, Any]:
         }
         results: dict[str, Any] = {"games": total, "player_games": mine, "fill_s": filled}
         for name, (only, first, limit) in cases.items():
-            timings = [await pages(tables, only, first, limit) for _ in range(repeats)]
+            timings = [await pages(service, only, first, limit) for _ in range(repeats)]
             results[name] = {
                 "listed": timings[0][0],
                 "median_ms": round(statistics.median(t for _, t in timings) * 1000, 1),

@@ -2,7 +2,7 @@
 
     python -m loadtests.memory [--games 3] [--players 4] [--json PATH]
 
-Games of every kind are played to the end through the service's own Tables (the code every
+Games of every kind are played to the end through the service's own GameService (the code every
 API request runs) on a private redis-server, with random legal moves and an idempotency key
 on every move (a 32-character key, as a careful client sends one). For each kind it reports:
 - active: the bytes of all keys of a game and the bytes it grows by per decision (history
@@ -23,8 +23,7 @@ from typing import Any
 
 import msgspec
 
-from service.api.table import Applied
-from service.api.tables import Tables
+from service.core import GameService
 from service.engine import games
 from service.settings import Settings
 from service.store import RedisStore, connect
@@ -43,21 +42,20 @@ async def game_bytes(store: RedisStore, game_id: str) -> dict[str, int]:
     return sizes
 
 
-async def measure_game(tables: Tables, kind: str, players: int, seed: str) -> dict[str, Any]:
-    table, tokens = await tables.create(kind, players, seed, None)
-    game, state, chooser = games()[kind], table.state, random.Random(seed)
-    created = sum((await game_bytes(tables.store, table.id)).values())
+async def measure_game(service: GameService, kind: str, players: int, seed: str) -> dict[str, Any]:
+    loaded, tokens = await service.create(kind, players, seed, None)
+    game, state, chooser = games()[kind], loaded.state, random.Random(seed)
+    created = sum((await game_bytes(service.store, loaded.id)).values())
     before_last: dict[str, int] = {}
-    version, decisions = table.record.version, 0
+    version, decisions = loaded.record.version, 0
     while not game.is_over(state):
         seat = game.to_act(state)[0]
         move = msgspec.to_builtins(chooser.choice(game.legal_moves(state, seat)))
-        before_last = await game_bytes(tables.store, table.id)
-        applied = await tables.apply(table.id, tokens[seat], move, None, secrets.token_hex(16))
-        assert isinstance(applied, Applied), applied
-        state, version = applied.table.state, applied.table.record.version
+        before_last = await game_bytes(service.store, loaded.id)
+        applied = await service.apply(loaded.id, tokens[seat], move, None, secrets.token_hex(16))
+        state, version = applied.game.state, applied.game.record.version
         decisions += 1
-    finished = await game_bytes(tables.store, table.id)
+    finished = await game_bytes(service.store, loaded.id)
     active = sum(before_last.values())
     return {
         "kind": kind,
@@ -74,12 +72,12 @@ async def measure_game(tables: Tables, kind: str, players: int, seed: str) -> di
 async def measure(games_per_kind: int, players: int, redis_url: str) -> dict[str, Any]:
     settings = Settings()
     store = RedisStore(connect(settings, redis_url), settings)
-    tables = Tables(store)
+    service = GameService(store)
     results: dict[str, Any] = {}
     try:
         for kind in sorted(games()):
             rows = [
-                await measure_game(tables, kind, players, f"memory-{kind}-{i}")
+                await measure_game(service, kind, players, f"memory-{kind}-{i}")
                 for i in range(games_per_kind)
             ]
             worst = max(rows, key=lambda row: row["finished_bytes_after_grace"])
@@ -97,7 +95,7 @@ async def measure(games_per_kind: int, players: int, redis_url: str) -> dict[str
     return results
 
 
-def table(results: dict[str, Any]) -> str:
+def loaded(results: dict[str, Any]) -> str:
     lines = [
         f"{'game (4 players)':<20} {'decisions':>9} {'B/decision':>10} {'active B':>9} "
         f"{'finished B':>10} {'after grace B':>13}  goal <= {GOAL_BYTES} B after the grace"
@@ -123,7 +121,7 @@ def main() -> None:
         results = asyncio.run(measure(args.games, args.players, redis.url))
     finally:
         redis.cleanup()
-    print(table(results))
+    print(loaded(results))
     if args.json:
         with open(args.json, "wb") as out:
             out.write(msgspec.json.format(msgspec.json.encode(results)))

@@ -23,8 +23,8 @@ from graphql import GraphQLObjectType, GraphQLUnionType, get_named_type, is_leaf
 
 from loadtests.scripts import Table, play_random, random_players, record_of
 from loadtests.wire import Connection
-from service.api import typed
-from service.api.schema import build_schema
+from service.api.graphql import typed
+from service.api.graphql.schema import build_schema
 from service.engine import games
 from service.settings import Settings
 from service.store import RedisStore, connect

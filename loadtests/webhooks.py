@@ -3,7 +3,7 @@ many events one worker process delivers per second to a receiver on loopback.
 
     python -m loadtests.webhooks [--games 20] [--rounds 3]
 
-Moves run through the service's own Tables (the code every API request runs) on a private
+Moves run through the service's own GameService (the code every API request runs) on a private
 redis-server, whole Treelings games with random legal moves. Rounds alternate the outbox off
 (the tenant has no endpoint) and on (an enabled endpoint, so each commit also appends its events
 and a wake-up): the ratio of their times per move is the outbox's cost, both measured in the
@@ -25,8 +25,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import msgspec
 
-from service.api.table import DEFAULT_TENANT, Applied
-from service.api.tables import Tables
+from service.core import GameService
+from service.core.access import DEFAULT_TENANT
 from service.engine import games
 from service.settings import Settings
 from service.store import RedisStore, connect
@@ -48,20 +48,19 @@ class Receiver(BaseHTTPRequestHandler):
         pass
 
 
-async def play(tables: Tables, games_count: int, seed: str) -> tuple[float, int]:
+async def play(service: GameService, games_count: int, seed: str) -> tuple[float, int]:
     """Seconds spent in moves and the number of moves, over `games_count` whole games."""
     game, spent, moves = games()["TREELINGS"], 0.0, 0
     for index in range(games_count):
-        table, tokens = await tables.create("TREELINGS", 2, f"{seed}-{index}", None)
-        state, chooser = table.state, random.Random(index)
+        loaded, tokens = await service.create("TREELINGS", 2, f"{seed}-{index}", None)
+        state, chooser = loaded.state, random.Random(index)
         while not game.is_over(state):
             seat = game.to_act(state)[0]
             move = msgspec.to_builtins(chooser.choice(game.legal_moves(state, seat)))
             started = time.perf_counter()
-            applied = await tables.apply(table.id, tokens[seat], move, None, None)
+            applied = await service.apply(loaded.id, tokens[seat], move, None, None)
             spent += time.perf_counter() - started
-            assert isinstance(applied, Applied), applied
-            state, moves = applied.table.state, moves + 1
+            state, moves = applied.game.state, moves + 1
     return spent, moves
 
 
@@ -73,11 +72,11 @@ async def main(games_count: int, rounds: int) -> None:
     settings = Settings(webhook_allow_private=True)
     store = RedisStore(connect(settings, redis_server.url), settings)
     endpoints = EndpointStore(store.redis, settings)
-    tables = Tables(store)
+    service = GameService(store)
     try:
         per_move: dict[str, list[float]] = {"off": [], "on": []}
         endpoint = None
-        await play(tables, 2, "warm-up")
+        await play(service, 2, "warm-up")
         for round_ in range(rounds):
             for mode in ("off", "on"):
                 if mode == "on":
@@ -85,7 +84,7 @@ async def main(games_count: int, rounds: int) -> None:
                     endpoint = await endpoints.create(DEFAULT_TENANT, url, [], "bench")
                 elif endpoint is not None:
                     await endpoints.delete(DEFAULT_TENANT, endpoint.id)
-                spent, moves = await play(tables, games_count, f"{mode}-{round_}")
+                spent, moves = await play(service, games_count, f"{mode}-{round_}")
                 per_move[mode].append(spent / moves * 1000)
         off, on = min(per_move["off"]), min(per_move["on"])
         print(f"move with the outbox off: {off:.3f} ms, on: {on:.3f} ms (best of {rounds})")

@@ -1,4 +1,5 @@
-"""The Starlette app: settings, store, metrics and routes wired together."""
+"""The Starlette app, the composition root: settings, store, game service, adapters and
+routes wired together (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -19,18 +20,22 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from service import metrics
-from service.api import rest, rest_webhooks
-from service.api.contracts import openapi
-from service.api.graphql_app import GRAPHIQL_DIR, GraphQLApp
-from service.api.guard import Admission, Guard
-from service.api.hints import HintPool
-from service.api.ratelimit import RateLimiter
-from service.api.tables import Tables
+from service.api.edge.guard import Admission, Guard
+from service.api.edge.problems import unrouted
+from service.api.edge.ratelimit import RateLimiter
+from service.api.graphql.app import GRAPHIQL_DIR, GraphQLApp
+from service.api.rest import routes as rest
+from service.api.rest import webhooks as rest_webhooks
+from service.api.rest.openapi import openapi
+from service.bots.hints import HintPool
+from service.core import GameService
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.webhooks.endpoints import EndpointStore
 
-PLAYGROUND_DIR = Path(__file__).parent / "api" / "playground"  # the page at /play (README)
+PLAYGROUND_DIR = (
+    Path(__file__).parent / "api" / "static" / "playground"
+)  # the page at /play (README)
 
 # What a browser app may send and read across origins (seat tokens travel in Authorization,
 # never in cookies, so credentials stay off).
@@ -57,7 +62,7 @@ CORS_RESPONSE_HEADERS = [
 def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     store = RedisStore(connect(settings, redis_url), settings)
     hints = HintPool(settings.hint_processes, settings.hint_grace_ms)
-    tables = Tables(
+    game_service = GameService(
         store, settings.api_keys, settings.max_suggest_ms, hints, settings.worker_reclaim_seconds
     )
     limiter = RateLimiter(
@@ -67,7 +72,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     )
     admission = Admission(limiter)
     endpoints = EndpointStore(store.redis, settings)
-    graphql = GraphQLApp(tables, settings, admission, endpoints)
+    graphql = GraphQLApp(game_service, settings, admission, endpoints)
 
     async def healthz(request: Request) -> Response:
         return PlainTextResponse("ok")
@@ -96,8 +101,8 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         routes=[
             Route("/graphql", graphql, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
-            *rest.routes(tables, settings.max_json_depth),
-            *rest_webhooks.routes(tables, endpoints, settings.max_json_depth),
+            *rest.routes(game_service, settings.max_json_depth),
+            *rest_webhooks.routes(game_service, endpoints, settings.max_json_depth),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", metrics_route),
@@ -114,7 +119,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
             ),
         ],
         lifespan=lifespan,
-        exception_handlers={404: rest.unrouted, 405: rest.unrouted},
+        exception_handlers={404: unrouted, 405: unrouted},
     )
 
     async def routed(scope: Scope, receive: Receive, send: Send) -> None:

@@ -1,4 +1,4 @@
-"""Every setting, read from the environment in this one place (DESIGN.md, "Settings")."""
+"""Every setting, read from the environment in this one place (docs/architecture.md, "Adding a setting")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The contract every game implements (DESIGN.md, "The engine contract").
+"""The contract every game implements (docs/architecture.md, "The engine contract").
 
 A game is one object with a few pure hooks over msgspec Structs. The engine (play.py) owns the
 sequencing: the ordered checks, copying, forced decisions and the record of applied steps, so a

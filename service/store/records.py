@@ -1,5 +1,5 @@
 """What the store keeps per game. Every record carries FORMAT; new fields get defaults so
-records written by earlier releases still decode (DESIGN.md, "Storage")."""
+records written by earlier releases still decode (docs/architecture.md, "Records and keys")."""
 
 from __future__ import annotations
 

@@ -40,22 +40,21 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any, TypeVar
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from typing import Any, TypeVar
 
 import msgspec
-from redis.asyncio import BlockingConnectionPool, Redis
-from redis.asyncio.cluster import ClusterNode, RedisCluster
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
+from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError, RedisError
 
 from service import metrics
 from service.settings import Settings
 from service.store import indexes
+from service.store.connection import Client, StoreUnavailable
 from service.store.direct import DirectConnections
+from service.store.events import EventHub, Subscriber
 from service.store.jobs import LANE_KEYS, WAKE, in_lane_slot, lane_of
+from service.store.outbox import OUTBOX_MAX, enabled_key, outbox_key
 from service.store.records import (
     HistoryRecord,
     Record,
@@ -63,14 +62,8 @@ from service.store.records import (
     record_decoder,
     unfold,
 )
-from service.webhooks.model import OUTBOX_MAX, Event, enabled_key, outbox_key
-
-if TYPE_CHECKING:
-    from service.store.events import Subscriber
 
 T = TypeVar("T")
-
-Client = Redis | RedisCluster
 
 # A bot seat due at a version becomes a job on the game's lane (KEYS[#KEYS] when the caller
 # passes it, i.e. when it shares the game's slot) and a wake-up for idle workers.
@@ -191,10 +184,6 @@ return due
 """
 
 
-class StoreUnavailable(Exception):
-    """Redis could not be reached or did not answer in time."""
-
-
 class Committed(msgspec.Struct, frozen=True):
     outcome: str  # "ok", "stale", "dup" or "gone"
     version: int
@@ -211,7 +200,9 @@ class Done(msgspec.Struct, frozen=True):
 _events_encoder = msgspec.json.Encoder()
 
 
-def _outbox(game_id: str, record: Record, lane: list[str], events: Sequence[Event]) -> list[str]:
+def _outbox(
+    game_id: str, record: Record, lane: list[str], events: Sequence[msgspec.Struct]
+) -> list[str]:
     """The webhook outbox of the game's tenant and lane and its switch, when the script writes
     them: events to send, and a lane (the keys share the game's slot)."""
     if not (events and lane and record.tenant):
@@ -225,67 +216,6 @@ def _outbox(game_id: str, record: Record, lane: list[str], events: Sequence[Even
 def _keys(game_id: str) -> tuple[str, str, str]:
     base = f"g:{{{game_id}}}"
     return base, f"{base}:h", f"{base}:i"
-
-
-def events_channel(game_id: str) -> str:
-    return f"g:{{{game_id}}}:events"
-
-
-CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
-_TRUE = {"1", "true", "yes", "on"}
-
-
-def cluster_url(url: str) -> str | None:
-    """The plain redis:// URL of a cluster seed list, or None if `url` names one server.
-
-    A cluster is asked for with the scheme `redis+cluster://` (`rediss+cluster://` for TLS) or
-    the query `?cluster=true`; the host part may list several seeds, `host1:port1,host2:port2`.
-    """
-    parts = urlsplit(url)
-    query = parse_qsl(parts.query, keep_blank_values=True)
-    flag = [value for name, value in query if name == "cluster"]
-    if parts.scheme not in CLUSTER_SCHEMES and not any(v.lower() in _TRUE for v in flag):
-        return None
-    scheme = CLUSTER_SCHEMES.get(parts.scheme, parts.scheme)
-    rest = urlencode([(name, value) for name, value in query if name != "cluster"])
-    return urlunsplit((scheme, parts.netloc, parts.path, rest, parts.fragment))
-
-
-def _seeds(url: str) -> tuple[str, list[ClusterNode]]:
-    """The URL of the first seed and every seed as a node (ports default to 6379)."""
-    parts = urlsplit(url)
-    credentials, _, hosts = parts.netloc.rpartition("@")
-    nodes: list[ClusterNode] = []
-    for seed in hosts.split(","):
-        host, _, port = seed.strip().rpartition(":") if ":" in seed else (seed, "", "6379")
-        nodes.append(ClusterNode(host.strip("[]"), int(port or 6379)))
-    first = f"{credentials}@{hosts.split(',')[0]}" if credentials else hosts.split(",")[0]
-    return urlunsplit((parts.scheme, first, parts.path, parts.query, parts.fragment)), nodes
-
-
-def connect(settings: Settings, url: str) -> Client:
-    """The one place that builds the Redis client: one server, or a cluster when `url` asks."""
-    seeds = cluster_url(url)
-    if seeds is not None:
-        first, nodes = _seeds(seeds)
-        return RedisCluster.from_url(
-            first,
-            startup_nodes=nodes[1:] or None,  # the first one is in the URL
-            max_connections=settings.redis_pool_size,
-            socket_timeout=settings.redis_timeout,
-            socket_connect_timeout=settings.redis_timeout,
-            # MOVED/ASK redirects are still followed (nothing ran); failures are not retried.
-            retry=Retry(NoBackoff(), 0),
-        )
-    pool = BlockingConnectionPool.from_url(
-        url,
-        max_connections=settings.redis_pool_size,
-        timeout=settings.redis_timeout,
-        socket_timeout=settings.redis_timeout,
-        socket_connect_timeout=settings.redis_timeout,
-        retry=Retry(NoBackoff(), 0),
-    )
-    return Redis(connection_pool=pool)
 
 
 class RedisStore:
@@ -306,8 +236,6 @@ class RedisStore:
                 redis.connection_pool, settings.redis_pool_size, settings.redis_timeout
             )
         )
-        from service.store.events import EventHub  # events.py builds on this module
-
         self.hub = EventHub(redis, settings.subscriber_queue, settings.redis_timeout)
 
     async def _timed(self, command: str, call: Callable[[], Awaitable[T]]) -> T:
@@ -369,7 +297,7 @@ class RedisStore:
         record: Record,
         history: list[HistoryRecord],
         bot_due: int | None = None,
-        events: Sequence[Event] = (),
+        events: Sequence[msgspec.Struct] = (),
     ) -> bool:
         """Store a new game; with `bot_due`, that bot seat's job at its version too (new ids
         come from jobs.new_game_id(), so the lane shares the game's slot); `events` go to the
@@ -450,7 +378,7 @@ class RedisStore:
         idempotency: str | None,
         fingerprint: str = "",
         bot_due: int | None = None,
-        events: Sequence[Event] = (),
+        events: Sequence[msgspec.Struct] = (),
     ) -> Committed:
         """The version-checked write; with `bot_due`, that bot seat's job at the new version;
         `events` go to the tenant's webhook outbox (service/webhooks/events.py)."""
@@ -483,7 +411,7 @@ class RedisStore:
     async def _enqueue_after(self, game_id: str, version: int, seat: int) -> None:
         """A game from before the lanes, on a cluster: its slot holds no lane, so the job is
         appended right after the commit. Not atomic with it: if this process dies in between,
-        the next read of the game after the reclaim timeout queues it again (Tables.read)."""
+        the next read of the game after the reclaim timeout queues it again (GameService.read)."""
         key = LANE_KEYS[lane_of(game_id)]
         fields: dict[Any, Any] = {"g": game_id, "v": version, "s": seat}
 
@@ -566,7 +494,7 @@ class RedisStore:
     ) -> tuple[list[HistoryRecord], bytes | None]:
         """Entries of versions after `after` up to `until` (inclusive; None: the latest), and
         None if they carry their labels, else the digest of the labels left to the engine
-        (a folded history: service/api/folding.py)."""
+        (a folded history: service/core/folding.py)."""
         record_key, history_key, _ = _keys(game_id)
         last = -1 if until is None else until - 1
 

@@ -40,6 +40,7 @@ from service import metrics
 from service.settings import Settings
 from service.store import StoreUnavailable
 from service.store.jobs import LANES
+from service.store.outbox import outbox_key
 from service.webhooks import delivery
 from service.webhooks.endpoints import EndpointStore
 from service.webhooks.model import (
@@ -57,7 +58,6 @@ from service.webhooks.model import (
     log_key,
     message_id,
     message_key,
-    outbox_key,
     parse_message_id,
     queue_key,
     tries_key,

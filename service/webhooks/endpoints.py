@@ -20,10 +20,11 @@ from typing import TypeVar, cast
 import msgspec
 from redis.exceptions import RedisError
 
+from service.refusals import Code, Refused
 from service.settings import Settings
-from service.store import StoreUnavailable
+from service.store import Client, StoreUnavailable
 from service.store.jobs import LANES
-from service.store.redis_store import Client
+from service.store.outbox import enabled_key
 from service.webhooks import urls
 from service.webhooks.model import (
     EVENT_TYPES,
@@ -36,7 +37,6 @@ from service.webhooks.model import (
     Endpoint,
     attempt_decoder,
     due_key,
-    enabled_key,
     endpoint_decoder,
     endpoint_encoder,
     endpoints_key,
@@ -92,12 +92,11 @@ return 1
 """
 
 
-class BadEndpoint(ValueError):
-    """What is wrong with an endpoint as given (a sentence for the tenant): BAD_USER_INPUT."""
+class BadEndpoint(Refused):
+    """What is wrong with an endpoint as given (a sentence for the tenant)."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+        super().__init__(Code.BAD_INPUT, message)
 
 
 def event_types(events: list[str] | None) -> list[str]:

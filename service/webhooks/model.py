@@ -48,7 +48,6 @@ RETENTION = 3 * 24 * 3600  # seconds a message is kept: the retries' day, then r
 LOG_LENGTH = 100  # attempts kept per endpoint
 FAILED_LENGTH = 1000  # given-up messages listed per endpoint
 MAX_ENDPOINTS = 16  # per tenant
-OUTBOX_MAX = 100_000  # entries an outbox stream keeps (per tenant and lane) if no worker reads
 
 
 class Endpoint(msgspec.Struct, kw_only=True):
@@ -147,14 +146,6 @@ def log_key(tenant: str, endpoint: str) -> str:
 
 def failed_key(tenant: str, endpoint: str) -> str:
     return f"{_base(tenant)}:failed:{endpoint}"
-
-
-def outbox_key(lane: int, tenant: str) -> str:
-    return f"wh:{{bots-{lane}}}:o:{tenant}"
-
-
-def enabled_key(lane: int, tenant: str) -> str:
-    return f"wh:{{bots-{lane}}}:on:{tenant}"
 
 
 def message_id(game_id: str, version: int, event_type: str) -> str:

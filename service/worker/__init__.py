@@ -14,7 +14,7 @@ its own task on the same event loop, woken by the same channel.
 
 Every poll interval the workers also sweep the turn clocks (`clocks:{bots-n}`, one per lane):
 a game whose deadline passed is claimed atomically and its timeout applied through the same
-commit, so clocks run out even when no client ever comes back (service/api/clocks.py).
+commit, so clocks run out even when no client ever comes back (service/core/clocks.py).
 
 The decision runs on a thread beside the event loop, one at a time: a worker process is one
 core's worth of bot thinking, and `python -m service.worker` starts one per core.
@@ -36,16 +36,10 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
 
 from service import metrics
-from service.api.folding import fold_finished
-from service.api.table import (
-    DEFAULT_TENANT,
-    advance,
-    bot_due,
-    bot_seed,
-    enforce_clock,
-    parse_api_keys,
-)
 from service.bots import Strategy, suggest
+from service.core.access import tenant_names
+from service.core.decisions import advance, bot_due, bot_seed, enforce_clock
+from service.core.folding import fold_finished
 from service.engine import Played, games
 from service.engine import play as engine_play
 from service.engine.play import decode_state
@@ -69,8 +63,7 @@ class Worker:
         self.reclaimed: list[Job] = []
         self.rung = asyncio.Event()  # set when a lane may hold a job, or to stop
         self.stopping = asyncio.Event()
-        tenants = [tenant for tenant, _ in parse_api_keys(settings.api_keys)] or [DEFAULT_TENANT]
-        self.webhooks = Deliverer(self.store.redis, settings, name, tenants)
+        self.webhooks = Deliverer(self.store.redis, settings, name, tenant_names(settings.api_keys))
 
     def stop(self) -> None:
         """Finish the job in hand, then return from run()."""

@@ -19,8 +19,8 @@ import httpx
 import pytest
 from redis.exceptions import ResponseError
 
-from service.api.table import new_token
 from service.app import create_app
+from service.core.access import new_token
 from service.engine import games
 from service.engine import start as engine_start
 from service.engine.play import encode_state

@@ -14,10 +14,11 @@ import httpx
 import msgspec
 import pytest
 
-from service.api.table import Applied, Rejected, enforce_clock, timeout_step
-from service.api.tables import Tables
+from service.core import Applied, GameService
+from service.core.decisions import enforce_clock, timeout_step
 from service.engine import games
 from service.engine.play import decode_state
+from service.refusals import Refused
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.embedded import EmbeddedRedis
@@ -158,7 +159,7 @@ async def test_a_clock_runs_out_with_no_client_connected(
 async def test_a_timeout_racing_a_last_second_move_lets_exactly_one_win(
     http: httpx.AsyncClient, store: RedisStore
 ) -> None:
-    tables, winners = Tables(store), set()
+    service, winners = GameService(store), set()
     for round_ in range(10):
         payload = await _create(http, clock(3600, "FORFEIT"))
         game_id, tokens = payload["game"]["id"], [s["token"] for s in payload["seats"]]
@@ -175,13 +176,13 @@ async def test_a_timeout_racing_a_last_second_move_lets_exactly_one_win(
             return await enforce_clock(store, game_id, loaded, late)
 
         racers = [
-            tables.apply(game_id, tokens[seat], msgspec.to_builtins(move), record.version, None),
+            service.apply(game_id, tokens[seat], msgspec.to_builtins(move), record.version, None),
             sweeper(),
         ]
         if round_ % 2:
             racers.reverse()
-        results = await asyncio.gather(*racers)
-        applied = next(r for r in results if isinstance(r, Applied | Rejected))
+        results = await asyncio.gather(*racers, return_exceptions=True)
+        applied = next(r for r in results if isinstance(r, Applied | Refused))
         after, _ = await store.load(game_id)
         assert after is not None
         entries = await store.history(game_id, record.version)

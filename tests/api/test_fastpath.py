@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from service.api.documents import Documents
-from service.api.schema import build_schema
+from service.api.graphql.documents import Documents
+from service.api.graphql.schema import build_schema
 from service.app import create_app
 from service.settings import Settings
 from service.store.embedded import EmbeddedRedis

@@ -11,9 +11,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from service.api.folding import replayable
-from service.api.table import Applied
-from service.api.tables import Tables
+from service.core import GameService
+from service.core.folding import replayable
 from service.engine import games, start
 from service.settings import Settings
 from service.store import FORMAT, HistoryRecord, Record, RedisStore, connect
@@ -27,32 +26,31 @@ GRACE = 600
 
 
 @pytest.fixture
-async def tables(redis_url: str) -> AsyncIterator[Tables]:
+async def service(redis_url: str) -> AsyncIterator[GameService]:
     settings = Settings(idempotency_grace=GRACE)
     store = RedisStore(connect(settings, redis_url), settings)
-    yield Tables(store)
+    yield GameService(store)
     await store.close()
 
 
-async def _finish(tables: Tables, kind: str, players: int, seed: str) -> str:
+async def _finish(service: GameService, kind: str, players: int, seed: str) -> str:
     """A game played to its end with random legal moves, an idempotency key on every one."""
-    table, tokens = await tables.create(kind, players, seed, None)
-    game, state, chooser = games()[kind], table.state, random.Random(seed)
+    loaded, tokens = await service.create(kind, players, seed, None)
+    game, state, chooser = games()[kind], loaded.state, random.Random(seed)
     while not game.is_over(state):
         seat = game.to_act(state)[0]
         move = msgspec.to_builtins(chooser.choice(game.legal_moves(state, seat)))
-        applied = await tables.apply(table.id, tokens[seat], move, None, secrets.token_hex(16))
-        assert isinstance(applied, Applied), applied
-        state = applied.table.state
-    return table.id
+        applied = await service.apply(loaded.id, tokens[seat], move, None, secrets.token_hex(16))
+        state = applied.game.state
+    return loaded.id
 
 
 @pytest.mark.parametrize("kind", sorted(games()))
 async def test_a_finished_game_takes_at_most_4_kib_once_its_keys_grace_is_over(
-    tables: Tables, kind: str
+    service: GameService, kind: str
 ) -> None:
-    game_id = await _finish(tables, kind, 4, f"fold-{kind}")
-    redis = tables.store.redis
+    game_id = await _finish(service, kind, 4, f"fold-{kind}")
+    redis = service.store.redis
     record, history, keys = f"g:{{{game_id}}}", f"g:{{{game_id}}}:h", f"g:{{{game_id}}}:i"
     assert await redis.exists(history) == 0, "the history list is folded into the record"
     assert 0 < await redis.ttl(keys) <= GRACE, "idempotency keys go after the grace"

@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from service.api.graphql_app import GRAPHIQL_DIR
+from service.api.graphql.app import GRAPHIQL_DIR
 from tests.conftest import Api
 
 TOOLS = Path(__file__).parents[2] / "tools" / "graphiql"

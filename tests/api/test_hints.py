@@ -9,8 +9,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from service import metrics
-from service.api.hints import HintPool, HintRequest, HintsBusy
 from service.app import create_app
+from service.bots.hints import HintPool, HintRequest, HintsBusy
 from service.engine import games
 from service.engine import start as engine_start
 from service.engine.play import encode_state

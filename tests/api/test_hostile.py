@@ -117,8 +117,8 @@ async def test_production_profile_hides_introspection_and_graphiql(redis_url: st
 async def test_unexpected_errors_are_masked(api: Api) -> None:
     from graphql import GraphQLError
 
-    from service.api.graphql import ApiError
-    from service.api.schema import _should_mask
+    from service.api.graphql.errors import ApiError
+    from service.api.graphql.schema import _should_mask
 
     assert _should_mask(GraphQLError("boom", original_error=KeyError("secret")))
     assert not _should_mask(GraphQLError("typed", original_error=ApiError("CODE", "shown")))

@@ -1,4 +1,4 @@
-"""The playground's files (service/api/playground/) without a browser: served at /play where
+"""The playground's files (service/api/static/playground/) without a browser: served at /play where
 the setting allows it, no request to anything but the service, and every GraphQL document it
 sends valid against the public schema. The page itself runs in tests/clients/test_playground.py."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from graphql import parse, validate
 
-from service.api.schema import build_schema
+from service.api.graphql.schema import build_schema
 from service.app import PLAYGROUND_DIR, create_app
 from service.settings import Settings
 from tests.conftest import Api, client_for

@@ -12,7 +12,7 @@ import asyncio
 import pytest
 import redis.asyncio as aioredis
 
-from service.api.ratelimit import RateLimiter
+from service.api.edge.ratelimit import RateLimiter
 
 BOUND = 60.0
 

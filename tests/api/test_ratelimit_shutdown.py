@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 import random
 
-from service.api.ratelimit import RateLimiter
+from service.api.edge.ratelimit import RateLimiter
 from service.settings import Settings
-from service.store.redis_store import connect
+from service.store import connect
 
 BOUND = 60.0  # seconds per close; it takes milliseconds
 

@@ -15,8 +15,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from service.api import typed
 from service.api.contracts import SCHEMA_DIR
+from service.api.graphql import typed
 from service.engine import games
 from tests.api import typed_client
 from tests.api.play import create

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from service.api.documents import Documents
-from service.api.schema import build_schema
+from service.api.graphql.documents import Documents
+from service.api.graphql.schema import build_schema
 from tests.api import gql, typed_client
 from tests.api.play import create
 from tests.conftest import Api

@@ -16,16 +16,15 @@ import pytest
 
 from service.app import create_app
 from service.settings import Settings
-from service.store import connect
+from service.store import Client, connect
 from service.store.embedded import free_port
 from service.store.jobs import LANES
-from service.store.redis_store import Client
+from service.store.outbox import enabled_key
 from service.webhooks.model import (
     MANUAL,
     MAX_ENDPOINTS,
     Attempt,
     due_key,
-    enabled_key,
     endpoints_key,
     failed_key,
     failing_key,

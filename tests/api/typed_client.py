@@ -34,7 +34,7 @@ from graphql import (
 )
 
 from service.api.contracts import SCHEMA_DIR
-from service.api.typed import of_game
+from service.api.graphql.typed import of_game
 
 SDL: GraphQLSchema = build_schema((SCHEMA_DIR / "schema.graphql").read_text())
 DS = DSLSchema(SDL)
@@ -185,7 +185,7 @@ def as_json(value: Any, field_type: Any) -> Any:
 
 
 def _json_values() -> dict[str, dict[str, Any]]:
-    from service.api.schema import build_schema as served
+    from service.api.graphql.schema import build_schema as served
 
     return {
         name: {value_name: value.value for value_name, value in t.values.items()}

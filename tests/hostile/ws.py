@@ -18,7 +18,7 @@ SUBSCRIBE = "subscription E($id: ID!) { gameEvents(gameId: $id) { gameId version
 
 
 async def one_window(needed: float = 20) -> None:
-    """Rate limits count per minute (service/api/ratelimit.py): if fewer than `needed` seconds
+    """Rate limits count per minute (service/api/edge/ratelimit.py): if fewer than `needed` seconds
     are left in this minute, wait for the next, so a test's counts all land in one window.
     A wait for the clock's boundary, not for an outcome."""
     left = 60 - time.time() % 60

@@ -23,7 +23,7 @@ from loadtests.profiling import analyse
 from loadtests.scripts import play_random, record_of
 from loadtests.servers import stack
 from loadtests.soak import Played, modelled_bytes
-from service.api.tables import Tables
+from service.core import GameService
 from service.engine import games
 from service.settings import Settings
 from service.store import RedisStore, connect
@@ -120,7 +120,7 @@ def test_the_benchmark_drives_every_target_without_an_error(tmp_path: Path) -> N
 def test_profile_analysis_shares_busy_samples_by_area_and_function() -> None:
     collapsed = "\n".join(
         [
-            "<module> (uvicorn/__main__.py:4);Tables.apply (/work/main/service/api/tables.py:9);"
+            "<module> (uvicorn/__main__.py:4);GameService.apply (/work/main/service/core/service.py:9);"
             "play (/work/main/service/engine/play.py:3);apply (/x/service/games/avenue/rules.py:7) 30",
             "<module> (uvicorn/__main__.py:4);validate (/v/site-packages/graphql/validation/validate.py:1) 70",
         ]
@@ -160,7 +160,7 @@ def test_locust_players_create_games_and_play_them_to_the_end(tmp_path: Path) ->
 async def test_memory_measure_counts_every_key_of_a_game(redis_url: str) -> None:
     settings = Settings()
     store = RedisStore(connect(settings, redis_url), settings)
-    row = await measure_game(Tables(store), "TREELINGS", 2, "memory-test")
+    row = await measure_game(GameService(store), "TREELINGS", 2, "memory-test")
     await store.close()
     assert row["finished_keys"]["history"] == 0, "folded into the record"
     assert row["finished_keys"]["idempotency"] > 0, "kept for the grace"

@@ -15,7 +15,7 @@ import msgspec
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
-from service.api.folding import replayed_steps
+from service.core.folding import replayed_steps
 from service.engine import encode_state, games, play, start
 from service.store.records import HistoryRecord, Record, label_digest, unfold
 

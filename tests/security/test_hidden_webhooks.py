@@ -11,7 +11,7 @@ import time
 import msgspec
 import pytest
 
-from service.api.table import acting, advance
+from service.core.decisions import acting, advance
 from service.engine import games, play, start
 from service.engine.play import encode_state
 from service.store.records import FORMAT, Record

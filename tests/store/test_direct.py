@@ -15,8 +15,8 @@ from redis.exceptions import ConnectionError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeout
 
 from service.settings import Settings
+from service.store import connect
 from service.store.direct import DirectConnections, pack
-from service.store.redis_store import connect
 
 
 @pytest.fixture

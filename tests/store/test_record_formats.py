@@ -1,4 +1,4 @@
-"""Records saved by earlier releases still decode and play on (DESIGN.md, "Storage").
+"""Records saved by earlier releases still decode and play on (docs/architecture.md, "Records and keys").
 
 Each fixture is a record written by a release; when a State or Record gains a field, the
 fixtures must still decode. Add a fixture whenever FORMAT or a game's State changes shape. The same holds for folded
@@ -12,7 +12,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from service.api.folding import replayed_steps
+from service.core.folding import replayed_steps
 from service.engine import games, play
 from service.engine.play import decode_state
 from service.store.records import FORMAT, Record, label_digest, record_decoder, unfold
@@ -37,7 +37,7 @@ FOLDED = sorted((Path(__file__).parent / "fixtures").glob("*.folded"))
 
 @pytest.mark.parametrize("path", FOLDED, ids=[p.stem for p in FOLDED])
 def test_saved_folded_history_decodes_and_replays_to_its_labels(path: Path) -> None:
-    """A finished game's folded history (service/api/folding.py): its labels, left out, come
+    """A finished game's folded history (service/core/folding.py): its labels, left out, come
     back from the engine exactly (the digest kept when it was folded)."""
     entries, digest = unfold(path.read_bytes())
     kind, players, seed = "TREELINGS", 2, "folded-fixture"  # as the fixture was made

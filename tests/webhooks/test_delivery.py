@@ -23,12 +23,12 @@ from standardwebhooks import Webhook
 
 from service.store.embedded import free_port
 from service.store.jobs import LANES, lane_of
+from service.store.outbox import outbox_key
 from service.webhooks.model import (
     GROUP,
     Endpoint,
     failed_key,
     failing_key,
-    outbox_key,
 )
 from tests.api.tenants import ACME, GLOBEX, LEGAL, post
 from tests.api.workers import worker_process

@@ -17,12 +17,13 @@ import jsonschema
 import msgspec
 import pytest
 
-from service.api.table import enforce_clock
 from service.app import create_app
+from service.core.decisions import enforce_clock
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.jobs import LANES, lane_of
-from service.webhooks.model import EVENT_TYPES, endpoint_encoder, endpoints_key, outbox_key
+from service.store.outbox import outbox_key
+from service.webhooks.model import EVENT_TYPES, endpoint_encoder, endpoints_key
 from tests.api.tenants import ACME, GLOBEX, KEYS, LEGAL, post
 from tests.api.test_endings import ABANDON, RESIGN
 from tests.conftest import client_for, own_redis

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Refreshes service/api/graphiql/ (the GraphiQL page's scripts, styles and licences) from the
+# Refreshes service/api/static/graphiql/ (the GraphiQL page's scripts, styles and licences) from the
 # npm packages pinned in package-lock.json, so the page needs no network but the service.
 # To move a version: edit package.json, `npm install --package-lock-only`, run this, commit.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-out="$here/../../service/api/graphiql"
+out="$here/../../service/api/static/graphiql"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp "$here/package.json" "$here/package-lock.json" "$work/"

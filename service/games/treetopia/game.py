@@ -1,4 +1,4 @@
-"""The Treetopia game object: thin hooks over rules.py and view.py (DESIGN.md contract)."""
+"""The Treetopia game object: thin hooks over rules.py and view.py (the engine contract, docs/architecture.md)."""
 
 from __future__ import annotations
 

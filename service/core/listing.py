@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from service.api.table import Table
-from service.api.tables import MAX_PLAYER_ID
+from service.core.loaded import LoadedGame
 from service.engine import games
+from service.refusals import Code, Refused
 from service.store import Record, RedisStore, indexes
 
+MAX_PLAYER_ID = 128  # characters of an app's own user id (createGame's playerIds)
 MAX_PAGE = 100
 MAX_SCAN = 1000  # index entries one listing request reads at most (filters may skip many)
 
@@ -28,15 +29,9 @@ class GameFilter:
 
 @dataclass(frozen=True)
 class Page:
-    tables: list[tuple[str, Table]]  # (cursor, game) newest first
+    games: list[tuple[str, LoadedGame]]  # (cursor, game) newest first
     end_cursor: str | None  # where the next page starts (may be past the last game: filters)
     has_next: bool
-
-
-class BadListing(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 async def list_games(
@@ -45,18 +40,18 @@ async def list_games(
     """A page of the tenant's games, newest first, from the index that fits the filter; the
     other filters are checked on the records (reading at most MAX_SCAN index entries)."""
     if not 0 < first <= MAX_PAGE:
-        raise BadListing(f"first must be 1 to {MAX_PAGE}")
+        raise Refused(Code.OUT_OF_RANGE, f"first must be 1 to {MAX_PAGE}")
     below = None if after is None else indexes.decode_cursor(after)
     if after is not None and below is None:
-        raise BadListing("after must be a cursor this listing returned")
+        raise Refused(Code.OUT_OF_RANGE, "after must be a cursor this listing returned")
     for player in (only.player_id, only.to_act_player_id):
         if player is not None and not 0 < len(player) <= MAX_PLAYER_ID:
-            raise BadListing(f"a playerId has 1 to {MAX_PLAYER_ID} characters")
+            raise Refused(Code.OUT_OF_RANGE, f"a playerId has 1 to {MAX_PLAYER_ID} characters")
     keys = [_index_key(lane, tenant, only) for lane in indexes.lanes()]
     floor = None
     if only.created_after is not None:
         floor = indexes.since(max(int(only.created_after * 1000) + 1, 0))
-    found: list[tuple[str, Table]] = []
+    found: list[tuple[str, LoadedGame]] = []
     scanned, cursor = 0, below
     while scanned < MAX_SCAN:
         batch = await store.listed(keys, cursor, floor, first + 1)
@@ -66,8 +61,8 @@ async def list_games(
             scanned += 1
             cursor = member
             if record is not None and _matches(record, tenant, only):
-                table = Table(indexes.game_of(member), record, games()[record.kind], None)
-                found.append((indexes.encode_cursor(member), table))
+                loaded = LoadedGame(indexes.game_of(member), record, games()[record.kind], None)
+                found.append((indexes.encode_cursor(member), loaded))
                 if len(found) == first:
                     return Page(found, found[-1][0], True)
         if len(batch) <= first:

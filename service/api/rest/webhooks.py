@@ -1,4 +1,4 @@
-"""The REST mirror of the webhook endpoint API (service/api/webhooks.py) under
+"""The REST mirror of the webhook endpoint API (service/api/graphql/webhooks.py) under
 /v1/webhooks/endpoints: same store, same checks, same codes, problem details like every route.
 
 Event types are their wire names ("turn.started"); times are epoch seconds, like the rest of
@@ -14,9 +14,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from service.api.parsing import natural
-from service.api.rest import Problem, guarded, json_response, read_body
-from service.api.tables import Tables
+from service.api.edge.parsing import natural
+from service.api.edge.problems import Problem, from_refusal
+from service.api.rest.routes import guarded, json_response, read_body
+from service.core import GameService
+from service.refusals import Refused
 from service.webhooks.endpoints import BadEndpoint, EndpointStore
 from service.webhooks.model import FAILED_LENGTH, LOG_LENGTH, Attempt, Endpoint, parse_message_id
 
@@ -88,16 +90,12 @@ def _not_found(endpoint_id: str) -> Problem:
     return Problem("NOT_FOUND", f"no webhook endpoint {endpoint_id[:100]!r}", title=NO_ENDPOINT)
 
 
-def routes(tables: Tables, endpoints: EndpointStore, max_depth: int) -> list[Route]:
+def routes(service: GameService, endpoints: EndpointStore, max_depth: int) -> list[Route]:
     def tenant_of(request: Request) -> str:
-        tenant = tables.tenant_of(request.headers.get("x-api-key"))
-        if tenant is None:
-            raise Problem(
-                "UNAUTHORIZED",
-                "webhooks are managed with the tenant's API key (X-API-Key)",
-                title="API key needed",
-            )
-        return tenant
+        try:
+            return service.webhook_tenant(request.headers.get("x-api-key"))
+        except Refused as refused:
+            raise from_refusal(refused, title="API key needed") from None
 
     async def shown(tenant: str, endpoint: Endpoint | None, endpoint_id: str) -> dict[str, Any]:
         if endpoint is None:
@@ -105,7 +103,7 @@ def routes(tables: Tables, endpoints: EndpointStore, max_depth: int) -> list[Rou
         return endpoint_json(endpoint, await endpoints.failing_since(tenant, endpoint.id))
 
     def refused(exc: BadEndpoint) -> Problem:
-        return Problem("BAD_USER_INPUT", exc.message, title="Invalid webhook endpoint")
+        return from_refusal(exc, title="Invalid webhook endpoint")
 
     async def list_webhook_endpoints(request: Request) -> Response:
         tenant = tenant_of(request)

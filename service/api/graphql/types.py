@@ -1,6 +1,6 @@
-"""The GraphQL types of games (DESIGN.md, "The public API"): what a game, its seats, moves,
+"""The GraphQL types of games: what a game, its seats, moves,
 scores, history and events look like, the inputs that create and move them, and the context
-helpers their resolvers share. service/api/graphql.py has the root Query, Mutation and
+helpers their resolvers share. service/api/graphql/operations.py has the root Query, Mutation and
 Subscription."""
 
 from __future__ import annotations
@@ -13,13 +13,12 @@ import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from service.api import typed
-from service.api.clocks import clock_json
-from service.api.errors import ApiError, unavailable
-from service.api.table import NoPastState, Table
-from service.api.tables import Tables
+from service.api.graphql import typed
+from service.api.graphql.errors import api_error
+from service.core import GameService, LoadedGame
+from service.core.clocks import clock_json
 from service.engine import RejectCode as EngineRejectCode
-from service.store import StoreUnavailable
+from service.refusals import Refused
 
 if TYPE_CHECKING:  # generated from the Structs at import (typed.py): opaque to mypy
     Breakdown: TypeAlias = Any
@@ -29,7 +28,7 @@ if TYPE_CHECKING:  # generated from the Structs at import (typed.py): opaque to 
     TypedMoveInput: TypeAlias = Any
     TypedOptionsInput: TypeAlias = Any
 else:
-    from service.api.typed import (
+    from service.api.graphql.typed import (
         Breakdown,
         GameOptions,
         GameView,
@@ -126,9 +125,9 @@ REASON = "ILLEGAL_MOVE only: why, as a code of the game's own (docs/rules/<game>
 RULE = "ILLEGAL_MOVE only: the ruling or rulebook section the reason comes from, e.g. TG-4."
 
 
-def context_tables(info: Info[Any, Any]) -> Tables:
-    tables: Tables = info.context["tables"]
-    return tables
+def context_service(info: Info[Any, Any]) -> GameService:
+    service: GameService = info.context["service"]
+    return service
 
 
 def context_api_key(info: Info[Any, Any]) -> str | None:
@@ -139,7 +138,7 @@ def context_api_key(info: Info[Any, Any]) -> str | None:
 def context_tenant(info: Info[Any, Any]) -> str | None:
     """The caller's tenant (X-API-Key), None for none; cached for the request."""
     if "tenant" not in info.context:
-        info.context["tenant"] = context_tables(info).tenant_of(context_api_key(info))
+        info.context["tenant"] = context_service(info).tenant_of(context_api_key(info))
     tenant: str | None = info.context["tenant"]
     return tenant
 
@@ -233,23 +232,23 @@ class Seat:
 
 @strawberry.type
 class Game:
-    table: strawberry.Private[Table]
+    loaded: strawberry.Private[LoadedGame]
 
     @strawberry.field
     def id(self) -> strawberry.ID:
-        return strawberry.ID(self.table.id)
+        return strawberry.ID(self.loaded.id)
 
     @strawberry.field
     def kind(self) -> GameKind:
-        return GameKind(self.table.record.kind)
+        return GameKind(self.loaded.record.kind)
 
     @strawberry.field
     def version(self) -> int:
-        return self.table.record.version
+        return self.loaded.record.version
 
     @strawberry.field
     def status(self) -> GameStatus:
-        return GameStatus(self.table.status())
+        return GameStatus(self.loaded.status())
 
     @strawberry.field(
         name="seedCommitment",
@@ -257,14 +256,14 @@ class Game:
         "it is over, `seedReveal` must hash to it (docs/api.md, verifying a game).",
     )
     def seed_commitment(self) -> str:
-        return self.table.seed_commitment()
+        return self.loaded.seed_commitment()
 
     @strawberry.field(
         name="seedReveal",
         description="The seed, salt and create options once the game is over; null before.",
     )
     def seed_reveal(self) -> SeedReveal | None:
-        reveal = self.table.seed_reveal()
+        reveal = self.loaded.seed_reveal()
         if reveal is None:
             return None
         return SeedReveal(
@@ -273,7 +272,7 @@ class Game:
 
     @strawberry.field(description="The turn clock, if the game was created with one.")
     def clock(self) -> GameClock | None:
-        shown = clock_json(self.table.record)
+        shown = clock_json(self.loaded.record)
         if shown is None:
             return None
         deadline = shown["deadline"]
@@ -289,26 +288,26 @@ class Game:
 
     @strawberry.field(description="Set when a resign, the tenant or a clock ended the game.")
     def outcome(self) -> Outcome | None:
-        ended = self.table.outcome()
+        ended = self.loaded.outcome()
         if ended is None:
             return None
         return Outcome(reason=EndReason(ended.reason), seat=ended.seat, winners=ended.winners)
 
     @strawberry.field
     def players(self) -> int:
-        return self.table.record.players
+        return self.loaded.record.players
 
     @strawberry.field(name="toAct")
     def to_act(self) -> list[int]:
-        return self.table.to_act
+        return self.loaded.to_act
 
     @strawberry.field(description="The caller's seat; null for a spectator.")
     def viewer(self) -> int | None:
-        return self.table.viewer
+        return self.loaded.viewer
 
     @strawberry.field(description="The table as the caller may see it.")
     def state(self) -> JSON:
-        return cast(JSON, self.table.view())
+        return cast(JSON, self.loaded.view())
 
     @strawberry.field(
         name="stateAt",
@@ -318,26 +317,24 @@ class Game:
     )
     async def state_at(self, info: Info[Any, Any], version: int) -> JSON:
         try:
-            then = await context_tables(info).at_version(self.table, version)
-        except NoPastState as exc:
-            raise ApiError("BAD_USER_INPUT", exc.message) from None
-        except StoreUnavailable:
-            raise unavailable() from None
+            then = await context_service(info).at_version(self.loaded, version)
+        except Refused as refused:
+            raise api_error(refused) from None
         return cast(JSON, then.view())
 
     @strawberry.field(description="The table as the caller may see it, typed: `state`'s data.")
     def view(self) -> GameView:
-        return self.table.view()
+        return self.loaded.view()
 
     @strawberry.field(name="legalMoves", description="The caller's legal decisions now.")
     def legal_moves(self) -> list[LegalMove]:
         return [
-            LegalMove(move=m, label=label, typed_move=m) for m, label in self.table.legal_moves()
+            LegalMove(move=m, label=label, typed_move=m) for m, label in self.loaded.legal_moves()
         ]
 
     @strawberry.field
     def scores(self) -> Scores:
-        scores = self.table.scores()
+        scores = self.loaded.scores()
         return Scores(
             final=scores.final,
             winners=scores.winners,
@@ -363,15 +360,15 @@ class Game:
                 player_id=s["playerId"],
                 bot=None if s["bot"] is None else Strategy(s["bot"]),
             )
-            for s in self.table.seats(context_tenant(info))
+            for s in self.loaded.seats(context_tenant(info))
         ]
 
     @strawberry.field(description="Applied decisions after version `after`, oldest first.")
     async def history(self, info: Info[Any, Any], after: int | None = None) -> list[HistoryEntry]:
         try:
-            entries = await context_tables(info).history(self.table, after)
-        except StoreUnavailable:
-            raise unavailable() from None
+            entries = await context_service(info).history(self.loaded, after)
+        except Refused as refused:
+            raise api_error(refused) from None
         return [
             HistoryEntry(
                 version=e.version,
@@ -379,7 +376,7 @@ class Game:
                 move=e.move,
                 label=e.label,
                 forced=e.forced,
-                game=self.table.game,
+                game=self.loaded.game,
                 event=EndReason(e.event) if e.event else None,
             )
             for e in entries

@@ -13,8 +13,8 @@ from strawberry.schema.config import StrawberryConfig
 from strawberry.types.execution import ExecutionResult
 from strawberry.types.graphql import OperationType
 
-from service.api.documents import Documents
-from service.api.graphql import Mutation, Query, Subscription
+from service.api.graphql.documents import Documents
+from service.api.graphql.operations import Mutation, Query, Subscription
 from service.settings import Settings
 
 

@@ -3,7 +3,7 @@
 Everything here happens before any parsing, so hostile traffic is refused cheaply. Admission
 (rate limits per seat token and per client address) is one function for every way in: each
 HTTP request here, each WebSocket upgrade here too, and each operation sent over a socket
-(service/api/sockets.py).
+(service/api/graphql/sockets.py).
 """
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from service import metrics
-from service.api.parsing import header, natural, seat_token
-from service.api.ratelimit import RateLimiter
-from service.api.rest import credential, refusal
+from service.api.edge.parsing import credential, header, natural
+from service.api.edge.problems import refusal
+from service.api.edge.ratelimit import RateLimiter
+from service.core.access import seat_token
 
 OPEN_PATHS = {"/healthz", "/readyz", "/metrics", "/openapi.json"}
 TOO_MANY_SOCKETS_CLOSE = 4429

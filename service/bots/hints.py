@@ -25,17 +25,14 @@ from typing import Any
 import msgspec
 
 from service import metrics
+from service.refusals import Code, Refused
 
 STARTUP_SECONDS = 60  # a generous bound for a new child to import the games
 
 
-class HintsBusy(Exception):
+class HintsBusy(Refused):
     """No hint now: all hint processes are busy (HINTS_BUSY) or this one ran out of time
     (HINT_TIMEOUT). Both are worth retrying a moment later."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code, self.message = code, message
 
 
 class HintRequest(msgspec.Struct, array_like=True, frozen=True):
@@ -68,7 +65,7 @@ def _think(connection: Connection) -> None:
             game,
             state,
             request.seat,
-            request.strategy,  # type: ignore[arg-type]  # checked by Tables.suggest
+            request.strategy,  # type: ignore[arg-type]  # checked by GameService.suggest
             seed=int(request.seed),
             iterations=request.iterations,
             deadline=lambda ends=ends: time.monotonic() > ends,  # type: ignore[misc]
@@ -132,7 +129,7 @@ class HintPool:
         """The move (JSON builtins) and its label, thought about in a child process."""
         if self._busy >= self.size:
             metrics.HINTS.labels("HINTS_BUSY").inc()
-            raise HintsBusy("HINTS_BUSY", "every hint process of this replica is busy; retry")
+            raise HintsBusy(Code.HINTS_BUSY, "every hint process of this replica is busy; retry")
         self._busy += 1
         metrics.HINTS_IN_FLIGHT.inc()
         try:
@@ -142,7 +139,7 @@ class HintPool:
             metrics.HINTS_IN_FLIGHT.dec()
         if answer is None:
             metrics.HINTS.labels("HINT_TIMEOUT").inc()
-            raise HintsBusy("HINT_TIMEOUT", "the hint took too long and was stopped; retry")
+            raise HintsBusy(Code.HINT_TIMEOUT, "the hint took too long and was stopped; retry")
         metrics.HINTS.labels("OK").inc()
         return answer
 

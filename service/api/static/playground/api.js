@@ -1,4 +1,4 @@
-// The playground's only way into the service: the public API (DESIGN.md, "The public API").
+// The playground's only way into the service: the public API (docs/api.md).
 // GraphQL over HTTP for reading and moving, `gameEvents` over graphql-transport-ws for news.
 // Nothing here is private to the playground: any browser app can do the same.
 

@@ -1,9 +1,10 @@
-"""The GraphQL adapter (DESIGN.md, "The public API"): the root Query, Mutation and Subscription
-(the game types are in service/api/game_types.py).
+"""The GraphQL adapter's root Query, Mutation and Subscription (the game types are in
+service/api/graphql/types.py).
 
-Resolvers only parse, authorize through `Tables` and shape the answer; rules live in the engine.
-Rule violations are `MoveRejected` values; a store outage is a GraphQL error with
-`extensions.code = "UNAVAILABLE"`; every other unexpected error is masked.
+Resolvers only parse, call the game service and shape the answer; rules live in the engine.
+The service's refusals are translated once (errors.py): a refused decision is a
+`MoveRejected` value, any other refusal a GraphQL error with its `extensions.code`; every
+other unexpected error is masked (schema.py).
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from service.api import typed
-from service.api.errors import ApiError, unavailable
-from service.api.game_types import (
+from service.api.graphql import typed
+from service.api.graphql.errors import REJECT_CODES, api_error
+from service.api.graphql.types import (
     REASON,
     REREAD_ATTEMPTS,
     RULE,
@@ -46,25 +47,24 @@ from service.api.game_types import (
     SeatCredential,
     Strategy,
     Suggestion,
-    context_tables,
+    context_api_key,
+    context_service,
     context_tenant,
     context_token,
 )
-from service.api.hints import HintsBusy
-from service.api.listing import BadListing, list_games
-from service.api.listing import GameFilter as ListingFilter
-from service.api.table import Applied, Rejected, Table, Unauthorized
-from service.api.tables import Tables
-from service.api.webhooks import WebhookMutations, WebhookQueries
-from service.engine import BadSetup, games
+from service.api.graphql.webhooks import WebhookMutations, WebhookQueries
+from service.core import GameService, LoadedGame
+from service.core.listing import GameFilter as ListingFilter
 from service.engine import RejectCode as EngineRejectCode
+from service.engine import games
+from service.refusals import Code, Refused
 from service.store import StoreUnavailable
 from service.store.events import RESYNC
 
 if TYPE_CHECKING:  # generated from the Structs at import (typed.py): opaque to mypy
     TypedMoveInput: TypeAlias = Any
 else:
-    from service.api.typed import TypedMoveInput
+    from service.api.graphql.typed import TypedMoveInput
 
 
 @strawberry.type
@@ -86,12 +86,12 @@ class Query(WebhookQueries):
     @strawberry.field(description="A game as the bearer's seat sees it, else as a spectator.")
     async def game(self, info: Info[Any, Any], id: strawberry.ID) -> Game | None:
         try:
-            table = await context_tables(info).read(str(id), context_token(info))
-        except StoreUnavailable:
-            raise unavailable() from None
-        except Unauthorized:
-            raise ApiError("UNAUTHORIZED", "that token is not a seat of this game") from None
-        return Game(table=table) if table is not None else None
+            loaded = await context_service(info).read(str(id), context_token(info))
+        except Refused as refused:
+            if refused.code is Code.NOT_FOUND:
+                return None
+            raise api_error(refused) from None
+        return Game(loaded=loaded)
 
     @strawberry.field(
         description="The games of the caller's tenant (X-API-Key), newest first, each seen "
@@ -104,19 +104,14 @@ class Query(WebhookQueries):
         first: int = 20,
         after: str | None = None,
     ) -> GameConnection:
-        tenant = context_tenant(info)
-        if tenant is None:
-            raise ApiError("UNAUTHORIZED", "listing games needs the tenant's API key (X-API-Key)")
         only = _listing(filter or GameFilter())
         try:
-            page = await list_games(context_tables(info).store, tenant, only, first, after)
-        except BadListing as exc:
-            raise ApiError("BAD_USER_INPUT", exc.message) from None
-        except StoreUnavailable:
-            raise unavailable() from None
+            page = await context_service(info).list_games(context_tenant(info), only, first, after)
+        except Refused as refused:
+            raise api_error(refused) from None
         return GameConnection(
             edges=[
-                GameEdge(cursor=cursor, node=Game(table=table)) for cursor, table in page.tables
+                GameEdge(cursor=cursor, node=Game(loaded=loaded)) for cursor, loaded in page.games
             ],
             page_info=PageInfo(has_next_page=page.has_next, end_cursor=page.end_cursor),
         )
@@ -149,21 +144,19 @@ class Query(WebhookQueries):
         move: JSON | None = None,
         typed_move: TypedMoveInput | None = None,
     ) -> MoveValidation:
-        chosen = _move(move, typed_move)
         try:
-            if isinstance(chosen, Rejected):
-                rejected: Rejected | None = chosen
-            else:
-                rejected = await context_tables(info).validate(
-                    str(game_id), context_token(info), chosen
-                )
-        except StoreUnavailable:
-            raise unavailable() from None
+            rejected = await context_service(info).validate(
+                str(game_id), context_token(info), _move(move, typed_move)
+            )
+        except StoreUnavailable as refused:
+            raise api_error(refused) from None
+        except Refused as refused:  # the move itself: no JSON, or typed fields that do not fit
+            rejected = refused
         if rejected is None:
             return MoveValidation(valid=True, code=None, message="legal now", current_version=None)
         return MoveValidation(
             valid=False,
-            code=rejected.code,
+            code=EngineRejectCode(rejected.code),
             message=rejected.message,
             current_version=rejected.current_version,
             reason=rejected.reason,
@@ -193,29 +186,37 @@ async def _suggest(
     seed: int | None,
 ) -> Suggestion:
     try:
-        found = await context_tables(info).suggest(
+        seat, move, label = await context_service(info).suggest(
             str(game_id), context_token(info), strategy.value, budget_ms, iterations, seed
         )
-    except StoreUnavailable:
-        raise unavailable() from None
-    except HintsBusy as busy:
-        raise ApiError(busy.code, busy.message) from None
-    if isinstance(found, Rejected):
-        raise ApiError(found.code.value, found.message)
-    seat, move, label = found
+    except Refused as refused:
+        raise api_error(refused) from None
     return Suggestion(seat=seat, strategy=strategy, move=move, label=label, typed_move=move)
 
 
-def _move(move: JSON | None, typed_move: TypedMoveInput | None) -> object | Rejected:
+def _move(move: JSON | None, typed_move: TypedMoveInput | None) -> object:
     """The JSON move of an applyMove or validateMove: from `move` or from `typedMove`."""
     if (move is None) == (typed_move is None):
-        return Rejected(EngineRejectCode.MALFORMED_MOVE, "give exactly one of move and typedMove")
+        raise Refused(Code.MALFORMED_MOVE, "give exactly one of move and typedMove")
     if move is not None:
         return move
     try:
         return typed.move_json(typed_move)
     except typed.TypedInputError as exc:
-        return Rejected(EngineRejectCode.MALFORMED_MOVE, str(exc))
+        raise Refused(Code.MALFORMED_MOVE, str(exc)) from None
+
+
+def _rejected(refused: Refused) -> MoveRejected:
+    """A refused decision as the mutation's answer; any other refusal is an error."""
+    if refused.code not in REJECT_CODES:
+        raise api_error(refused) from None
+    return MoveRejected(
+        code=EngineRejectCode(refused.code),
+        message=refused.message,
+        current_version=refused.current_version,
+        reason=refused.reason,
+        rule=refused.rule,
+    )
 
 
 @strawberry.type
@@ -237,30 +238,24 @@ def _defaults(options_type: type[Any]) -> dict[str, Any]:
 class Mutation(WebhookMutations):
     @strawberry.mutation(name="createGame")
     async def create_game(self, info: Info[Any, Any], input: CreateGameInput) -> CreateGamePayload:
-        request = info.context.get("request")
-        api_key = request.headers.get("x-api-key") if request is not None else None
         try:
             bots = {bot.seat: bot.strategy.value for bot in input.bots or []}
-            table, tokens = await context_tables(info).create(
+            loaded, tokens = await context_service(info).create(
                 input.kind.value,
                 input.players,
                 input.seed,
                 _options(input),
-                api_key,
+                context_api_key(info),
                 bots,
                 input.player_ids,
                 _clock(input.clock),
             )
-        except BadSetup as exc:
-            raise ApiError("BAD_USER_INPUT", exc.message) from None
-        except Unauthorized:
-            raise ApiError("UNAUTHORIZED", "creating games needs an API key (X-API-Key)") from None
-        except StoreUnavailable:
-            raise unavailable() from None
+        except Refused as refused:
+            raise api_error(refused) from None
         return CreateGamePayload(
-            game=Game(table=table),
+            game=Game(loaded=loaded),
             seats=[
-                SeatCredential(seat=seat, token=token, player_id=_player(table, seat))
+                SeatCredential(seat=seat, token=token, player_id=_player(loaded, seat))
                 for seat, token in tokens.items()
             ],
         )
@@ -273,12 +268,12 @@ class Mutation(WebhookMutations):
         self, info: Info[Any, Any], game_id: strawberry.ID, expected_version: int | None = None
     ) -> ApplyMoveResult:
         try:
-            result = await context_tables(info).resign(
+            applied = await context_service(info).resign(
                 str(game_id), context_token(info), expected_version
             )
-        except StoreUnavailable:
-            raise unavailable() from None
-        return _ended(result)
+        except Refused as refused:
+            return _rejected(refused)
+        return MoveApplied(game=Game(loaded=applied.game), replayed=False)
 
     @strawberry.mutation(
         name="abandonGame",
@@ -287,43 +282,24 @@ class Mutation(WebhookMutations):
     )
     async def abandon_game(self, info: Info[Any, Any], game_id: strawberry.ID) -> ApplyMoveResult:
         try:
-            result = await context_tables(info).abandon(str(game_id), context_tenant(info))
-        except StoreUnavailable:
-            raise unavailable() from None
-        return _ended(result)
+            applied = await context_service(info).abandon(str(game_id), context_tenant(info))
+        except Refused as refused:
+            return _rejected(refused)
+        return MoveApplied(game=Game(loaded=applied.game), replayed=False)
 
     @strawberry.mutation(name="applyMove")
     async def apply_move(self, info: Info[Any, Any], input: ApplyMoveInput) -> ApplyMoveResult:
-        move = _move(input.move, input.typed_move)
-        if isinstance(move, Rejected):
-            return MoveRejected(code=move.code, message=move.message, current_version=None)
         try:
-            result = await context_tables(info).apply(
+            applied = await context_service(info).apply(
                 str(input.game_id),
                 context_token(info),
-                move,
+                _move(input.move, input.typed_move),
                 input.expected_version,
                 input.idempotency_key,
             )
-        except StoreUnavailable:
-            raise unavailable() from None
-        if isinstance(result, Applied):
-            return MoveApplied(game=Game(table=result.table), replayed=result.replayed)
-        return MoveRejected(
-            code=result.code,
-            message=result.message,
-            current_version=result.current_version,
-            reason=result.reason,
-            rule=result.rule,
-        )
-
-
-def _ended(result: Applied | Rejected) -> ApplyMoveResult:
-    if isinstance(result, Applied):
-        return MoveApplied(game=Game(table=result.table), replayed=False)
-    return MoveRejected(
-        code=result.code, message=result.message, current_version=result.current_version
-    )
+        except Refused as refused:
+            return _rejected(refused)
+        return MoveApplied(game=Game(loaded=applied.game), replayed=applied.replayed)
 
 
 def _clock(clock: ClockInput | None) -> dict[str, Any] | None:
@@ -341,8 +317,8 @@ def _clock(clock: ClockInput | None) -> dict[str, Any] | None:
     return raw
 
 
-def _player(table: Table, seat: int) -> str | None:
-    ids = table.record.player_ids
+def _player(loaded: LoadedGame, seat: int) -> str | None:
+    ids = loaded.record.player_ids
     return ids[seat] if seat < len(ids) else None
 
 
@@ -351,11 +327,11 @@ def _options(input: CreateGameInput) -> object:
     if input.typed_options is None:
         return input.options
     if input.options is not None:
-        raise BadSetup("give options or typedOptions, not both")
+        raise Refused(Code.BAD_INPUT, "give options or typedOptions, not both")
     try:
         return typed.options_json(input.typed_options, input.kind.value)
     except typed.TypedInputError as exc:
-        raise BadSetup(str(exc)) from None
+        raise Refused(Code.BAD_INPUT, str(exc)) from None
 
 
 @strawberry.type
@@ -370,23 +346,21 @@ class Subscription:
     async def game_events(
         self, info: Info[Any, Any], game_id: strawberry.ID
     ) -> AsyncGenerator[GameEvent, None]:
-        tables, drop = context_tables(info), info.context.get("drop_slow_consumer", _ignore)
+        service, drop = context_service(info), info.context.get("drop_slow_consumer", _ignore)
         try:
-            async with tables.store.events(str(game_id), drop) as events:
-                table = await tables.read(str(game_id), context_token(info))
-                if table is None:
-                    raise ApiError("NOT_FOUND", f"no game {str(game_id)!r}")
-                last, status = table.record.version, GameStatus(table.status())
+            async with service.store.events(str(game_id), drop) as events:
+                loaded = await service.read(str(game_id), context_token(info))
+                last, status = loaded.record.version, GameStatus(loaded.status())
                 yield GameEvent(game_id=game_id, version=last, status=status)
                 while status is GameStatus.ACTIVE:  # nothing follows a game's end
                     data = await events.next()
                     if data == RESYNC:  # events were lost with the connection: read again
-                        table = await _reread(tables, str(game_id), context_token(info))
-                        if table is None:
+                        reread = await _reread(service, str(game_id), context_token(info))
+                        if reread is None:
                             return
                         event: dict[str, Any] = {
-                            "version": table.record.version,
-                            "status": table.status(),
+                            "version": reread.record.version,
+                            "status": reread.status(),
                         }
                     else:
                         event = json.loads(data)
@@ -394,25 +368,27 @@ class Subscription:
                         continue
                     last, status = event["version"], GameStatus(event["status"])
                     yield GameEvent(game_id=game_id, version=last, status=status)
-        except StoreUnavailable:
-            raise unavailable() from None
-        except Unauthorized:
-            raise ApiError("UNAUTHORIZED", "that token is not a seat of this game") from None
+        except Refused as refused:
+            raise api_error(refused) from None
 
 
 def _ignore() -> None:
     pass
 
 
-async def _reread(tables: Tables, game_id: str, token: str | None) -> Table | None:
-    """The game after the event connection came back. The pool may still hold connections
-    that the outage broke, each failing once (commands are never retried blindly), so this
-    read, safe to repeat, is tried a few times."""
+async def _reread(service: GameService, game_id: str, token: str | None) -> LoadedGame | None:
+    """The game after the event connection came back (None: it is gone). The pool may still
+    hold connections that the outage broke, each failing once (commands are never retried
+    blindly), so this read, safe to repeat, is tried a few times."""
     for attempt in range(REREAD_ATTEMPTS):
         try:
-            return await tables.read(game_id, token)
+            return await service.read(game_id, token)
         except StoreUnavailable:
             if attempt == REREAD_ATTEMPTS - 1:
                 raise
             await asyncio.sleep(0.1 * (attempt + 1))
+        except Refused as refused:
+            if refused.code is Code.NOT_FOUND:
+                return None
+            raise
     return None

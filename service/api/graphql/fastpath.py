@@ -26,9 +26,9 @@ from graphql import (
     VariableNode,
 )
 
-from service.api.table import Applied, Table, Unauthorized
-from service.api.tables import Tables
-from service.store import StoreUnavailable
+from service.api.graphql.errors import REJECT_CODES, public_code
+from service.core import Applied, GameService, LoadedGame
+from service.refusals import Code, Refused
 
 INT32 = range(-(2**31), 2**31)
 
@@ -185,7 +185,7 @@ def _optional(value: object, kind: type) -> bool:
 
 
 async def run(
-    plan: Plan, variables: dict[str, Any], tables: Tables, token: str | None
+    plan: Plan, variables: dict[str, Any], service: GameService, token: str | None
 ) -> dict[str, Any] | None:
     """The answer as graphql-core would give it, or None to let strawberry answer."""
     if set(variables) - {plan.variable}:
@@ -196,9 +196,13 @@ async def run(
             game_id = _id(value)
             if game_id is None:
                 return None
-            table = await tables.read(game_id, token)
-            data = None if table is None else _game(table, plan.selections)
-            return {"data": {"game": data}}
+            try:
+                loaded = await service.read(game_id, token)
+            except Refused as refused:
+                if refused.code is not Code.NOT_FOUND:
+                    raise
+                return {"data": {"game": None}}
+            return {"data": {"game": _game(loaded, plan.selections)}}
         if not isinstance(value, dict) or set(value) - {
             "gameId", "move", "expectedVersion", "idempotencyKey",
         }:  # fmt: skip
@@ -209,53 +213,56 @@ async def run(
             return None
         if (expected is not None and expected not in INT32) or not _optional(key, str):
             return None
-        result = await tables.apply(game_id, token, move, expected, key)
+        try:
+            result: Applied | Refused = await service.apply(game_id, token, move, expected, key)
+        except Refused as refused:
+            if refused.code not in REJECT_CODES:
+                raise
+            result = refused
         return {"data": {"applyMove": _result(result, plan.selections)}}
-    except StoreUnavailable:
-        code, message = "UNAVAILABLE", "the game store is unavailable; retry shortly"
-    except Unauthorized:
-        code, message = "UNAUTHORIZED", "that token is not a seat of this game"
+    except Refused as refused:  # as errors.api_error gives it
+        code, message = public_code(refused), refused.message
     path: list[str | int] = [plan.operation]
     error = GraphQLError(message, [plan.root], path=path, extensions={"code": code})
     data = None if plan.operation == "applyMove" else {"game": None}
     return {"data": data, "errors": [error.formatted]}
 
 
-def _game(table: Table, selections: tuple[Selection, ...]) -> dict[str, Any]:
+def _game(loaded: LoadedGame, selections: tuple[Selection, ...]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for s in selections:
         name = s.name
         if name == "__typename":
             out[s.key] = "Game"
         elif name == "id":
-            out[s.key] = table.id
+            out[s.key] = loaded.id
         elif name == "kind":
-            out[s.key] = table.record.kind
+            out[s.key] = loaded.record.kind
         elif name == "version":
-            out[s.key] = table.record.version
+            out[s.key] = loaded.record.version
         elif name == "status":
-            out[s.key] = table.status()
+            out[s.key] = loaded.status()
         elif name == "players":
-            out[s.key] = table.record.players
+            out[s.key] = loaded.record.players
         elif name == "toAct":
-            out[s.key] = table.to_act
+            out[s.key] = loaded.to_act
         elif name == "viewer":
-            out[s.key] = table.viewer
+            out[s.key] = loaded.viewer
         elif name == "state":
-            out[s.key] = table.view()
+            out[s.key] = loaded.view()
         elif name == "legalMoves":
             columns = _columns(s.children, LEGAL_MOVE_COLUMNS)
             out[s.key] = [
                 {key: row[i] for key, i in columns}
-                for row in [("LegalMove", move, label) for move, label in table.legal_moves()]
+                for row in [("LegalMove", move, label) for move, label in loaded.legal_moves()]
             ]
         elif name == "scores":
-            out[s.key] = _scores(table, s.children)
+            out[s.key] = _scores(loaded, s.children)
     return out
 
 
-def _scores(table: Table, selections: tuple[Selection, ...]) -> dict[str, Any]:
-    scores = table.scores()
+def _scores(loaded: LoadedGame, selections: tuple[Selection, ...]) -> dict[str, Any]:
+    scores = loaded.scores()
     values = {"final": scores.final, "winners": scores.winners}
     out: dict[str, Any] = {}
     for s in selections:
@@ -300,7 +307,7 @@ def _member(result: Any, typename: str, s: Selection) -> Any:
     if s.name == "__typename":
         return typename
     if s.name == "game":
-        return _game(result.table, s.children)
+        return _game(result.game, s.children)
     return {
         "replayed": lambda: result.replayed,
         "code": lambda: result.code.value,

@@ -2,7 +2,7 @@
 
 A fixed one-minute window per key. Each replica decides locally, from the window's count as
 Redis last told it plus what it admitted since, so limiting adds no Redis round trip to a
-request (DESIGN.md: two per move is the floor). A background task pushes the local counts with
+request (two per move is the floor, docs/architecture.md). A background task pushes the local counts with
 INCRBY every `sync_seconds` and learns the shared totals back, so all replicas together admit
 about `limit` requests per window (give or take what arrives within one sync interval).
 Keys hold a hash of the token, never the token. If Redis is down, limiting goes on locally.
@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from redis.exceptions import RedisError
 
-from service.store.redis_store import Client
+from service.store import Client
 
 WINDOW_SECONDS = 60
 

@@ -1,5 +1,5 @@
 """The webhook endpoint routes (rest_webhooks.py) in the OpenAPI document: their paths and
-schemas, which contracts.openapi() merges into its own."""
+schemas, which openapi.openapi() merges into its own."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def paths(
     body: Callable[[Schema], Schema],
     problems: Callable[..., Schema],
 ) -> Schema:
-    """`ok`, `body` and `problems` are contracts.openapi()'s own helpers."""
+    """`ok`, `body` and `problems` are openapi.openapi()'s own helpers."""
 
     def in_path(name: str) -> Schema:
         return {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}

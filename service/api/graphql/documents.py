@@ -26,7 +26,7 @@ from graphql import (
 from strawberry.extensions import MaxAliasesLimiter, QueryDepthLimiter, SchemaExtension
 from strawberry.schema.schema import validate_document
 
-from service.api.fastpath import Plan, compile_plan
+from service.api.graphql.fastpath import Plan, compile_plan
 from service.settings import Settings
 
 _TOKEN = re.compile(
@@ -39,7 +39,7 @@ PARSE_FAILED = {"code": "GRAPHQL_PARSE_FAILED"}
 MAX_NUMBER = 40  # characters of one number literal; Int is 32-bit, Float a double
 
 
-class _Lru(OrderedDict[str, Any]):
+class Lru(OrderedDict[str, Any]):
     def __init__(self, size: int) -> None:
         super().__init__()
         self.size = size
@@ -63,9 +63,9 @@ class Documents:
             ).validation_rules,
             *MaxAliasesLimiter(max_alias_count=settings.max_query_aliases).validation_rules,
         ]
-        self.parsed: _Lru = _Lru(size)
-        self.errors: _Lru = _Lru(size)
-        self.plans: _Lru = _Lru(size)
+        self.parsed: Lru = Lru(size)
+        self.errors: Lru = Lru(size)
+        self.plans: Lru = Lru(size)
         self.schema: GraphQLSchema | None = None  # set once the schema is built
 
     def plan(self, query: str) -> Plan | None:

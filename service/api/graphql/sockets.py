@@ -27,8 +27,8 @@ from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import (
 from strawberry.subscriptions.protocols.graphql_transport_ws.types import Message
 from strawberry.subscriptions.protocols.graphql_ws.handlers import BaseGraphQLWSHandler
 
-from service.api.guard import client_address
-from service.api.rest import credential
+from service.api.edge.guard import client_address
+from service.api.edge.parsing import credential
 
 SLOW_CONSUMER_CLOSE = 4413  # "fell too far behind its events"; resubscribe and catch up
 TOO_MANY_CLOSE = 4429  # too many sockets from this address

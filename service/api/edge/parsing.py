@@ -7,14 +7,13 @@ recurse once per nesting level.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import msgspec
+from starlette.requests import HTTPConnection
 from starlette.types import Scope
 
 MAX_DIGITS = 18  # every version, seat and count fits; int64 still holds it
-TOKEN = re.compile(r"(0|[1-9][0-9]{0,2})\.([A-Za-z0-9_-]{32})")  # seat.secret, as issued
 
 
 class BadInput(Exception):
@@ -27,14 +26,6 @@ def natural(text: str) -> int | None:
     if len(text) > MAX_DIGITS or not text.isascii() or not text.isdigit():
         return None
     return int(text)
-
-
-def seat_token(token: str) -> tuple[int, str] | None:
-    """The seat and secret of a token in its one canonical form `<seat>.<secret>`, else None.
-    Seats are canonical decimals (no sign, no leading zero) so one credential has one
-    spelling, and a rate limit keyed on it cannot be dodged by respelling it."""
-    match = TOKEN.fullmatch(token)
-    return (int(match[1]), match[2]) if match else None
 
 
 def within_depth(value: object, limit: int) -> bool:
@@ -84,3 +75,18 @@ def header(scope: Scope, name: bytes) -> str | None:
 
 def _reason(exc: Exception) -> str:
     return "nested too deep" if isinstance(exc, RecursionError) else str(exc)
+
+
+def bearer_token(request: HTTPConnection) -> str | None:
+    """The token of `Authorization: Bearer <token>`, for REST, GraphQL and websockets alike."""
+    return credential(request.headers.get("authorization"))
+
+
+def credential(authorization: str | None) -> str | None:
+    """The token an Authorization value carries: None when there is none (a spectator), ""
+    for any other scheme or an empty one, which no seat accepts, so a bad credential is
+    refused and never read as a spectator (docs/security.md)."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""

@@ -1,5 +1,5 @@
 """Turn clocks (issue 19): the create option, the deadline after each decision, and the
-timeout's due time. The timeout itself is applied by `Tables` (lazily, on a read or a move that
+timeout's due time. The timeout itself is applied by `GameService` (lazily, on a read or a move that
 comes after the deadline) and by the workers' sweep (service/worker), both through the same
 version-checked commit, so exactly one of them (or a last-second move) wins.
 

@@ -15,10 +15,10 @@ from typing import Any
 import strawberry
 from strawberry.types import Info
 
-from service.api.errors import ApiError, unavailable
-from service.api.tables import Tables
-from service.store import StoreUnavailable
-from service.webhooks.endpoints import BadEndpoint, EndpointStore
+from service.api.graphql.errors import ApiError, api_error
+from service.api.graphql.types import context_api_key, context_service
+from service.refusals import Refused
+from service.webhooks.endpoints import EndpointStore
 from service.webhooks.model import FAILED_LENGTH, LOG_LENGTH, Attempt, Endpoint, parse_message_id
 
 
@@ -128,8 +128,8 @@ class WebhookEndpoint:
         _bounded("last", last, LOG_LENGTH)
         try:
             attempts = await _endpoints(info).log(self.tenant, self.endpoint.id, last)
-        except StoreUnavailable:
-            raise unavailable() from None
+        except Refused as refused:
+            raise api_error(refused) from None
         return [_delivery(a) for a in attempts]
 
     @strawberry.field(
@@ -140,8 +140,8 @@ class WebhookEndpoint:
         _bounded("last", last, FAILED_LENGTH)
         try:
             failed = await _endpoints(info).failed(self.tenant, self.endpoint.id, last)
-        except StoreUnavailable:
-            raise unavailable() from None
+        except Refused as refused:
+            raise api_error(refused) from None
         return [_failed_event(message, when) for message, when in failed]
 
 
@@ -165,8 +165,8 @@ class WebhookQueries:
         try:
             found = await store.list(tenant)
             failing = await store.failing(tenant) if found else {}
-        except StoreUnavailable:
-            raise unavailable() from None
+        except Refused as refused:
+            raise api_error(refused) from None
         return [WebhookEndpoint(endpoint=e, tenant=tenant, since=failing.get(e.id)) for e in found]
 
     @strawberry.field(
@@ -179,8 +179,8 @@ class WebhookQueries:
         tenant = _caller(info)
         try:
             return await _found(info, tenant, await _endpoints(info).get(tenant, str(id)), id)
-        except StoreUnavailable:
-            raise unavailable() from None
+        except Refused as refused:
+            raise api_error(refused) from None
 
 
 @strawberry.type
@@ -201,10 +201,8 @@ class WebhookMutations:
         tenant = _caller(info)
         try:
             endpoint = await _endpoints(info).create(tenant, url, _types(events), description)
-        except BadEndpoint as exc:
-            raise ApiError("BAD_USER_INPUT", exc.message) from None
-        except StoreUnavailable:
-            raise unavailable() from None
+        except Refused as refused:
+            raise api_error(refused) from None
         shown = WebhookEndpoint(endpoint=endpoint, tenant=tenant, since=None)
         return WebhookEndpointWithSecret(endpoint=shown, secret=endpoint.secret)
 
@@ -232,10 +230,8 @@ class WebhookMutations:
                 enabled=enabled,
             )
             return await _found(info, tenant, endpoint, id)
-        except BadEndpoint as exc:
-            raise ApiError("BAD_USER_INPUT", exc.message) from None
-        except StoreUnavailable:
-            raise unavailable() from None
+        except Refused as refused:
+            raise api_error(refused) from None
 
     @strawberry.mutation(
         name="deleteWebhookEndpoint",
@@ -245,8 +241,8 @@ class WebhookMutations:
         tenant = _caller(info)
         try:
             deleted = await _endpoints(info).delete(tenant, str(id))
-        except StoreUnavailable:
-            raise unavailable() from None
+        except Refused as refused:
+            raise api_error(refused) from None
         if not deleted:
             raise _not_found(id)
         return True
@@ -263,8 +259,8 @@ class WebhookMutations:
         try:
             endpoint = await _endpoints(info).rotate(tenant, str(id))
             shown = await _found(info, tenant, endpoint, id)
-        except StoreUnavailable:
-            raise unavailable() from None
+        except Refused as refused:
+            raise api_error(refused) from None
         return WebhookEndpointWithSecret(endpoint=shown, secret=shown.endpoint.secret)
 
     @strawberry.mutation(
@@ -279,8 +275,8 @@ class WebhookMutations:
         tenant = _caller(info)
         try:
             queued = await _endpoints(info).redeliver(tenant, str(endpoint_id), str(event_id))
-        except StoreUnavailable:
-            raise unavailable() from None
+        except Refused as refused:
+            raise api_error(refused) from None
         if not queued:
             raise ApiError(
                 "NOT_FOUND", f"no event {str(event_id)[:100]!r} for endpoint {endpoint_id!r}"
@@ -290,15 +286,10 @@ class WebhookMutations:
 
 def _caller(info: Info[Any, Any]) -> str:
     """The caller's tenant; UNAUTHORIZED without a valid X-API-Key when keys are set."""
-    if "tenant" not in info.context:
-        tables: Tables = info.context["tables"]
-        request = info.context.get("request")
-        key = request.headers.get("x-api-key") if request is not None else None
-        info.context["tenant"] = tables.tenant_of(key)
-    tenant: str | None = info.context["tenant"]
-    if tenant is None:
-        raise ApiError("UNAUTHORIZED", "webhooks are managed with the tenant's API key (X-API-Key)")
-    return tenant
+    try:
+        return context_service(info).webhook_tenant(context_api_key(info))
+    except Refused as refused:
+        raise api_error(refused) from None
 
 
 def _endpoints(info: Info[Any, Any]) -> EndpointStore:

@@ -25,18 +25,20 @@ from strawberry.asgi import ASGIWebSocketAdapter, GraphQL
 from strawberry.http.exceptions import WebSocketDisconnected
 from strawberry.types.unset import UNSET, UnsetType
 
-from service.api import fastpath
-from service.api.documents import _Lru
-from service.api.guard import Admission, Occupancy
-from service.api.parsing import BadInput, decode_json, header
-from service.api.rest import bearer_token, credential, refusal
-from service.api.schema import build_schema
-from service.api.sockets import LegacyHandler, TransportHandler, socket_token
-from service.api.tables import Tables
+from service.api.edge.guard import Admission, Occupancy
+from service.api.edge.parsing import BadInput, bearer_token, credential, decode_json, header
+from service.api.edge.problems import refusal
+from service.api.graphql import fastpath
+from service.api.graphql.documents import Lru
+from service.api.graphql.schema import build_schema
+from service.api.graphql.sockets import LegacyHandler, TransportHandler, socket_token
+from service.core import GameService
 from service.settings import Settings
 from service.webhooks.endpoints import EndpointStore
 
-GRAPHIQL_DIR = Path(__file__).parent / "graphiql"  # served at /graphiql (app.py)
+GRAPHIQL_DIR = (
+    Path(__file__).parents[1] / "static" / "graphiql"
+)  # served at /graphiql (service/app.py)
 GRAPHIQL_PAGE = (GRAPHIQL_DIR / "index.html").read_text()
 # strawberry refuses these itself (as plain text); they are answered as typed GraphQL errors
 HTTP_CODES = {400: "BAD_REQUEST", 404: "UNKNOWN_ROUTE", 405: "METHOD_NOT_ALLOWED"}
@@ -59,7 +61,11 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
     graphql_ws_handler_class = LegacyHandler
 
     def __init__(
-        self, tables: Tables, settings: Settings, admission: Admission, endpoints: EndpointStore
+        self,
+        service: GameService,
+        settings: Settings,
+        admission: Admission,
+        endpoints: EndpointStore,
     ) -> None:
         schema = build_schema(settings)
         super().__init__(
@@ -71,10 +77,10 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
             max_subscriptions_per_connection=None,  # sockets.py refuses it, typed
         )
         self.documents = schema.documents
-        self.tables = tables
+        self.service = service
         self.endpoints = endpoints
         self.fast_path = settings.graphql_fast_path
-        self.persisted: _Lru = _Lru(4096)
+        self.persisted: Lru = Lru(4096)
         self.max_depth = settings.max_json_depth
         self.max_message = settings.max_body_bytes  # HTTP bodies are bounded by the guard
         self.admission = admission
@@ -88,7 +94,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         return {
             "request": request,
             "response": response,
-            "tables": self.tables,
+            "service": self.service,
             "endpoints": self.endpoints,
             "token": bearer_token(request),
         }
@@ -162,7 +168,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
             return None, body
         scope["rules.operation"] = plan.operation
         token = credential(header(scope, b"authorization"))
-        result = await fastpath.run(plan, variables, self.tables, token)
+        result = await fastpath.run(plan, variables, self.service, token)
         if result is None:
             return None, body
         return self.encode_json(result), body

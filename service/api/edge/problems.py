@@ -1,0 +1,112 @@
+"""Refusals as the caller expects them: RFC 9457 problem details on REST and every route
+outside /graphql, a GraphQL error with `extensions.code` on /graphql. The HTTP status and
+title of each code are here, once, for both protocols' refusals at the edge (size, rate,
+routing) and for REST's answers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+from starlette.exceptions import HTTPException
+from starlette.requests import HTTPConnection
+from starlette.responses import Response
+
+from service.refusals import Code, Refused
+
+# Every code a refusal outside GraphQL may carry: its HTTP status and its title.
+PROBLEMS = {
+    "NOT_FOUND": (404, "No such game"),
+    "UNAUTHORIZED": (401, "Not a seat of this game"),
+    "NOT_YOUR_TURN": (409, "Not your turn"),
+    "GAME_OVER": (409, "The game is over"),
+    "STALE_VERSION": (412, "The game has moved on"),
+    "ILLEGAL_MOVE": (422, "Illegal move"),
+    "MALFORMED_MOVE": (422, "Malformed move"),
+    "BAD_USER_INPUT": (422, "Invalid input"),
+    "IDEMPOTENCY_KEY_REUSED": (422, "Idempotency key reused with another request"),
+    "BAD_REQUEST": (400, "Bad request"),
+    "UNAVAILABLE": (503, "Store unavailable"),
+    "PAYLOAD_TOO_LARGE": (413, "Request too large"),
+    "RATE_LIMITED": (429, "Too many requests"),
+    "UNKNOWN_ROUTE": (404, "No such route"),
+    "METHOD_NOT_ALLOWED": (405, "Method not allowed"),
+    "HINTS_BUSY": (503, "Every hint process is busy"),
+    "HINT_TIMEOUT": (503, "The hint took too long"),
+}
+STATUS = {code: status for code, (status, _) in PROBLEMS.items()}
+RETRYABLE = {"UNAVAILABLE", "HINTS_BUSY", "HINT_TIMEOUT"}
+# The service's codes (service/refusals.py) REST names otherwise; every other is its own name.
+PUBLIC_CODES = {Code.BAD_INPUT: "BAD_USER_INPUT", Code.OUT_OF_RANGE: "BAD_REQUEST"}
+
+
+class Problem(Exception):
+    def __init__(
+        self,
+        code: str,
+        detail: str,
+        current_version: int | None = None,
+        explained: dict[str, str] | None = None,
+        title: str | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.code, self.detail, self.current_version = code, detail, current_version
+        self.explained = explained or {}  # ILLEGAL_MOVE: {"reason": ..., "rule": ...}
+        self.title = title or PROBLEMS[code][1]  # routes about other things than games name them
+
+
+def from_refusal(refused: Refused, title: str | None = None) -> Problem:
+    """REST's one translation of the service's refusals; `title` names another subject than
+    a game (a webhook endpoint)."""
+    explained = (
+        {}
+        if refused.reason is None or refused.rule is None
+        else {"reason": refused.reason, "rule": refused.rule}
+    )
+    code = PUBLIC_CODES.get(refused.code, refused.code.value)
+    return Problem(code, refused.message, refused.current_version, explained, title)
+
+
+def problem_response(problem: Problem, status: int | None = None) -> Response:
+    status = status or STATUS[problem.code]
+    body: dict[str, Any] = {
+        "type": f"https://tree-games.dev/problems/{problem.code.lower().replace('_', '-')}",
+        "title": problem.title,
+        "status": status,
+        "detail": problem.detail,
+        "code": problem.code,
+    }
+    headers = {}
+    if problem.current_version is not None:
+        body["currentVersion"] = problem.current_version
+    body.update(problem.explained)
+    if problem.code == "UNAUTHORIZED":
+        headers["www-authenticate"] = "Bearer"
+    if problem.code in RETRYABLE:
+        headers["retry-after"] = "1"
+    return Response(
+        msgspec.json.encode(body), status, headers, media_type="application/problem+json"
+    )
+
+
+def refusal(
+    path: str, status: int, code: str, message: str, headers: Mapping[str, str] | None = None
+) -> Response:
+    """A refusal shaped for the caller: problem details, or a GraphQL error on /graphql."""
+    if path != "/graphql":
+        response = problem_response(Problem(code, message), status)
+        response.headers.update(headers or {})
+        return response
+    body = {"errors": [{"message": message, "extensions": {"code": code}}]}
+    return Response(msgspec.json.encode(body), status, headers, media_type="application/json")
+
+
+async def unrouted(request: HTTPConnection, exc: Exception) -> Response:
+    """Starlette's 404 (no route) and 405 (wrong method), typed like every other refusal."""
+    assert isinstance(exc, HTTPException)
+    code = "METHOD_NOT_ALLOWED" if exc.status_code == 405 else "UNKNOWN_ROUTE"
+    message = f"{request.url.path} does not answer {request.scope.get('method', 'that')}"
+    if code == "UNKNOWN_ROUTE":
+        message = f"no route {request.url.path}"
+    return refusal(request.url.path, exc.status_code, code, message, exc.headers)

@@ -1,0 +1,639 @@
+"""The REST contract: OpenAPI 3.1 for every route under /v1, with per-game JSON Schemas made
+from the msgspec Structs (service/api/contracts.py writes both into schema/)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from service.api.edge.problems import STATUS
+from service.api.rest import webhook_openapi
+from service.bots import STRATEGIES
+from service.core.clocks import ON_TIMEOUT
+from service.engine import Game, Scores, games
+from service.store import indexes
+
+STRATEGY_NAMES = list(STRATEGIES)
+EVERY_ROUTE = ("BAD_REQUEST", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "UNAVAILABLE")
+VERSION = "1.0.0"
+GAME_FIELDS = [
+    "id",
+    "kind",
+    "version",
+    "status",
+    "players",
+    "toAct",
+    "viewer",
+    "state",
+    "legalMoves",
+    "scores",
+    "seats",
+    "outcome",
+    "seedCommitment",
+    "seedReveal",
+    "clock",
+]
+STATUSES = list(indexes.STATUSES)
+
+
+def game_schema(game: Game[Any, Any]) -> dict[str, Any]:
+    """One game's move union, view, create options and scores as one JSON Schema document."""
+    (move, view, options, scores), defs = msgspec.json.schema_components(
+        [game.move_type, game.view_type, game.options_type, Scores],
+        ref_template="#/$defs/{name}",
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"{game.title}: moves, views, options and scores",
+        "$defs": defs,
+        "properties": {"move": move, "view": view, "options": options, "scores": scores},
+    }
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _for_generators(schema: Any) -> Any:
+    """`schema` without `items: false` after `prefixItems` (a fixed-length tuple: valid 3.1,
+    but refused by openapi-python-client; minItems/maxItems still say the length)."""
+    if isinstance(schema, list):
+        return [_for_generators(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    return {
+        key: _for_generators(value)
+        for key, value in schema.items()
+        if not (key == "items" and value is False and "prefixItems" in schema)
+    }
+
+
+def _named(components: dict[str, Any]) -> dict[str, Any]:
+    """Each component titled with its own (unique) name: generators name models by title."""
+    return {name: {**_for_generators(schema), "title": name} for name, schema in components.items()}
+
+
+def _game_components() -> tuple[dict[str, Any], list[Any], list[Any]]:
+    """Each game's move and view components, prefixed with the game (TreelineSeatView)."""
+    components: dict[str, Any] = {}
+    views, moves = [], []
+    for kind, game in games().items():
+        prefix = kind.title().replace("_", "")
+        (move, view), defs = msgspec.json.schema_components(
+            [game.move_type, game.view_type],
+            ref_template=f"#/components/schemas/{prefix}{{name}}",
+        )
+        components.update({f"{prefix}{name}": schema for name, schema in defs.items()})
+        moves.append(move)
+        views.append(view)
+    return _named(components), views, moves
+
+
+def openapi() -> dict[str, Any]:
+    game_components, views, moves = _game_components()
+    json_body = "application/json"
+
+    def body(schema: dict[str, Any]) -> dict[str, Any]:
+        return {"required": True, "content": {json_body: {"schema": schema}}}
+
+    def ok(schema: dict[str, Any], description: str, status: str = "200") -> dict[str, Any]:
+        return {status: {"description": description, "content": {json_body: {"schema": schema}}}}
+
+    def problems(*codes: str) -> dict[str, Any]:
+        """Every status the route can answer with: its own codes and those of every route
+        (bad request, body too large, rate limited, store unavailable)."""
+        statuses = sorted({STATUS[c] for c in (*codes, *EVERY_ROUTE)})
+        return {
+            str(s): {
+                "description": ", ".join(sorted(c for c, v in STATUS.items() if v == s)),
+                "content": {"application/problem+json": {"schema": _ref("Problem")}},
+                **({"headers": {"Retry-After": retry_after}} if s in (429, 503) else {}),
+            }
+            for s in statuses
+        }
+
+    retry_after = {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}}
+    etag = {"description": 'The game\'s version, e.g. "12".', "schema": {"type": "string"}}
+
+    link = {"description": 'The next page: <url>; rel="next".', "schema": {"type": "string"}}
+
+    def query(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+        return {"name": name, "in": "query", "required": False, "schema": schema}
+
+    game_id = {"name": "gameId", "in": "path", "required": True, "schema": {"type": "string"}}
+    read = {"parameters": [game_id], "security": [{}, {"seatToken": []}]}
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Tree games rules service",
+            "version": VERSION,
+            "description": "REST mirror of the GraphQL API at /graphql: same games, same codes.",
+        },
+        "paths": {
+            "/v1/games": {
+                "post": {
+                    "operationId": "createGame",
+                    "summary": "Create a game; the answer holds each seat's token, once.",
+                    "security": [{}, {"apiKey": []}],
+                    "requestBody": body(_ref("CreateGame")),
+                    "responses": {
+                        **ok(_ref("CreatedGame"), "created", "201"),
+                        **problems("BAD_USER_INPUT", "UNAUTHORIZED"),
+                    },
+                },
+                "get": {
+                    "operationId": "listGames",
+                    "summary": "The tenant's games (X-API-Key), newest first, as a spectator "
+                    "sees them; the next page's URL is in the Link header (rel=next).",
+                    "security": [{}, {"apiKey": []}],
+                    "parameters": [
+                        query("status", {"enum": STATUSES}),
+                        query("kind", {"enum": list(games())}),
+                        query("playerId", {"type": "string", "maxLength": 128}),
+                        query("toActPlayerId", {"type": "string", "maxLength": 128}),
+                        query("createdAfter", {"type": "string", "format": "date-time"}),
+                        query("first", {"type": "integer", "minimum": 1, "maximum": 100}),
+                        query("after", {"type": "string"}),
+                    ],
+                    "responses": {
+                        "200": {
+                            **ok(_ref("GamePage"), "a page of games")["200"],
+                            "headers": {"Link": link},
+                        },
+                        **problems("UNAUTHORIZED"),
+                    },
+                },
+            },
+            "/v1/games/{gameId}": {
+                "get": {
+                    **read,
+                    "parameters": [
+                        game_id,
+                        {
+                            "name": "If-None-Match",
+                            "in": "header",
+                            "schema": {"type": "string"},
+                            "description": "An ETag the client holds: 304 while it is current.",
+                        },
+                    ],
+                    "operationId": "getGame",
+                    "summary": "The game as the bearer's seat sees it (a spectator without a token).",
+                    "responses": {
+                        "200": {**ok(_ref("Game"), "the game")["200"], "headers": {"ETag": etag}},
+                        "304": {"description": "not modified", "headers": {"ETag": etag}},
+                        **problems("NOT_FOUND", "UNAUTHORIZED"),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/legal-moves": {
+                "get": {
+                    **read,
+                    "operationId": "getLegalMoves",
+                    "summary": "The bearer seat's legal decisions now.",
+                    "responses": {
+                        **ok(_ref("LegalMoves"), "legal moves"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED"),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/moves": {
+                "post": {
+                    "operationId": "applyMove",
+                    "summary": "Apply one decision as the bearer's seat.",
+                    "security": [{"seatToken": []}],
+                    "parameters": [
+                        game_id,
+                        {
+                            "name": "If-Match",
+                            "in": "header",
+                            "schema": {"type": "string"},
+                            "description": 'The expected version, e.g. "12"; else 412.',
+                        },
+                        {
+                            "name": "Prefer",
+                            "in": "header",
+                            "schema": {"type": "string"},
+                            "description": "return=minimal: the answer's game holds only "
+                            "version, status and toAct (RFC 7240).",
+                        },
+                        {
+                            "name": "Idempotency-Key",
+                            "in": "header",
+                            "schema": {"type": "string", "maxLength": 200},
+                            "description": "A retry of the same request with the same key "
+                            "returns the first answer; another request with it is refused "
+                            "(422 IDEMPOTENCY_KEY_REUSED).",
+                        },
+                    ],
+                    "requestBody": body(_ref("MoveBody")),
+                    "responses": {
+                        **ok(_ref("MoveApplied"), "applied (or an idempotent replay)"),
+                        **problems(
+                            "NOT_FOUND",
+                            "UNAUTHORIZED",
+                            "NOT_YOUR_TURN",
+                            "STALE_VERSION",
+                            "ILLEGAL_MOVE",
+                            "IDEMPOTENCY_KEY_REUSED",
+                        ),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/validate": {
+                "post": {
+                    **read,
+                    "operationId": "validateMove",
+                    "summary": "A dry run of applyMove: nothing is written.",
+                    "requestBody": body(_ref("CandidateBody")),
+                    "responses": {
+                        **ok(_ref("Validation"), "the verdict"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED"),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/resign": {
+                "post": {
+                    "parameters": [game_id],
+                    "security": [{"seatToken": []}],
+                    "operationId": "resign",
+                    "summary": "The bearer's seat resigns: the game is FINISHED with an outcome.",
+                    "responses": {
+                        **ok(_ref("EndedGame"), "the game, over"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED", "GAME_OVER", "STALE_VERSION"),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/abandon": {
+                "post": {
+                    "parameters": [game_id],
+                    "security": [{}, {"apiKey": []}],
+                    "operationId": "abandonGame",
+                    "summary": "The game's tenant (X-API-Key) calls it off: ABANDONED, no "
+                    "winners. Another tenant's key gets 404.",
+                    "responses": {
+                        **ok(_ref("EndedGame"), "the game, abandoned"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED", "GAME_OVER", "STALE_VERSION"),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/suggest": {
+                "post": {
+                    "operationId": "suggestMove",
+                    "summary": "A hint for the bearer's seat: a legal move chosen by a strategy.",
+                    "security": [{"seatToken": []}],
+                    "parameters": [game_id],
+                    "requestBody": body(_ref("SuggestBody")),
+                    "responses": {
+                        **ok(_ref("Suggestion"), "the suggestion"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED", "NOT_YOUR_TURN", "MALFORMED_MOVE"),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/scores": {
+                "get": {
+                    **read,
+                    "operationId": "getScores",
+                    "summary": "Live scores with a breakdown; final with winners at the end.",
+                    "responses": {
+                        **ok(_ref("Scores"), "scores"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED"),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/history": {
+                "get": {
+                    **read,
+                    "parameters": [
+                        game_id,
+                        {
+                            "name": "after",
+                            "in": "query",
+                            "schema": {"type": "integer", "minimum": 0},
+                        },
+                    ],
+                    "operationId": "getHistory",
+                    "summary": "Applied decisions after version `after`, oldest first.",
+                    "responses": {
+                        **ok(_ref("History"), "history"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED"),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/state": {
+                "get": {
+                    **read,
+                    "parameters": [
+                        game_id,
+                        {
+                            "name": "version",
+                            "in": "query",
+                            "required": True,
+                            "schema": {"type": "integer", "minimum": 0},
+                        },
+                    ],
+                    "operationId": "getStateAt",
+                    "summary": "The caller's view as of an earlier version (GraphQL `stateAt`).",
+                    "responses": {
+                        **ok(_ref("PastState"), "the view then"),
+                        **problems("NOT_FOUND", "UNAUTHORIZED"),
+                    },
+                }
+            },
+            **webhook_openapi.paths(ok, body, problems),
+        },
+        "components": {
+            "securitySchemes": {
+                "seatToken": {"type": "http", "scheme": "bearer"},
+                "apiKey": {
+                    "type": "apiKey",
+                    "in": "header",
+                    "name": "X-API-Key",
+                    "description": "The tenant's key: needed to create and list games and to "
+                    "manage webhooks when the server sets RULES_API_KEYS.",
+                },
+            },
+            "schemas": {
+                **_envelope_schemas(views, moves),
+                **webhook_openapi.schemas(),
+                **game_components,
+            },
+        },
+    }
+
+
+def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
+    _, score_defs = msgspec.json.schema_components(
+        [Scores], ref_template="#/components/schemas/{name}"
+    )
+    integer, string = {"type": "integer"}, {"type": "string"}
+    nullable_int = {"type": ["integer", "null"]}
+    move = {"oneOf": moves}
+    legal = {
+        "type": "object",
+        "properties": {"move": move, "label": string},
+        "required": ["move", "label"],
+    }
+    codes = sorted(STATUS)
+    return {
+        **_named(score_defs),
+        "Move": move,
+        "LegalMove": legal,
+        "Problem": {
+            "type": "object",
+            "properties": {
+                "type": string,
+                "title": string,
+                "status": integer,
+                "detail": string,
+                "code": {"enum": codes},
+                "currentVersion": integer,
+                "reason": string,
+                "rule": string,
+            },
+            "required": ["type", "title", "status", "detail", "code"],
+        },
+        "CreateGame": {
+            "type": "object",
+            "properties": {
+                "kind": {"enum": list(games())},
+                "players": integer,
+                "seed": {"type": ["string", "null"], "maxLength": 200},
+                "options": {"type": ["object", "null"]},
+                "bots": {
+                    "type": ["array", "null"],
+                    "items": {
+                        "type": "object",
+                        "properties": {"seat": integer, "strategy": {"enum": STRATEGY_NAMES}},
+                        "required": ["seat", "strategy"],
+                        "additionalProperties": False,
+                    },
+                },
+                "clock": {"oneOf": [_ref("ClockOption"), {"type": "null"}]},
+                "playerIds": {
+                    "type": ["array", "null"],
+                    "items": {"type": ["string", "null"], "minLength": 1, "maxLength": 128},
+                    "description": "The app's own user id per seat, by seat.",
+                },
+            },
+            "required": ["kind", "players"],
+            "additionalProperties": False,
+        },
+        "PastState": {
+            "type": "object",
+            "properties": {"version": {"type": "integer"}, "state": {"oneOf": views}},
+            "required": ["version", "state"],
+        },
+        "Game": {
+            "type": "object",
+            "properties": {
+                "id": string,
+                "kind": {"enum": list(games())},
+                "version": integer,
+                "status": {"enum": STATUSES},
+                "players": integer,
+                "toAct": {"type": "array", "items": integer},
+                "viewer": nullable_int,
+                "state": {"oneOf": views},
+                "legalMoves": {"type": "array", "items": _ref("LegalMove")},
+                "scores": _ref("Scores"),
+                "seats": {"type": "array", "items": _ref("Seat")},
+                "outcome": {"oneOf": [_ref("Outcome"), {"type": "null"}]},
+                "seedCommitment": {
+                    "type": "string",
+                    "description": "SHA-256 (hex) of salt + seed, fixed at create.",
+                },
+                "seedReveal": {"oneOf": [_ref("SeedReveal"), {"type": "null"}]},
+                "clock": {"oneOf": [_ref("GameClock"), {"type": "null"}]},
+            },
+            "required": GAME_FIELDS,
+        },
+        "Outcome": {
+            "type": "object",
+            "description": "How a game ended other than by its rules.",
+            "properties": {
+                "reason": {"enum": ["RESIGNED", "ABANDONED", "TIMEOUT"]},
+                "seat": nullable_int,
+                "winners": {"type": "array", "items": integer},
+            },
+            "required": ["reason", "seat", "winners"],
+        },
+        "ClockOption": {
+            "type": "object",
+            "description": "A turn clock: exactly one of the two limits (seconds).",
+            "properties": {
+                "perDecisionSeconds": {"type": "number", "exclusiveMinimum": 0},
+                "perSeatTotalSeconds": {"type": "number", "exclusiveMinimum": 0},
+                "incrementSeconds": {"type": "number", "minimum": 0},
+                "onTimeout": {"enum": list(ON_TIMEOUT)},
+            },
+            "additionalProperties": False,
+        },
+        "GameClock": {
+            "type": "object",
+            "description": "The turn clock; `deadline` (epoch seconds) is when `seat` times out.",
+            "properties": {
+                "perDecisionSeconds": {"type": ["number", "null"]},
+                "perSeatTotalSeconds": {"type": ["number", "null"]},
+                "incrementSeconds": {"type": "number"},
+                "onTimeout": {"enum": list(ON_TIMEOUT)},
+                "seat": nullable_int,
+                "deadline": {"type": ["number", "null"]},
+                "remainingSeconds": {"type": ["array", "null"], "items": {"type": "number"}},
+            },
+            "required": [
+                "perDecisionSeconds",
+                "perSeatTotalSeconds",
+                "incrementSeconds",
+                "onTimeout",
+                "seat",
+                "deadline",
+                "remainingSeconds",
+            ],
+        },
+        "SeedReveal": {
+            "type": "object",
+            "description": "Revealed once the game is over: replay it from its history.",
+            "properties": {"seed": string, "salt": string, "options": {"type": "object"}},
+            "required": ["seed", "salt", "options"],
+        },
+        "EndedGame": {
+            "type": "object",
+            "properties": {"game": _ref("Game")},
+            "required": ["game"],
+        },
+        "Seat": {
+            "type": "object",
+            "properties": {
+                "seat": integer,
+                "playerId": {
+                    "type": ["string", "null"],
+                    "description": "Shown to the game's own tenant (X-API-Key) only.",
+                },
+                "bot": {"enum": [*STRATEGY_NAMES, None]},
+            },
+            "required": ["seat", "playerId", "bot"],
+        },
+        "GamePage": {
+            "type": "object",
+            "properties": {
+                "games": {"type": "array", "items": _ref("Game")},
+                "nextCursor": {
+                    "type": ["string", "null"],
+                    "description": "`after` of the next page; null on the last one.",
+                },
+            },
+            "required": ["games", "nextCursor"],
+        },
+        "CreatedGame": {
+            "type": "object",
+            "properties": {
+                "game": _ref("Game"),
+                "seats": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "seat": integer,
+                            "token": string,
+                            "playerId": {"type": ["string", "null"]},
+                        },
+                        "required": ["seat", "token", "playerId"],
+                    },
+                },
+            },
+            "required": ["game", "seats"],
+        },
+        "LegalMoves": {
+            "type": "object",
+            "properties": {"version": integer, "legalMoves": {"type": "array", "items": legal}},
+            "required": ["version", "legalMoves"],
+        },
+        "MoveBody": {
+            "type": "object",
+            "properties": {"move": _ref("Move")},
+            "required": ["move"],
+            "additionalProperties": False,
+        },
+        "SuggestBody": {
+            "type": "object",
+            "properties": {
+                "strategy": {"enum": STRATEGY_NAMES},
+                "budgetMs": {"type": ["integer", "null"]},
+                "iterations": {"type": ["integer", "null"]},
+                "seed": {"type": ["integer", "null"]},
+            },
+            "additionalProperties": False,
+        },
+        "Suggestion": {
+            "type": "object",
+            "properties": {
+                "seat": integer,
+                "strategy": {"enum": STRATEGY_NAMES},
+                "move": _ref("Move"),
+                "label": string,
+            },
+            "required": ["seat", "strategy", "move", "label"],
+        },
+        "CandidateBody": {
+            "type": "object",
+            "properties": {"move": {"description": "Any JSON: validate judges any candidate."}},
+            "required": ["move"],
+            "additionalProperties": False,
+        },
+        "MoveApplied": {
+            "type": "object",
+            "properties": {
+                "game": {"oneOf": [_ref("Game"), _ref("MinimalGame")]},
+                "replayed": {"type": "boolean"},
+            },
+            "required": ["game", "replayed"],
+        },
+        "MinimalGame": {
+            "type": "object",
+            "properties": {
+                "version": integer,
+                "status": {"enum": STATUSES},
+                "toAct": {"type": "array", "items": integer},
+            },
+            "required": ["version", "status", "toAct"],
+            "additionalProperties": False,
+        },
+        "Validation": {
+            "type": "object",
+            "properties": {
+                "valid": {"type": "boolean"},
+                "code": {"enum": [*codes, None]},
+                "message": string,
+                "currentVersion": nullable_int,
+                "reason": string,
+                "rule": string,
+            },
+            "required": ["valid", "code", "message", "currentVersion"],
+        },
+        "History": {
+            "type": "object",
+            "properties": {
+                "version": integer,
+                "history": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "version": integer,
+                            "seat": nullable_int,
+                            "move": {"oneOf": [_ref("Move"), {"type": "null"}]},
+                            "label": string,
+                            "forced": {"type": "boolean"},
+                            "event": {
+                                "enum": ["RESIGNED", "ABANDONED", "TIMEOUT", None],
+                                "description": "An entry that is no move (move null).",
+                            },
+                        },
+                        "required": ["version", "seat", "move", "label", "forced", "event"],
+                    },
+                },
+            },
+            "required": ["version", "history"],
+        },
+    }

@@ -1,0 +1,323 @@
+"""The REST mirror under /v1: the GraphQL contract for clients that do not speak GraphQL.
+
+Same game service, same codes. Errors are RFC 9457 problem details whose `code` is the
+GraphQL RejectCode (or UNAVAILABLE, BAD_USER_INPUT, BAD_REQUEST...), with HTTP statuses used
+as HTTP intends: 401 no or bad token, 404 unknown game, 409 not now, 412 stale `If-Match`,
+422 a move that is malformed or illegal (or an Idempotency-Key reused with another request,
+as the IETF Idempotency-Key draft answers it), 503 store unavailable. A GET whose
+If-None-Match names the current ETag answers 304 with no body.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlencode
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from service.api.edge.parsing import bearer_token, natural, within_depth
+from service.api.edge.problems import Problem, from_refusal, problem_response
+from service.core import Applied, GameService, LoadedGame
+from service.core.listing import GameFilter
+from service.engine import games
+from service.refusals import Code, Refused
+from service.store import HistoryRecord, indexes
+
+
+class BotSeat(msgspec.Struct, forbid_unknown_fields=True):
+    seat: int
+    strategy: str
+
+
+class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
+    kind: str
+    players: int
+    seed: str | None = None
+    options: dict[str, Any] | None = None
+    bots: list[BotSeat] | None = None
+    player_ids: list[str | None] | None = msgspec.field(default=None, name="playerIds")
+    clock: dict[str, Any] | None = None
+
+
+class SuggestBody(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
+    strategy: str = "SEARCH"
+    budget_ms: int | None = None
+    iterations: int | None = None
+    seed: int | None = None
+
+
+class MoveBody(msgspec.Struct, forbid_unknown_fields=True):
+    move: Any
+
+
+def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(msgspec.json.encode(body), status, headers, media_type="application/json")
+
+
+async def read_body(request: Request, type_: type[Any], max_depth: int) -> Any:
+    try:
+        body = msgspec.json.decode(await request.body(), type=type_)
+    except msgspec.DecodeError as exc:
+        raise Problem("BAD_REQUEST", f"the body is not valid JSON for this route: {exc}") from None
+    except RecursionError:
+        raise Problem("BAD_REQUEST", f"the body nests deeper than {max_depth} levels") from None
+    # Only the free-form fields (a move, create options) can nest; the route's own
+    # fields are typed.
+    if not all(within_depth(value, max_depth - 1) for value in msgspec.structs.astuple(body)):
+        raise Problem("BAD_REQUEST", f"the body nests deeper than {max_depth} levels")
+    return body
+
+
+def _if_match(request: Request) -> int | None:
+    raw = request.headers.get("if-match")
+    if raw is None:
+        return None
+    version = natural(raw.strip().removeprefix("W/").strip('"'))
+    if version is None:
+        raise Problem("BAD_REQUEST", 'If-Match must be a game version, e.g. If-Match: "12"')
+    return version
+
+
+def _none_match(request: Request, version: int) -> bool:
+    """If-None-Match names the current version (RFC 9110 13.1.2: weak comparison, `*` any)."""
+    raw = request.headers.get("if-none-match")
+    if raw is None:
+        return False
+    tags = {tag.strip().removeprefix("W/") for tag in raw.split(",")}
+    return "*" in tags or f'"{version}"' in tags
+
+
+def guarded(endpoint: Any) -> Any:
+    """A route's handler, its refusals answered as problem details and timed as its own
+    operation (metrics)."""
+    operation = f"rest.{endpoint.__name__}"
+
+    async def run(request: Request) -> Response:
+        request.scope["rules.operation"] = operation
+        try:
+            response: Response = await endpoint(request)
+            return response
+        except Refused as refused:
+            return problem_response(from_refusal(refused))
+        except Problem as problem:
+            return problem_response(problem)
+
+    return run
+
+
+def routes(service: GameService, max_depth: int) -> list[Route]:
+    async def read(request: Request) -> LoadedGame:
+        return await service.read(request.path_params["game_id"], bearer_token(request))
+
+    def tenant_of(request: Request) -> str | None:
+        return service.tenant_of(request.headers.get("x-api-key"))
+
+    async def create_game(request: Request) -> Response:
+        body = await read_body(request, CreateBody, max_depth)
+        bots = {bot.seat: bot.strategy for bot in body.bots or []}
+        loaded, tokens = await service.create(
+            body.kind,
+            body.players,
+            body.seed,
+            body.options,
+            request.headers.get("x-api-key"),
+            bots,
+            body.player_ids,
+            body.clock,
+        )
+        ids = loaded.record.player_ids
+        seats = [
+            {"seat": seat, "token": token, "playerId": ids[seat] if seat < len(ids) else None}
+            for seat, token in tokens.items()
+        ]
+        return json_response(
+            {"game": loaded.as_json(loaded.record.tenant), "seats": seats},
+            201,
+            {"location": f"/v1/games/{loaded.id}", "etag": f'"{loaded.record.version}"'},
+        )
+
+    async def get_game(request: Request) -> Response:
+        loaded = await read(request)
+        # the view depends on the token, so shared caches must key on it too
+        headers = {"etag": f'"{loaded.record.version}"', "vary": "authorization"}
+        if _none_match(request, loaded.record.version):
+            return Response(status_code=304, headers=headers)
+        return json_response(loaded.as_json(tenant_of(request)), headers=headers)
+
+    async def list_games(request: Request) -> Response:
+        tenant = tenant_of(request)
+        page = await service.list_games(tenant, *listing_query(request))
+        headers = {"vary": "x-api-key"}
+        if page.has_next and page.end_cursor is not None:
+            query = [(k, v) for k, v in request.query_params.multi_items() if k != "after"]
+            query.append(("after", page.end_cursor))
+            headers["link"] = f'</v1/games?{urlencode(query)}>; rel="next"'
+        body = {
+            "games": [loaded.as_json(tenant) for _, loaded in page.games],
+            "nextCursor": page.end_cursor if page.has_next else None,
+        }
+        return json_response(body, headers=headers)
+
+    async def legal_moves(request: Request) -> Response:
+        loaded = await read(request)
+        moves = [{"move": m, "label": label} for m, label in loaded.legal_moves()]
+        return json_response({"version": loaded.record.version, "legalMoves": moves})
+
+    async def scores(request: Request) -> Response:
+        loaded = await read(request)
+        return json_response(loaded.scores())
+
+    async def history(request: Request) -> Response:
+        loaded = await read(request)
+        after = natural(request.query_params.get("after", "0"))
+        if after is None:
+            raise Problem("BAD_REQUEST", "after must be a version (a whole number)")
+        entries = await service.history(loaded, after)
+        return json_response(
+            {"version": loaded.record.version, "history": [history_json(e) for e in entries]}
+        )
+
+    async def state_at(request: Request) -> Response:
+        loaded = await read(request)
+        version = natural(request.query_params.get("version", ""))
+        if version is None:
+            raise Problem("BAD_REQUEST", "version must be a version (a whole number)")
+        then = await service.at_version(loaded, version)
+        return json_response({"version": version, "state": then.view()})
+
+    async def apply_move(request: Request) -> Response:
+        body = await read_body(request, MoveBody, max_depth)
+        applied = await service.apply(
+            request.path_params["game_id"],
+            bearer_token(request),
+            body.move,
+            _if_match(request),
+            request.headers.get("idempotency-key"),
+        )
+        loaded = applied.game
+        headers = {"etag": f'"{loaded.record.version}"'}
+        if applied.replayed:
+            headers["idempotent-replayed"] = "true"
+        if "return=minimal" in request.headers.get("prefer", ""):  # RFC 7240
+            headers["preference-applied"] = "return=minimal"
+            minimal = {"version": loaded.record.version, "status": loaded.status()}
+            body = {"game": {**minimal, "toAct": loaded.to_act}, "replayed": applied.replayed}
+            return json_response(body, headers=headers)
+        return json_response(
+            {"game": loaded.as_json(), "replayed": applied.replayed}, headers=headers
+        )
+
+    def ended_json(applied: Applied, tenant: str | None) -> Response:
+        loaded = applied.game
+        headers = {"etag": f'"{loaded.record.version}"'}
+        return json_response({"game": loaded.as_json(tenant)}, headers=headers)
+
+    async def resign(request: Request) -> Response:
+        applied = await service.resign(
+            request.path_params["game_id"], bearer_token(request), _if_match(request)
+        )
+        return ended_json(applied, None)
+
+    async def abandon(request: Request) -> Response:
+        tenant = tenant_of(request)
+        return ended_json(await service.abandon(request.path_params["game_id"], tenant), tenant)
+
+    async def validate_move(request: Request) -> Response:
+        body = await read_body(request, MoveBody, max_depth)
+        rejected = await service.validate(
+            request.path_params["game_id"], bearer_token(request), body.move
+        )
+        if rejected is not None and rejected.code in {Code.NOT_FOUND, Code.UNAUTHORIZED}:
+            raise rejected
+        return json_response(validation_json(rejected))
+
+    async def suggest_move(request: Request) -> Response:
+        body = await read_body(request, SuggestBody, max_depth)
+        seat, move, label = await service.suggest(
+            request.path_params["game_id"],
+            bearer_token(request),
+            body.strategy,
+            body.budget_ms,
+            body.iterations,
+            body.seed,
+        )
+        return json_response(
+            {"seat": seat, "strategy": body.strategy, "move": move, "label": label}
+        )
+
+    return [
+        Route("/v1/games", guarded(create_game), methods=["POST"]),
+        Route("/v1/games", guarded(list_games), methods=["GET"]),
+        Route("/v1/games/{game_id}", guarded(get_game), methods=["GET"]),
+        Route("/v1/games/{game_id}/legal-moves", guarded(legal_moves), methods=["GET"]),
+        Route("/v1/games/{game_id}/moves", guarded(apply_move), methods=["POST"]),
+        Route("/v1/games/{game_id}/validate", guarded(validate_move), methods=["POST"]),
+        Route("/v1/games/{game_id}/resign", guarded(resign), methods=["POST"]),
+        Route("/v1/games/{game_id}/abandon", guarded(abandon), methods=["POST"]),
+        Route("/v1/games/{game_id}/suggest", guarded(suggest_move), methods=["POST"]),
+        Route("/v1/games/{game_id}/scores", guarded(scores), methods=["GET"]),
+        Route("/v1/games/{game_id}/history", guarded(history), methods=["GET"]),
+        Route("/v1/games/{game_id}/state", guarded(state_at), methods=["GET"]),
+    ]
+
+
+LISTING_PARAMS = {"status", "kind", "playerId", "toActPlayerId", "createdAfter", "first", "after"}
+
+
+def listing_query(request: Request) -> tuple[GameFilter, int, str | None]:
+    """GET /v1/games' query: the filter, the page size and the cursor."""
+    params = request.query_params
+    unknown = set(params.keys()) - LISTING_PARAMS
+    if unknown:
+        raise Problem("BAD_REQUEST", f"unknown query parameters: {', '.join(sorted(unknown))}")
+    status, kind = params.get("status"), params.get("kind")
+    if status is not None and status not in indexes.STATUSES:
+        raise Problem("BAD_REQUEST", f"status is one of {', '.join(indexes.STATUSES)}")
+    if kind is not None and kind not in games():
+        raise Problem("BAD_REQUEST", f"kind is one of {', '.join(games())}")
+    first = natural(params.get("first", "20"))
+    if first is None:
+        raise Problem("BAD_REQUEST", "first must be a whole number")
+    created = params.get("createdAfter")
+    try:
+        when = None if created is None else datetime.fromisoformat(created)
+    except ValueError:
+        raise Problem("BAD_REQUEST", "createdAfter is an ISO 8601 time") from None
+    if when is not None and when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    only = GameFilter(
+        status=status,
+        kind=kind,
+        player_id=params.get("playerId"),
+        to_act_player_id=params.get("toActPlayerId"),
+        created_after=None if when is None else when.timestamp(),
+    )
+    return only, first, params.get("after")
+
+
+def history_json(entry: HistoryRecord) -> dict[str, Any]:
+    return {
+        "version": entry.version,
+        "seat": entry.seat if entry.seat >= 0 else None,
+        "move": entry.move,
+        "label": entry.label,
+        "forced": entry.forced,
+        "event": entry.event or None,
+    }
+
+
+def validation_json(rejected: Refused | None) -> dict[str, Any]:
+    if rejected is None:
+        return {"valid": True, "code": None, "message": "legal now", "currentVersion": None}
+    problem = from_refusal(rejected)
+    return {
+        "valid": False,
+        "code": problem.code,
+        "message": rejected.message,
+        "currentVersion": rejected.current_version,
+        **problem.explained,
+    }

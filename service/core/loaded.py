@@ -1,0 +1,126 @@
+"""One game as loaded from the store and seen by one viewer: what every answer about a game is
+read from (views, legal moves, scores, seats, clock, seed commitment)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from service.core import clocks
+from service.engine import Game, Scores
+from service.engine.play import decode_state
+from service.store import Record
+from service.store.records import Outcome
+
+
+@dataclass
+class LoadedGame:
+    """One game as loaded from the store, seen by one viewer (None: a spectator)."""
+
+    id: str
+    record: Record
+    game: Game[Any, Any]
+    viewer: int | None
+    _state: Any = field(default=None, repr=False)
+    _moves: list[Any] | None = field(default=None, repr=False)  # the viewer's, when known
+    _to_act: list[int] | None = field(default=None, repr=False)
+
+    @property
+    def state(self) -> Any:
+        if self._state is None:
+            self._state = decode_state(self.game, self.record.state)
+        return self._state
+
+    @property
+    def to_act(self) -> list[int]:  # kept as state is (cached_property takes a lock in 3.11)
+        if self._to_act is None:
+            # resigned, abandoned, timed out: nobody acts
+            ended = self.record.outcome is not None
+            self._to_act = [] if ended else self.game.to_act(self.state)
+        return self._to_act
+
+    # Views, moves and scores stay msgspec Structs: the JSON encoder writes them directly.
+    def view(self) -> Any:
+        return self.game.view(self.state, self.viewer)
+
+    def legal_moves(self) -> list[tuple[Any, str]]:
+        if self.viewer is None or self.viewer not in self.to_act:
+            return []
+        moves = self._moves
+        if moves is None:
+            moves = self.game.legal_moves(self.state, self.viewer)
+        return [(m, self.game.label(self.state, self.viewer, m)) for m in moves]
+
+    def scores(self) -> Scores:
+        return self.game.scores(self.state)
+
+    def status(self) -> str:
+        return self.record.status()
+
+    def outcome(self) -> Outcome | None:
+        return self.record.outcome
+
+    def seed_commitment(self) -> str:
+        return seed_commitment(self.record)
+
+    def seed_reveal(self) -> dict[str, Any] | None:
+        """The seed, salt and create options once the game is over (never before: they would
+        tell every shuffle to come), so anyone can replay it from its history."""
+        if not self.record.finished:
+            return None
+        options = self.record.options if self.record.options is not None else {}
+        return {"seed": self.record.seed, "salt": self.record.salt, "options": options}
+
+    def seats(self, tenant: str | None) -> list[dict[str, Any]]:
+        """Each seat with its bot strategy and, for the game's own tenant only, its player id."""
+        own = tenant is not None and tenant == self.record.tenant
+        ids = self.record.player_ids
+        return [
+            {
+                "seat": seat,
+                "playerId": ids[seat] if own and seat < len(ids) else None,
+                "bot": self.record.bots.get(seat),
+            }
+            for seat in range(self.record.players)
+        ]
+
+    def as_json(self, tenant: str | None = None) -> dict[str, Any]:
+        """The game as REST returns it (player ids for the game's own `tenant`); the same
+        fields GraphQL's `Game` offers."""
+        return {
+            "id": self.id,
+            "kind": self.record.kind,
+            "version": self.record.version,
+            "status": self.status(),
+            "players": self.record.players,
+            "toAct": self.to_act,
+            "viewer": self.viewer,
+            "state": self.view(),
+            "legalMoves": [{"move": m, "label": label} for m, label in self.legal_moves()],
+            "scores": self.scores(),
+            "seats": self.seats(tenant),
+            "outcome": outcome_json(self.record.outcome),
+            "seedCommitment": self.seed_commitment(),
+            "seedReveal": self.seed_reveal(),
+            "clock": clocks.clock_json(self.record),
+        }
+
+
+def seed_commitment(record: Record) -> str:
+    """SHA-256 (hex) of the salt followed by the seed: fixed at create, checkable at the end."""
+    return hashlib.sha256((record.salt + record.seed).encode()).hexdigest()
+
+
+def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    return {"reason": outcome.reason, "seat": outcome.seat, "winners": outcome.winners}
+
+
+@dataclass(frozen=True)
+class Applied:
+    """A decision committed (or, `replayed`, the first answer to a retried idempotency key)."""
+
+    game: LoadedGame
+    replayed: bool = False

@@ -1,0 +1,507 @@
+"""The game service both API adapters call: create, read, apply, history, hints, listings.
+
+It joins the engine (rules) and the store (Redis); the adapters only parse and shape. It
+fails one way: `Refused` (service/refusals.py), whose code each adapter translates with one
+table. Checks run in a fixed order so every refusal has one clear code: the game exists, the
+token fits a seat of it, the idempotency key was not used already, the expected version is
+current, then the engine's own checks (game over, seat to act, well-formed, legal).
+docs/architecture.md follows an applyMove through here.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+import msgspec
+
+from service import metrics
+from service.bots import STRATEGIES
+from service.bots.hints import HintPool, HintRequest
+from service.core import clocks, listing
+from service.core.access import Tenants, new_token, seat_of, seat_token
+from service.core.decisions import (
+    acting,
+    advance,
+    best_of,
+    bot_due,
+    bot_seed,
+    ended,
+    enforce_clock,
+    fingerprint,
+    history_entries,
+)
+from service.core.folding import Labels, fold_finished
+from service.core.listing import MAX_PLAYER_ID
+from service.core.loaded import Applied, LoadedGame
+from service.engine import BadSetup, Game, IllegalMove, check, games, replay
+from service.engine import play as engine_play
+from service.engine import start as engine_start
+from service.engine.play import decode_state, encode_state, to_move
+from service.refusals import Code, Refused
+from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore, StoreUnavailable
+from service.store.jobs import new_game_id
+from service.store.records import Outcome
+from service.webhooks.events import of_commit as webhook_events
+
+MAX_SEED = 200
+DEFAULT_BUDGET_MS = 100
+MAX_SUGGEST_ITERATIONS = 5000
+MAX_IDEMPOTENCY_KEY = 200
+RETRIES_WITHOUT_EXPECTED_VERSION = 3
+
+
+CREATE_NEEDS_KEY = "creating games needs an API key (X-API-Key)"
+LIST_NEEDS_KEY = "listing games needs the tenant's API key (X-API-Key)"
+ABANDON_NEEDS_KEY = "abandoning needs the game's API key"
+MOVES_NEED_TOKEN = "moves need a seat token"
+WEBHOOKS_NEED_KEY = "webhooks are managed with the tenant's API key (X-API-Key)"
+
+
+def _refused(exc: IllegalMove, version: int) -> Refused:
+    return Refused(Code(exc.code), exc.message, version, exc.reason, exc.rule)
+
+
+def _not_found(game_id: str) -> Refused:
+    return Refused(Code.NOT_FOUND, f"no game {game_id!r}")
+
+
+def _seat(record: Record, token: str | None) -> int:
+    """The seat a move's token names in this game."""
+    seat = seat_of(record, token)
+    if seat is None:
+        raise Refused(Code.UNAUTHORIZED, MOVES_NEED_TOKEN)
+    return seat
+
+
+def _stale(version: int, expected: int) -> Refused:
+    return Refused(Code.STALE_VERSION, f"the game is at version {version}, not {expected}", version)
+
+
+class GameService:
+    def __init__(
+        self,
+        store: RedisStore,
+        api_keys: tuple[str, ...] = (),
+        max_suggest_ms: int = 1000,
+        hints: HintPool | None = None,
+        requeue_after: float = 30.0,
+    ) -> None:
+        self.store = store
+        self.tenants = Tenants(api_keys)
+        self.max_suggest_ms = max_suggest_ms
+        self.hints = hints or HintPool(1)
+        self.requeue_after = requeue_after
+        self.labels = Labels(store)
+
+    def tenant_of(self, api_key: str | None) -> str | None:
+        """The tenant an X-API-Key names; None for no or an unknown key (access.Tenants)."""
+        return self.tenants.of(api_key)
+
+    def webhook_tenant(self, api_key: str | None) -> str:
+        """The tenant whose webhook endpoints the caller manages."""
+        tenant = self.tenant_of(api_key)
+        if tenant is None:
+            raise Refused(Code.UNAUTHORIZED, WEBHOOKS_NEED_KEY)
+        return tenant
+
+    async def create(
+        self,
+        kind: str,
+        players: int,
+        seed: str | None,
+        options: object,
+        api_key: str | None = None,
+        bots: dict[int, str] | None = None,
+        player_ids: list[str | None] | None = None,
+        clock: object = None,
+    ) -> tuple[LoadedGame, dict[int, str]]:
+        """A new game and the tokens of its human seats (bot seats get none: nobody may see
+        or act as a bot's seat)."""
+        tenant = self.tenant_of(api_key)
+        if tenant is None:
+            raise Refused(Code.UNAUTHORIZED, CREATE_NEEDS_KEY)
+        try:
+            return await self._create(
+                tenant, kind, players, seed, options, bots or {}, player_ids or [], clock
+            )
+        except BadSetup as exc:
+            raise Refused(Code.BAD_INPUT, exc.message) from None
+
+    async def _create(
+        self,
+        tenant: str,
+        kind: str,
+        players: int,
+        seed: str | None,
+        options: object,
+        bots: dict[int, str],
+        player_ids: list[str | None],
+        clock: object,
+    ) -> tuple[LoadedGame, dict[int, str]]:
+        game = games().get(kind)
+        if game is None:
+            raise BadSetup(f"{kind} is not available on this server")
+        if seed is not None and len(seed) > MAX_SEED:
+            raise BadSetup(f"the seed may have at most {MAX_SEED} characters")
+        if any(seat not in range(players) for seat in bots) or len(bots) >= players:
+            raise BadSetup("bots must name seats of the game and leave at least one human seat")
+        if any(strategy not in STRATEGIES for strategy in bots.values()):
+            raise BadSetup(f"a bot's strategy is one of {', '.join(STRATEGIES)}")
+        if len(player_ids) > players:
+            raise BadSetup("playerIds has one entry per seat, at most `players` of them")
+        if any(p is not None and not 0 < len(p) <= MAX_PLAYER_ID for p in player_ids):
+            raise BadSetup(f"a playerId has 1 to {MAX_PLAYER_ID} characters")
+        turn_clock = clocks.parse_clock(clock)
+        salt = "" if seed is not None else secrets.token_hex(16)
+        seed = seed if seed is not None else secrets.token_hex(16)
+        played = engine_start(game, players, options, seed)
+        tokens = {seat: new_token(seat) for seat in range(players) if seat not in bots}
+        now = time.time()
+        record = Record(
+            format=FORMAT,
+            kind=kind,
+            players=players,
+            version=len(played.steps),
+            finished=game.is_over(played.state),
+            seed=seed,
+            token_hashes=[tokens[seat][1] if seat in tokens else b"" for seat in range(players)],
+            state=encode_state(played.state),
+            created=now,
+            updated=now,
+            bots=bots,
+            options=options if options is not None else {},
+            tenant=tenant,
+            player_ids=[*player_ids, *[None] * (players - len(player_ids))],
+            acting=acting(game, played.state),
+            salt=salt,
+            clock=turn_clock,
+        )
+        record = clocks.started(record)
+        history, due = history_entries(0, played.steps), bot_due(game, played.state, bots)
+        game_id = new_game_id()
+        while not await self.store.create(
+            game_id, record, history, due, webhook_events(game_id, None, record, history)
+        ):
+            game_id = new_game_id()
+        metrics.GAMES_CREATED.labels(kind).inc()
+        loaded = LoadedGame(game_id, record, game, None, played.state)
+        return loaded, {seat: token for seat, (token, _) in tokens.items()}
+
+    async def resign(
+        self, game_id: str, token: str | None, expected_version: int | None
+    ) -> Applied:
+        """The token's seat gives up: the game is over, the best of the other seats win."""
+        record, _ = await self._load(game_id, token, None)
+        seat = _seat(record, token)
+        if expected_version is not None and expected_version != record.version:
+            raise _stale(record.version, expected_version)
+        game = games()[record.kind]
+        winners = best_of(game.scores(decode_state(game, record.state)), exclude=seat)
+        outcome = Outcome("RESIGNED", seat, winners)
+        return await self.end(game_id, record, outcome, seat, f"seat {seat} resigned")
+
+    async def abandon(self, game_id: str, tenant: str | None) -> Applied:
+        """The game's tenant calls it off: ABANDONED, no winners. Another tenant's key is
+        told there is no such game (it may not learn which games exist)."""
+        if tenant is None:
+            raise Refused(Code.UNAUTHORIZED, ABANDON_NEEDS_KEY)
+        record, _ = await self.store.load(game_id)
+        if record is None or record.tenant != tenant:
+            raise _not_found(game_id)
+        outcome = Outcome("ABANDONED", None, [])
+        return await self.end(game_id, record, outcome, -1, "abandoned by its tenant")
+
+    async def end(
+        self, game_id: str, record: Record, outcome: Outcome, seat: int, label: str
+    ) -> Applied:
+        """One version more that ends the game without a move of its rules: a history entry
+        labelled `outcome.reason`, the event, the metric, all in one version-checked commit."""
+        if record.finished or record.outcome is not None:
+            raise Refused(Code.GAME_OVER, "the game is over", record.version)
+        version = record.version + 1
+        ended_record = msgspec.structs.replace(
+            record,
+            format=FORMAT,
+            version=version,
+            finished=True,
+            updated=time.time(),
+            acting=[],
+            outcome=outcome,
+            deadline=None,
+        )
+        entry = HistoryRecord(version, seat, None, label, event=outcome.reason)
+        events = webhook_events(game_id, record, ended_record, [entry])
+        committed = await self.store.commit(
+            game_id, record.version, ended_record, [entry], None, events=events
+        )
+        if committed.outcome == "gone":
+            raise _not_found(game_id)
+        if committed.outcome != "ok":
+            raise Refused(
+                Code.STALE_VERSION,
+                f"another decision was accepted first; the game is at version {committed.version}",
+                committed.version,
+            )
+        metrics.GAMES_ENDED.labels(record.kind, outcome.reason).inc()
+        await fold_finished(self.store, game_id, ended_record)
+        viewer = seat if seat >= 0 else None
+        return Applied(LoadedGame(game_id, ended_record, games()[record.kind], viewer))
+
+    async def read(self, game_id: str, token: str | None) -> LoadedGame:
+        """The game as the token's seat sees it (no token: a spectator)."""
+        record, _ = await self.store.load(game_id)
+        if record is None:
+            raise _not_found(game_id)
+        viewer = seat_of(record, token)
+        if clocks.due(record, time.time()):
+            record = await enforce_clock(self.store, game_id, record)
+            if record is None:
+                raise _not_found(game_id)
+        loaded = LoadedGame(game_id, record, games()[record.kind], viewer)
+        if record.bots and not record.finished and self.store.queues_after_commit(game_id):
+            await self._requeue_if_stuck(loaded)
+        return loaded
+
+    async def _requeue_if_stuck(self, loaded: LoadedGame) -> None:
+        """A game from before the lanes, on a cluster, whose bot turn was not queued (the
+        process that committed died before appending it): queued again once it has waited
+        longer than a worker's reclaim timeout."""
+        if time.time() - loaded.record.updated < self.requeue_after:
+            return
+        seat = bot_due(loaded.game, loaded.state, loaded.record.bots)
+        if seat is not None:
+            await self.store.requeue(loaded.id, loaded.record.version, seat, self.requeue_after)
+
+    async def list_games(
+        self, tenant: str | None, only: listing.GameFilter, first: int, after: str | None
+    ) -> listing.Page:
+        """A page of the caller's tenant's games, newest first (service/core/listing.py)."""
+        if tenant is None:
+            raise Refused(Code.UNAUTHORIZED, LIST_NEEDS_KEY)
+        return await listing.list_games(self.store, tenant, only, first, after)
+
+    async def apply(
+        self,
+        game_id: str,
+        token: str | None,
+        move: object,
+        expected_version: int | None,
+        idempotency_key: str | None,
+    ) -> Applied:
+        kind = "unknown"  # the game's kind once it is loaded, for the metrics
+        try:
+            if idempotency_key is not None and not 0 < len(idempotency_key) <= MAX_IDEMPOTENCY_KEY:
+                raise Refused(
+                    Code.MALFORMED_MOVE,
+                    f"idempotencyKey must have 1 to {MAX_IDEMPOTENCY_KEY} characters",
+                )
+            for _ in range(RETRIES_WITHOUT_EXPECTED_VERSION):
+                record, done = await self._load(game_id, token, idempotency_key)
+                kind = record.kind
+                seat = _seat(record, token)
+                applied = await self._decide(
+                    game_id, record, seat, done, move, expected_version, idempotency_key
+                )
+                if applied is not None:
+                    metrics.child(metrics.MOVES, kind, "ACCEPTED").inc()
+                    return applied
+            kind = "unknown"
+            raise Refused(Code.STALE_VERSION, "other moves kept winning the race; try again")
+        except Refused as refused:
+            metrics.child(metrics.MOVES, kind, refused.code.value).inc()
+            raise
+
+    async def _decide(
+        self,
+        game_id: str,
+        record: Record,
+        seat: int,
+        done: Done | None,
+        move: object,
+        expected_version: int | None,
+        idempotency_key: str | None,
+    ) -> Applied | None:
+        """The move played on `record` and committed; None when another request with the same
+        idempotency key won the race or, without an expected version, another move did (the
+        caller loads the game again)."""
+        game = games()[record.kind]
+        asked = fingerprint(game_id, seat, move, expected_version)
+        if done is not None:
+            return await self._replayed(game_id, record, game, seat, done, asked)
+        if expected_version is not None and expected_version != record.version:
+            raise _stale(record.version, expected_version)
+        if record.outcome is not None:
+            raise ended(record)
+        state = decode_state(game, record.state)
+        try:
+            played = engine_play(game, state, seat, move, copy=False)
+        except IllegalMove as exc:
+            raise _refused(exc, record.version) from None
+        new_record, history = advance(record, game, played)
+        field_key = None if idempotency_key is None else f"{seat}:{idempotency_key}"
+        committed = await self.store.commit(
+            game_id,
+            record.version,
+            new_record,
+            history,
+            field_key,
+            asked,
+            bot_due=bot_due(game, played.state, record.bots),
+            events=webhook_events(game_id, record, new_record, history),
+        )
+        if committed.outcome == "ok":
+            if new_record.finished:
+                await fold_finished(self.store, game_id, new_record)
+            moves = played.options.get(seat)
+            return Applied(LoadedGame(game_id, new_record, game, seat, played.state, moves))
+        if committed.outcome == "gone":
+            raise _not_found(game_id)
+        if committed.outcome == "dup":
+            return None  # another request with this key won the race; load its result
+        metrics.VERSION_CONFLICTS.labels(record.kind).inc()
+        if expected_version is not None:
+            raise Refused(
+                Code.STALE_VERSION,
+                f"another move was accepted first; the game is at version {committed.version}",
+                committed.version,
+            )
+        return None
+
+    async def _replayed(
+        self, game_id: str, record: Record, game: Game[Any, Any], seat: int, done: Done, asked: str
+    ) -> Applied:
+        """The first answer to a key already used: the game as of the version its move made.
+        Entries of earlier releases have no fingerprint and records of earlier releases no
+        options: those answer the game as it is now, as those releases did."""
+        if done.fingerprint is not None and done.fingerprint != asked:
+            raise Refused(
+                Code.IDEMPOTENCY_KEY_REUSED,
+                "this idempotencyKey was used with a different request; use a new key",
+                record.version,
+            )
+        loaded = LoadedGame(game_id, record, game, seat)
+        if done.fingerprint is None or record.options is None or done.version == record.version:
+            return Applied(loaded, replayed=True)
+        return Applied(await self._then(loaded, done.version), True)
+
+    async def at_version(self, loaded: LoadedGame, version: int) -> LoadedGame:
+        """The game as of `version` (0 up to its own), seen by the same viewer: replayed from
+        the seed, the options and the history's decisions. A version inside a run of forced
+        steps answers the state before the decision that started it: the run was committed
+        in one step, so no client ever saw the states inside it (nor anything they reveal)."""
+        record = loaded.record
+        if not 0 <= version <= record.version:
+            raise Refused(
+                Code.OUT_OF_RANGE, f"version is 0 to {record.version} for this game, not {version}"
+            )
+        if version == record.version:
+            return loaded
+        if record.options is None:
+            raise Refused(
+                Code.OUT_OF_RANGE, "this game was created by an older release: no past versions"
+            )
+        return await self._then(loaded, version)
+
+    async def _then(self, loaded: LoadedGame, version: int) -> LoadedGame:
+        """`loaded` replayed up to `version` (below its own); see `at_version` for a version
+        inside a run of forced steps."""
+        record, game = loaded.record, loaded.game
+        assert record.options is not None
+        entries = await self.store.history(loaded.id, 0, version + 1)
+        decided = [e for e in entries if e.version <= version and not e.forced]
+        decided = [e for e in decided if e.move is not None]  # events (resign...) are no moves
+        inside_run = any(e.version == version + 1 and e.forced for e in entries)
+        if inside_run and decided:
+            decided.pop()
+        decisions = [(e.seat, e.move) for e in decided]
+        state = replay(game, record.players, record.options, record.seed, decisions)
+        then = msgspec.structs.replace(
+            record,
+            version=version,
+            finished=game.is_over(state),
+            state=encode_state(state),
+        )
+        return LoadedGame(loaded.id, then, game, loaded.viewer, state)
+
+    async def _load(
+        self, game_id: str, token: str | None, idempotency_key: str | None
+    ) -> tuple[Record, Done | None]:
+        """The record, its due timeouts applied, and with a key the token's seat's entry for it."""
+        parsed = seat_token(token) if token else None
+        field_key = None
+        if idempotency_key is not None and parsed is not None:
+            field_key = f"{parsed[0]}:{idempotency_key}"
+        record, done = await self.store.load(game_id, field_key)
+        if record is not None and clocks.due(record, time.time()):
+            # the time ran out before this request came: the timeout first, then the request
+            record = await enforce_clock(self.store, game_id, record)
+        if record is None:
+            raise _not_found(game_id)
+        return record, done
+
+    async def validate(self, game_id: str, token: str | None, move: object) -> Refused | None:
+        """A dry run of `apply`: the refusal it would give now, or None. Writes nothing."""
+        try:
+            record, _ = await self._load(game_id, token, None)
+            seat = _seat(record, token)
+        except StoreUnavailable:
+            raise
+        except Refused as refused:  # NOT_FOUND, UNAUTHORIZED
+            return refused
+        if record.outcome is not None:
+            return ended(record)
+        game = games()[record.kind]
+        try:
+            check(game, decode_state(game, record.state), seat, move)
+        except IllegalMove as exc:
+            return _refused(exc, record.version)
+        return None
+
+    async def suggest(
+        self,
+        game_id: str,
+        token: str | None,
+        strategy: str,
+        budget_ms: int | None,
+        iterations: int | None,
+        seed: int | None,
+    ) -> tuple[int, Any, str]:
+        """A hint for the token's seat: the seat, a legal move and its label. With `iterations`
+        the answer is reproducible; else SEARCH stops after `budget_ms` (capped)."""
+        record, _ = await self._load(game_id, token, None)
+        seat, game = _seat(record, token), games()[record.kind]
+        state = decode_state(game, record.state)
+        if game.is_over(state) or record.outcome is not None:
+            raise Refused(Code.GAME_OVER, "the game is over", record.version)
+        if seat not in game.to_act(state):
+            raise Refused(Code.NOT_YOUR_TURN, f"seat {seat} does not act now", record.version)
+        if strategy not in STRATEGIES:
+            raise Refused(Code.MALFORMED_MOVE, f"strategy is one of {STRATEGIES}")
+        budget_ms = max(min(budget_ms or DEFAULT_BUDGET_MS, self.max_suggest_ms), 1)
+        if iterations is not None:
+            iterations = min(max(iterations, 1), MAX_SUGGEST_ITERATIONS)
+            budget_ms = self.max_suggest_ms  # iterations, but never past the time cap (#15)
+        request = HintRequest(
+            record.kind,
+            record.state,
+            seat,
+            strategy,
+            str(seed if seed is not None else bot_seed(record.seed, record.version)),
+            iterations,
+            budget_ms,
+        )
+        move, label = await self.hints.suggest(request)
+        return seat, to_move(game, move), label
+
+    async def history(self, loaded: LoadedGame, after: int | None) -> list[HistoryRecord]:
+        """Entries after `after` up to the game's version (a replayed answer is an earlier
+        version of the game than the one stored)."""
+        after = min(max(after or 0, 0), loaded.record.version)
+        if after == loaded.record.version:
+            return []
+        entries, digest = await self.store.read_history(loaded.id, after, loaded.record.version)
+        if digest is None:
+            return entries
+        return await self.labels.relabel(loaded.id, loaded.record, entries, digest)

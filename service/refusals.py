@@ -1,0 +1,52 @@
+"""The one way the service refuses a request: `Refused`, with a code from `Code`.
+
+The game service raises it for every request it will not carry out, and so do the parts
+below it that a request can reach (the store when Redis is away, the hint pool when it is
+full, the webhook endpoints for an unusable URL), so each adapter translates one exception
+with one table (service/api/graphql/errors.py, service/api/edge/problems.py). A message is
+written once, where the refusal is raised, and says what to do instead. Nothing here
+imports the rest of the service (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Code(StrEnum):
+    # a decision refused: the GraphQL RejectCode values (service/engine/errors.py)
+    ILLEGAL_MOVE = "ILLEGAL_MOVE"
+    MALFORMED_MOVE = "MALFORMED_MOVE"
+    NOT_YOUR_TURN = "NOT_YOUR_TURN"
+    STALE_VERSION = "STALE_VERSION"
+    GAME_OVER = "GAME_OVER"
+    UNAUTHORIZED = "UNAUTHORIZED"
+    NOT_FOUND = "NOT_FOUND"
+    IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"
+    # anything else refused
+    BAD_INPUT = "BAD_INPUT"  # what was given cannot be used: create options, an endpoint's URL
+    OUT_OF_RANGE = "OUT_OF_RANGE"  # a read's argument: a past version, a listing's page
+    UNAVAILABLE = "UNAVAILABLE"  # Redis away: retry shortly (with the same idempotency key)
+    HINTS_BUSY = "HINTS_BUSY"  # every hint process is busy: retry shortly
+    HINT_TIMEOUT = "HINT_TIMEOUT"  # the hint ran out of time and was stopped: retry
+
+
+class Refused(Exception):
+    """A request not carried out; nothing was changed. `current_version` is the game's
+    version when the refusal depends on it; `reason` and `rule` explain an ILLEGAL_MOVE
+    (service/engine/explain.py)."""
+
+    def __init__(
+        self,
+        code: Code,
+        message: str,
+        current_version: int | None = None,
+        reason: str | None = None,
+        rule: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.current_version = current_version
+        self.reason = reason
+        self.rule = rule

@@ -1,0 +1,85 @@
+"""The one place that builds the Redis client (one server, or a cluster when the URL asks),
+and the one way the store fails: StoreUnavailable."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+
+from service.refusals import Code, Refused
+from service.settings import Settings
+
+Client = Redis | RedisCluster
+
+
+class StoreUnavailable(Refused):
+    """Redis could not be reached or did not answer in time. Its text (logs) says what
+    failed; its message (clients) only that the store is away."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(Code.UNAVAILABLE, "the game store is unavailable; retry shortly")
+        self.detail = detail
+
+    def __str__(self) -> str:
+        return self.detail
+
+
+CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
+_TRUE = {"1", "true", "yes", "on"}
+
+
+def cluster_url(url: str) -> str | None:
+    """The plain redis:// URL of a cluster seed list, or None if `url` names one server.
+
+    A cluster is asked for with the scheme `redis+cluster://` (`rediss+cluster://` for TLS) or
+    the query `?cluster=true`; the host part may list several seeds, `host1:port1,host2:port2`.
+    """
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    flag = [value for name, value in query if name == "cluster"]
+    if parts.scheme not in CLUSTER_SCHEMES and not any(v.lower() in _TRUE for v in flag):
+        return None
+    scheme = CLUSTER_SCHEMES.get(parts.scheme, parts.scheme)
+    rest = urlencode([(name, value) for name, value in query if name != "cluster"])
+    return urlunsplit((scheme, parts.netloc, parts.path, rest, parts.fragment))
+
+
+def _seeds(url: str) -> tuple[str, list[ClusterNode]]:
+    """The URL of the first seed and every seed as a node (ports default to 6379)."""
+    parts = urlsplit(url)
+    credentials, _, hosts = parts.netloc.rpartition("@")
+    nodes: list[ClusterNode] = []
+    for seed in hosts.split(","):
+        host, _, port = seed.strip().rpartition(":") if ":" in seed else (seed, "", "6379")
+        nodes.append(ClusterNode(host.strip("[]"), int(port or 6379)))
+    first = f"{credentials}@{hosts.split(',')[0]}" if credentials else hosts.split(",")[0]
+    return urlunsplit((parts.scheme, first, parts.path, parts.query, parts.fragment)), nodes
+
+
+def connect(settings: Settings, url: str) -> Client:
+    """The one place that builds the Redis client: one server, or a cluster when `url` asks."""
+    seeds = cluster_url(url)
+    if seeds is not None:
+        first, nodes = _seeds(seeds)
+        return RedisCluster.from_url(
+            first,
+            startup_nodes=nodes[1:] or None,  # the first one is in the URL
+            max_connections=settings.redis_pool_size,
+            socket_timeout=settings.redis_timeout,
+            socket_connect_timeout=settings.redis_timeout,
+            # MOVED/ASK redirects are still followed (nothing ran); failures are not retried.
+            retry=Retry(NoBackoff(), 0),
+        )
+    pool = BlockingConnectionPool.from_url(
+        url,
+        max_connections=settings.redis_pool_size,
+        timeout=settings.redis_timeout,
+        socket_timeout=settings.redis_timeout,
+        socket_connect_timeout=settings.redis_timeout,
+        retry=Retry(NoBackoff(), 0),
+    )
+    return Redis(connection_pool=pool)
