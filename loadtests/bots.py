@@ -21,9 +21,9 @@ It prints the human's applyMove p50/p99 in phase 3 against the same seat's in ph
 1.5x, both; it also gives them against the clients' Treelings moves of phase 1, whose moves
 cost less), the clients' read p99 in phase 3 against phase 1 (target 1.3x), bot decisions
 per second per worker core (decisions from the workers' metrics, CPU from /proc), and the turn
-latency alone against the worker's CPU time per turn (the bots' budgets: DEFAULT_ITERATIONS,
-~100 ms a SEARCH decision on an idle core) + 100 ms. Results go to
---out/bots.json (git-ignored).
+latency alone against the worker's CPU time per turn (the bots' budgets: each game's
+bot_tuning.search_iterations, ~100 ms a SEARCH decision on an idle core) + 100 ms. Results go
+to --out/bots.json (git-ignored).
 """
 
 from __future__ import annotations

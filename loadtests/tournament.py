@@ -20,7 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from service.bots import DEFAULT_ITERATIONS, Strategy, play_bots
+from service.bots import Strategy, play_bots
 from service.engine import games, start
 
 PAIRINGS: tuple[tuple[Strategy, Strategy], ...] = (
@@ -77,6 +77,11 @@ def play_match(match: Match) -> Result:
     score = (0.5 if len(winners) > 1 else 1.0) if first_seat in winners else 0.0
     decisions = sum(1 for step in played.steps if not step.forced)
     return Result(match, score, decisions, time.perf_counter() - began)
+
+
+def default_iterations() -> dict[str, int]:
+    """Each game's calibrated SEARCH iterations (~100 ms a decision), from its own BotTuning."""
+    return {kind: game.bot_tuning.search_iterations for kind, game in games().items()}
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -148,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         else f"{args.iterations} iterations per SEARCH decision"
         if args.iterations is not None
         else "calibrated iterations per SEARCH decision: "
-        + ", ".join(f"{k} {DEFAULT_ITERATIONS[k]}" for k in kinds if k in DEFAULT_ITERATIONS)
+        + ", ".join(f"{k} {default_iterations()[k]}" for k in kinds if k in default_iterations())
     )
     print(f"{len(matches)} games, 2 players, {mode}, {args.jobs} jobs", flush=True)
     began = time.perf_counter()

@@ -10,7 +10,7 @@ callable). The interface the API builds on:
   ties by seed), ``"SEARCH"`` (information-set MCTS). SEARCH runs ``iterations`` iterations
   and/or until ``deadline()`` returns True (check it with a monotonic clock, e.g.
   ``lambda: time.monotonic() > t0 + budget_ms / 1000``); with neither it uses
-  ``DEFAULT_ITERATIONS[game.kind]`` (about 100 ms). With ``deadline=None`` the result is a
+  ``game.bot_tuning.search_iterations`` (about 100 ms). With ``deadline=None`` the result is a
   function of the seat's view, the seed and ``iterations`` only: reproducible, and blind to
   hidden information. Raises ValueError for an unknown strategy or a seat that does not act.
 - ``play_bots(game, state, bots, *, seed, iterations=None, deadline=None,
@@ -23,8 +23,13 @@ callable). The interface the API builds on:
 
 Every strategy works on a sample of the hidden parts made by the game's
 ``determinize(state, seat, rng)`` (service/games/<game>/hidden.py), never on the true ones.
+
+The bots know a game only through the engine contract (service/engine/contract.py): its hooks,
+``determinize``, and its bot members: ``bot_tuning`` (a BotTuning: SEARCH iterations, rollout,
+margin scale), ``bot_points``, ``opponents`` and ``turn_key``. Nothing here imports a game or
+names a game kind: a new game sets its BotTuning and hooks in its own package.
 """
 
-from service.bots.play import DEFAULT_ITERATIONS, STRATEGIES, Strategy, play_bots, suggest
+from service.bots.play import STRATEGIES, Strategy, play_bots, suggest
 
-__all__ = ["DEFAULT_ITERATIONS", "STRATEGIES", "Strategy", "play_bots", "suggest"]
+__all__ = ["STRATEGIES", "Strategy", "play_bots", "suggest"]

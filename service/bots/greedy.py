@@ -3,8 +3,10 @@
 Most decisions are part of a turn and change no score by themselves (take a card, then plant
 it), so each candidate is judged at the end of the turn it belongs to: after it, the turn is
 completed one decision at a time by whoever owes them, each choosing the move that is best for
-itself one step ahead. Equal candidates are broken by the seed. It runs on one sample of the
-hidden parts, never on the true ones.
+itself one step ahead. Where a turn ends is the game's `turn_key` hook (service.engine's
+contract: it changes exactly when a new turn begins); a game whose key never changes gets
+LOOKAHEAD_DECISIONS decisions. Equal candidates are broken by the seed. It runs on one sample
+of the hidden parts, never on the true ones.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def turn_ends(
 ) -> list[Any]:
     """For each move, the sampled position at the end of the turn: the move, then the rest of
     the turn by the one-step policy."""
-    turn = evaluate.turn_key(game, sample)
+    turn = game.turn_key(sample)
     ends = []
     for move in moves:
         after = copy(game, sample)
@@ -65,7 +67,7 @@ def finish_turn(
     """Play the rest of turn `turn` in place by the one-step policy; the next decision owed."""
     owed = decision(game, state)
     for _ in range(LOOKAHEAD_DECISIONS):
-        if owed is None or evaluate.turn_key(game, state) != turn:
+        if owed is None or game.turn_key(state) != turn:
             break
         actor, moves = owed
         owed = forward(game, state, actor, one_step(game, state, actor, rng, moves))

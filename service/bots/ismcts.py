@@ -3,11 +3,12 @@
 Every iteration draws one sample of the hidden parts from the searching seat's view (the
 game's `determinize`), walks the tree of public decisions by UCT (each seat choosing for
 itself; a child's availability counts the iterations in which its move was legal, since a
-sample can change what is legal), adds one node, plays a rollout from there (ROLLOUT: the turn
-in progress finished by GREEDY's one-step policy if set, then at most `cap` random decisions),
-and backs up every seat's reward in [0, 1] (evaluate.rewards). The root's moves start with
-PRIOR_VISITS virtual visits worth GREEDY's judgement. The move played is the root child
-visited most. Forced decisions (one option) are no tree nodes.
+sample can change what is legal), adds one node, plays a rollout from there (the game's
+BotTuning: the turn in progress finished by GREEDY's one-step policy if `finish_turn` is set,
+then at most `rollout_cap` random decisions), and backs up every seat's reward in [0, 1]
+(evaluate.rewards). The root's moves start with PRIOR_VISITS virtual visits worth GREEDY's
+judgement. The move played is the root child visited most. Forced decisions (one option) are
+no tree nodes.
 """
 
 from __future__ import annotations
@@ -22,14 +23,6 @@ from service.engine import Game, Rng
 
 EXPLORATION = 0.7
 PRIOR_VISITS = 10
-# Per kind: the most decisions a rollout plays at random after finishing the turn in progress
-# (by GREEDY's one-step policy if the flag is set).
-ROLLOUT: dict[str, tuple[int, bool]] = {
-    "TREELINE": (24, False),
-    "TREELINGS": (60, False),
-    "TREETOPIA": (40, False),
-    "TREE_LINED_AVENUE": (0, True),
-}
 
 
 class Node:
@@ -52,10 +45,12 @@ def choose(
     deadline: Callable[[], bool] | None,
     rollout: tuple[int, bool] | None = None,
 ) -> Any:
+    """`rollout` (cap, finish_turn) overrides the game's bot_tuning, for tuning runs."""
     moves = game.legal_moves(state, seat)
     if len(moves) == 1:
         return moves[0]
-    cap, finish_turn = rollout or ROLLOUT.get(game.kind, (40, False))
+    tuning = game.bot_tuning
+    cap, finish_turn = rollout or (tuning.rollout_cap, tuning.finish_turn)
     root = Node(-1)
     if PRIOR_VISITS:
         _seed_root(game, state, seat, moves, rng, root)
@@ -122,7 +117,7 @@ def _iterate(
         if untried:
             break
     if finish_turn and owed is not None:
-        owed = greedy.finish_turn(game, state, evaluate.turn_key(game, state), rng)
+        owed = greedy.finish_turn(game, state, game.turn_key(state), rng)
     for _ in range(cap):
         if owed is None:
             break

@@ -1,4 +1,7 @@
-"""The bots' entry points: one suggestion, and playing every bot seat that is due."""
+"""The bots' entry points: one suggestion, and playing every bot seat that is due.
+
+SEARCH's default budget is the game's own `bot_tuning.search_iterations` (service.engine's
+BotTuning, set in the game's package)."""
 
 from __future__ import annotations
 
@@ -12,15 +15,6 @@ from service.engine import Game, Played, Rng, Step, play
 
 Strategy = Literal["RANDOM", "GREEDY", "SEARCH"]
 STRATEGIES: tuple[Strategy, ...] = get_args(Strategy)
-
-# SEARCH iterations that take about 100 ms per decision on one idle core (docs/bots.md);
-# the default when neither `iterations` nor `deadline` is given.
-DEFAULT_ITERATIONS: dict[str, int] = {
-    "TREELINE": 250,
-    "TREELINGS": 500,
-    "TREETOPIA": 250,
-    "TREE_LINED_AVENUE": 60,
-}
 
 
 def suggest(
@@ -45,7 +39,8 @@ def suggest(
     if strategy == "GREEDY":
         return greedy.choose(game, state, seat, rng)
     if iterations is None and deadline is None:
-        iterations = DEFAULT_ITERATIONS.get(game.kind, 100)
+        # about 100 ms per decision on one idle core, as the game measured it (docs/bots.md)
+        iterations = game.bot_tuning.search_iterations
     return ismcts.choose(game, state, seat, rng, iterations, deadline)
 
 

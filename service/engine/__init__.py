@@ -1,6 +1,8 @@
 """Pure game engine: contract, deterministic RNG, errors, sequencing. No I/O."""
 
 from service.engine.contract import (
+    BotHooks,
+    BotTuning,
     Cell,
     Game,
     Move,
@@ -19,6 +21,8 @@ from service.engine.rng import Rng
 
 __all__ = [
     "BadSetup",
+    "BotHooks",
+    "BotTuning",
     "Cell",
     "Game",
     "IllegalMove",

@@ -91,6 +91,52 @@ class Scores(Wire):
     entries: list[ScoreEntry]
 
 
+class BotTuning(msgspec.Struct, frozen=True, kw_only=True):
+    """How the bots (service/bots, docs/bots.md) play a game: its numbers, set by the game in its
+    own package as `bot_tuning` (a new game sets its BotTuning and bot hooks there; the bots
+    name no game). The defaults are what a game that sets nothing gets."""
+
+    # SEARCH iterations that take about 100 ms per decision on one idle core: the budget when
+    # a caller gives neither `iterations` nor `deadline`
+    search_iterations: int = 100
+    # the most decisions a SEARCH rollout plays at random after the turn in progress
+    rollout_cap: int = 40
+    # whether a rollout first finishes the turn in progress by GREEDY's one-step policy
+    finish_turn: bool = False
+    # roughly the score margin that decides a game: a margin this big is worth a reward of ~0.73
+    margin_scale: float = 8.0
+
+
+class BotHooks:
+    """Defaults of the contract's bot members (`Game.bot_tuning`, `bot_points`, `opponents`,
+    `turn_key`), for a game class to inherit and override where its rules differ. They read
+    `state.players`, which every game's State has."""
+
+    bot_tuning: ClassVar[BotTuning] = BotTuning()
+
+    def bot_points(self: Game[Any, Any], state: Any) -> list[int]:
+        """Each seat's points as the bots judge a position: by default the live scores."""
+        by_seat = [0] * _players(state)
+        for entry in self.scores(state).entries:
+            by_seat[entry.seat] = entry.points
+        return by_seat
+
+    def opponents(self, state: Any, seat: int) -> list[int]:
+        """The seats `seat` plays against: by default every other seat."""
+        players = _players(state)
+        return [s for s in range(players) if s != seat]
+
+    def turn_key(self, state: Any) -> tuple[int, ...]:
+        """A key that changes exactly when a new turn begins (GREEDY judges a move at the end of
+        its turn). The default never changes: GREEDY then looks ahead its cap of decisions."""
+        return (-1,)
+
+
+def _players(state: Any) -> int:
+    players: int = state.players
+    return players
+
+
 S = TypeVar("S", bound=msgspec.Struct)
 M = TypeVar("M", bound=Move)
 
@@ -143,4 +189,20 @@ class Game(Protocol[S, M]):
 
     def catalog(self) -> dict[str, Any]:
         """Static card data a client needs to draw the game (JSON-ready)."""
+        ...
+
+    # The bots' members (service/bots reads a game only through these, `determinize` and the
+    # hooks above). BotHooks gives defaults; a game overrides what its rules make different.
+    bot_tuning: ClassVar[BotTuning]
+
+    def bot_points(self, state: S) -> list[int]:
+        """Each seat's points as the bots judge a position (default: the live scores)."""
+        ...
+
+    def opponents(self, state: S, seat: int) -> list[int]:
+        """The seats `seat` plays against (default: every other seat)."""
+        ...
+
+    def turn_key(self, state: S) -> tuple[int, ...]:
+        """Changes exactly when a new turn begins."""
         ...

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from service.engine import Options, Rng, Scores
+from service.engine import BotHooks, BotTuning, Options, Rng, Scores
 from service.engine.explain import Reasons
-from service.games.avenue import hidden, rules, scoring
+from service.games.avenue import bots, hidden, rules, scoring
 from service.games.avenue.cards import ANIMALS, CARD_NAMES, CELL_NAMES, TILE_ANIMAL, catalog
 from service.games.avenue.reasons import REASONS, TURN_RULE
 from service.games.avenue.state import (
@@ -35,7 +35,7 @@ from service.games.avenue.view import AvenueView, view
 ORDINALS = ("1st", "2nd", "3rd", "4th")
 
 
-class TreeLinedAvenue:
+class TreeLinedAvenue(BotHooks):
     kind: ClassVar[str] = "TREE_LINED_AVENUE"
     title: ClassVar[str] = "The Tree Lined Avenue"
     min_players: ClassVar[int] = 2
@@ -46,6 +46,12 @@ class TreeLinedAvenue:
     view_type: ClassVar[type[Any]] = AvenueView
     reasons: ClassVar[Reasons] = REASONS
     turn_rule: ClassVar[str] = TURN_RULE
+    # The bots (docs/bots.md): 60 SEARCH iterations take ~100 ms (finishing a turn costs ~4 ms);
+    # a rollout finishes the turn in progress by GREEDY's one-step policy and stops there, as
+    # random play ruins the margin it would score.
+    bot_tuning: ClassVar[BotTuning] = BotTuning(
+        search_iterations=60, rollout_cap=0, finish_turn=True, margin_scale=12.0
+    )
 
     def normalise(self, move: AvenueMove) -> AvenueMove:
         if isinstance(move, Redraw):
@@ -79,6 +85,16 @@ class TreeLinedAvenue:
     def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
         """A copy with everything `seat` cannot see re-drawn by `rng` (service.bots)."""
         return hidden.determinize(state, seat, rng)
+
+    def bot_points(self, state: State) -> list[int]:
+        """Live scores plus every seat's met projects until the game ends (AV-9: bots.py)."""
+        if self.is_over(state):
+            return super().bot_points(state)
+        return bots.points(state)
+
+    def turn_key(self, state: State) -> tuple[int, ...]:
+        """One token's turn: gardener, tiles, card, cell, action."""
+        return (state.round, state.turn)
 
     def catalog(self) -> dict[str, Any]:
         return {**catalog(), "tileAnimals": [ANIMALS[a] for a in TILE_ANIMAL]}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from service.engine import Options, Rng, Scores
+from service.engine import BotHooks, BotTuning, Options, Rng, Scores
 from service.engine.explain import Reasons
 from service.games.treeline import hidden, rules
 from service.games.treeline.cards import CASTLES, DATA, GLADES, TOKENS_PER_SEAT
@@ -30,7 +30,7 @@ def _side(energized: bool) -> str:
     return "Energized" if energized else "Normal"
 
 
-class Treeline:
+class Treeline(BotHooks):
     kind: ClassVar[str] = "TREELINE"
     title: ClassVar[str] = "Treeline"
     min_players: ClassVar[int] = 2
@@ -41,6 +41,11 @@ class Treeline:
     view_type: ClassVar[type[Any]] = TreelineView
     reasons: ClassVar[Reasons] = REASONS
     turn_rule: ClassVar[str] = TURN_RULE
+    # The bots (docs/bots.md): 250 SEARCH iterations take ~100 ms (the legal-move lists are
+    # dear); a rollout plays 24 random decisions, about three turns.
+    bot_tuning: ClassVar[BotTuning] = BotTuning(
+        search_iterations=250, rollout_cap=24, finish_turn=False, margin_scale=6.0
+    )
 
     def normalise(self, move: TreelineMove) -> TreelineMove:
         return move
@@ -94,6 +99,17 @@ class Treeline:
     def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
         """A copy with everything `seat` cannot see re-drawn by `rng` (service.bots)."""
         return hidden.determinize(state, seat, rng)
+
+    def opponents(self, state: State, seat: int) -> list[int]:
+        """With four players, the other team: seats 0+2 play 1+3 (TL-10)."""
+        players = state.players
+        if players == 4:
+            return [s for s in range(players) if s % 2 != seat % 2]
+        return [s for s in range(players) if s != seat]
+
+    def turn_key(self, state: State) -> tuple[int, ...]:
+        """The active seat's turn, up to the next begin_turn (reforest, deploys, claims)."""
+        return (state.active, state.turn)
 
     def catalog(self) -> dict[str, Any]:
         return {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from service.engine import Options, Rng, Scores
+from service.engine import BotHooks, BotTuning, Options, Rng, Scores
 from service.engine.explain import Reasons
 from service.games.treelings import hidden, rules, scoring
 from service.games.treelings.cards import CARDS
@@ -13,7 +13,7 @@ from service.games.treelings.state import State, TreelingsMove, TreelingsOptions
 from service.games.treelings.view import TreelingsView, view
 
 
-class Treelings:
+class Treelings(BotHooks):
     kind: ClassVar[str] = "TREELINGS"
     title: ClassVar[str] = "Treelings"
     min_players: ClassVar[int] = 2  # TG-1
@@ -24,6 +24,11 @@ class Treelings:
     view_type: ClassVar[type[Any]] = TreelingsView
     reasons: ClassVar[Reasons] = REASONS
     turn_rule: ClassVar[str] = TURN_RULE
+    # The bots (docs/bots.md): 500 SEARCH iterations take ~100 ms; a rollout plays 60 random
+    # decisions, usually to the end.
+    bot_tuning: ClassVar[BotTuning] = BotTuning(
+        search_iterations=500, rollout_cap=60, finish_turn=False, margin_scale=6.0
+    )
 
     def normalise(self, move: TreelingsMove) -> TreelingsMove:
         return move
@@ -57,6 +62,10 @@ class Treelings:
     def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
         """A copy with everything `seat` cannot see re-drawn by `rng` (service.bots)."""
         return hidden.determinize(state, seat, rng)
+
+    def turn_key(self, state: State) -> tuple[int, ...]:
+        """A turn is the seat's take and its placements."""
+        return (state.seat,)
 
     def catalog(self) -> dict[str, Any]:
         return {

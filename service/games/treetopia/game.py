@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from service.engine import Options, Rng, Scores
+from service.engine import BotHooks, BotTuning, Options, Rng, Scores
 from service.engine.explain import Reasons
 from service.games.treetopia import hidden, rules
 from service.games.treetopia import view as views
@@ -18,7 +18,7 @@ from service.games.treetopia.state import (
 )
 
 
-class Treetopia:
+class Treetopia(BotHooks):
     kind: ClassVar[str] = "TREETOPIA"
     title: ClassVar[str] = "Treetopia"
     min_players: ClassVar[int] = 2
@@ -29,6 +29,11 @@ class Treetopia:
     view_type: ClassVar[type[Any]] = views.TreetopiaView
     reasons: ClassVar[Reasons] = REASONS
     turn_rule: ClassVar[str] = TURN_RULE
+    # The bots (docs/bots.md): 250 SEARCH iterations take ~100 ms; a rollout plays 40 random
+    # decisions.
+    bot_tuning: ClassVar[BotTuning] = BotTuning(
+        search_iterations=250, rollout_cap=40, finish_turn=False, margin_scale=10.0
+    )
 
     def normalise(self, move: TreetopiaMove) -> TreetopiaMove:
         if isinstance(move, UseWhirlwind):
@@ -62,6 +67,10 @@ class Treetopia:
     def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
         """A copy with everything `seat` cannot see re-drawn by `rng` (service.bots)."""
         return hidden.determinize(state, seat, rng)
+
+    def turn_key(self, state: State) -> tuple[int, ...]:
+        """A turn lasts until the next one starts (after a reward or an extra turn decision)."""
+        return (state.active, state.turns)
 
     def catalog(self) -> dict[str, Any]:
         return views.catalog()
