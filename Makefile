@@ -49,9 +49,12 @@ run: $(STAMP)
 	$(BIN)/python -m service
 
 RUFF := $(BIN)/ruff format --check service tests loadtests && $(BIN)/ruff check service tests loadtests
+# The layering (docs/architecture.md, "Layers"): import-linter's contracts in pyproject.toml.
+LAYERS := $(BIN)/lint-imports --no-cache
 
 lint: $(STAMP)
 	$(RUFF)
+	$(LAYERS)
 	$(BIN)/mypy
 
 # mypy runs beside the first pytest pass; every step always runs and the target fails if any
@@ -63,6 +66,7 @@ test-all: MARKS :=
 test-all: CLUSTER_TESTS := tests/store tests/api tests/webhooks $(CLUSTER_DESELECT)
 test test-all: $(STAMP)
 	$(RUFF)
+	$(LAYERS)
 	status=0; \
 	$(BIN)/mypy & mypy=$$!; \
 	$(PYTEST) $(MARKS) || status=1; \

@@ -22,7 +22,8 @@ from typing import Any
 import msgspec
 
 from loadtests.scripts import play_random, record_of
-from service.engine import games, play, start
+from service.engine import play, start
+from service.games import games
 from service.store.records import record_encoder
 
 PLAYERS = 4

@@ -24,8 +24,8 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from service.engine import games
 from service.engine.play import decode_state, encode_state
+from service.games import games
 from service.settings import Settings
 from service.store import HistoryRecord, RedisStore, connect
 

@@ -39,7 +39,7 @@ import uvloop
 
 from loadtests.scripts import Table, play_random, random_players
 from loadtests.targets import APPLY, READ
-from service.engine import games
+from service.games import games
 
 OPS = ["graphql-apply", "graphql-read", "rest-apply", "rest-read", "noop"]
 WARMUP = 40

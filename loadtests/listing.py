@@ -20,9 +20,9 @@ import msgspec
 
 from service.core import GameService
 from service.core.listing import GameFilter, list_games
-from service.engine import games
 from service.engine import start as engine_start
 from service.engine.play import encode_state
+from service.games import games
 from service.settings import Settings
 from service.store import FORMAT, Record, RedisStore, connect
 from service.store.embedded import EmbeddedRedis

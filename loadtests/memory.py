@@ -24,7 +24,7 @@ from typing import Any
 import msgspec
 
 from service.core import GameService
-from service.engine import games
+from service.games import games
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.embedded import EmbeddedRedis

@@ -96,8 +96,8 @@ KEY_COSTS = [
     ("Redis load round trip (RedisStore.load)", r"^RedisStore\.load "),
     ("Redis commit round trip (RedisStore.commit)", r"^RedisStore\.commit "),
     (
-        "building and encoding the answer (REST as_json includes view, moves, scores)",
-        r"^(GraphQLApp\.encode_json|json_response|Table\.as_json) ",
+        "building and encoding the answer (REST game_json includes view, moves, scores)",
+        r"^(GraphQLApp\.encode_json|json_response|game_json) ",
     ),
     (
         "request body read and JSON decode",

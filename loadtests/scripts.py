@@ -15,8 +15,9 @@ from typing import Any
 
 import msgspec
 
-from service.engine import games, play, start
+from service.engine import play, start
 from service.engine.play import encode_state
+from service.games import games
 from service.store import FORMAT, Record
 
 

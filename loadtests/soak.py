@@ -44,7 +44,7 @@ from redis.asyncio import Redis
 from loadtests import memory
 from loadtests.bots import workers
 from loadtests.servers import stack
-from service.engine import games
+from service.games import games
 
 PLAYERS = 4
 READ = """query Game($id: ID!) { game(id: $id) { version status toAct legalMoves { move } } }"""

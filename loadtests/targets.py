@@ -25,7 +25,7 @@ from loadtests.scripts import Table, play_random, random_players, record_of
 from loadtests.wire import Connection
 from service.api.graphql import typed
 from service.api.graphql.schema import build_schema
-from service.engine import games
+from service.games import games
 from service.settings import Settings
 from service.store import RedisStore, connect
 

@@ -21,7 +21,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from service.bots import Strategy, play_bots
-from service.engine import games, start
+from service.engine import start
+from service.games import games
 
 PAIRINGS: tuple[tuple[Strategy, Strategy], ...] = (
     ("SEARCH", "RANDOM"),

@@ -27,7 +27,7 @@ import msgspec
 
 from service.core import GameService
 from service.core.access import DEFAULT_TENANT
-from service.engine import games
+from service.games import games
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.embedded import EmbeddedRedis, free_port

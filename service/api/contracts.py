@@ -15,7 +15,7 @@ import msgspec
 
 from service.api.graphql.schema import build_schema
 from service.api.rest.openapi import game_schema, openapi
-from service.engine import games
+from service.games import games
 from service.webhooks.model import EVENT_TYPES
 from service.webhooks.schemas import event_schema
 

@@ -48,8 +48,8 @@ class HintRequest(msgspec.Struct, array_like=True, frozen=True):
 def _think(connection: Connection) -> None:
     """A child's life: answer hint requests on `connection` until it closes."""
     from service.bots import suggest
-    from service.engine import games
     from service.engine.play import decode_state
+    from service.games import games
 
     decoder = msgspec.msgpack.Decoder(HintRequest)
     connection.send_bytes(b"ready")  # the time cap starts with the request, not the start-up

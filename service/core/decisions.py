@@ -16,10 +16,11 @@ from service.bots import Strategy
 from service.bots import suggest as bot_suggest
 from service.core import clocks
 from service.core.folding import fold_finished
-from service.engine import Game, Played, Scores, games
+from service.engine import Game, Played, Scores
 from service.engine import play as engine_play
 from service.engine.play import Step, decode_state, encode_state
 from service.engine.rng import seed_to_int
+from service.games import games
 from service.refusals import Code, Refused
 from service.store import FORMAT, HistoryRecord, Record, RedisStore
 from service.store.records import Outcome

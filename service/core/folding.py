@@ -20,10 +20,11 @@ from typing import Any
 
 import msgspec
 
-from service.engine import BadSetup, Game, IllegalMove, Step, games
+from service.engine import BadSetup, Game, IllegalMove, Step
 from service.engine import play as engine_play
 from service.engine import start as engine_start
 from service.engine.play import parse_move
+from service.games import games
 from service.store import HistoryRecord, Record, RedisStore, StoreUnavailable
 from service.store.records import fold, label_digest
 

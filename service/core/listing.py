@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from service.core.loaded import LoadedGame
-from service.engine import games
+from service.games import games
 from service.refusals import Code, Refused
 from service.store import Record, RedisStore, indexes
 

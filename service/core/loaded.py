@@ -7,7 +7,6 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from service.core import clocks
 from service.engine import Game, Scores
 from service.engine.play import decode_state
 from service.store import Record
@@ -85,37 +84,10 @@ class LoadedGame:
             for seat in range(self.record.players)
         ]
 
-    def as_json(self, tenant: str | None = None) -> dict[str, Any]:
-        """The game as REST returns it (player ids for the game's own `tenant`); the same
-        fields GraphQL's `Game` offers."""
-        return {
-            "id": self.id,
-            "kind": self.record.kind,
-            "version": self.record.version,
-            "status": self.status(),
-            "players": self.record.players,
-            "toAct": self.to_act,
-            "viewer": self.viewer,
-            "state": self.view(),
-            "legalMoves": [{"move": m, "label": label} for m, label in self.legal_moves()],
-            "scores": self.scores(),
-            "seats": self.seats(tenant),
-            "outcome": outcome_json(self.record.outcome),
-            "seedCommitment": self.seed_commitment(),
-            "seedReveal": self.seed_reveal(),
-            "clock": clocks.clock_json(self.record),
-        }
-
 
 def seed_commitment(record: Record) -> str:
     """SHA-256 (hex) of the salt followed by the seed: fixed at create, checkable at the end."""
     return hashlib.sha256((record.salt + record.seed).encode()).hexdigest()
-
-
-def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
-    if outcome is None:
-        return None
-    return {"reason": outcome.reason, "seat": outcome.seat, "winners": outcome.winners}
 
 
 @dataclass(frozen=True)

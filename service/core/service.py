@@ -35,10 +35,11 @@ from service.core.decisions import (
 from service.core.folding import Labels, fold_finished
 from service.core.listing import MAX_PLAYER_ID
 from service.core.loaded import Applied, LoadedGame
-from service.engine import BadSetup, Game, IllegalMove, check, games, replay
+from service.engine import BadSetup, Game, IllegalMove, check, replay
 from service.engine import play as engine_play
 from service.engine import start as engine_start
 from service.engine.play import decode_state, encode_state, to_move
+from service.games import games
 from service.refusals import Code, Refused
 from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore, StoreUnavailable
 from service.store.jobs import new_game_id

@@ -16,7 +16,6 @@ from service.engine.contract import (
 )
 from service.engine.errors import BadSetup, IllegalMove, RejectCode
 from service.engine.play import Played, Step, check, decode_state, encode_state, play, replay, start
-from service.engine.registry import games
 from service.engine.rng import Rng
 
 __all__ = [
@@ -41,7 +40,6 @@ __all__ = [
     "closed_set",
     "decode_state",
     "encode_state",
-    "games",
     "play",
     "replay",
     "start",

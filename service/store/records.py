@@ -12,6 +12,9 @@ import msgspec
 FORMAT = 1
 
 
+END_REASONS = ("RESIGNED", "ABANDONED", "TIMEOUT")  # an Outcome's reasons
+
+
 class Outcome(msgspec.Struct, array_like=True):
     """How a game ended other than by its rules: RESIGNED (seat), ABANDONED (by its tenant),
     TIMEOUT (seat forfeited on its clock). `winners` as the service decided them."""

@@ -14,8 +14,8 @@ from typing import Literal
 
 import msgspec
 
-from service.engine import games
 from service.engine.play import decode_state
+from service.games import games
 from service.store.records import HistoryRecord, Record
 from service.webhooks.model import Event
 

@@ -42,6 +42,9 @@ EVENT_TYPES: tuple[EventType, ...] = (
     "game.resigned",
     "game.abandoned",
 )
+# An attempt's outcome (Attempt.outcome) and an endpoint's health, as the API shows them.
+OUTCOMES = ("DELIVERED", "RETRYING", "FAILED", "DROPPED")
+ENDPOINT_STATUSES = ("HEALTHY", "FAILING", "DISABLED")
 GROUP = "webhooks"  # the workers' consumer group on every outbox stream
 MANUAL = "~manual"  # the queue of redeliveries asked for by the tenant (no game id has a ~)
 RETENTION = 3 * 24 * 3600  # seconds a message is kept: the retries' day, then redelivery

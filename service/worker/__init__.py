@@ -40,9 +40,10 @@ from service.bots import Strategy, suggest
 from service.core.access import tenant_names
 from service.core.decisions import advance, bot_due, bot_seed, enforce_clock
 from service.core.folding import fold_finished
-from service.engine import Played, games
+from service.engine import Played
 from service.engine import play as engine_play
 from service.engine.play import decode_state
+from service.games import games
 from service.settings import Settings
 from service.store import RedisStore, StoreUnavailable, connect
 from service.store.jobs import LANE_KEYS, LANES, WAKE, Job, JobQueue

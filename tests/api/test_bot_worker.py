@@ -21,9 +21,9 @@ from redis.exceptions import ResponseError
 
 from service.app import create_app
 from service.core.access import new_token
-from service.engine import games
 from service.engine import start as engine_start
 from service.engine.play import encode_state
+from service.games import games
 from service.settings import Settings
 from service.store import FORMAT, Record, RedisStore, connect
 from service.store.embedded import free_port

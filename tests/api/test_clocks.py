@@ -16,8 +16,8 @@ import pytest
 
 from service.core import Applied, GameService
 from service.core.decisions import enforce_clock, timeout_step
-from service.engine import games
 from service.engine.play import decode_state
+from service.games import games
 from service.refusals import Refused
 from service.settings import Settings
 from service.store import RedisStore, connect

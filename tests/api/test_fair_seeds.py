@@ -11,7 +11,8 @@ import httpx
 import msgspec
 import pytest
 
-from service.engine import games, replay
+from service.engine import replay
+from service.games import games
 from tests.api.tenants import ACME, create, post, tenants_app
 
 READ = """

@@ -13,7 +13,8 @@ import pytest
 
 from service.core import GameService
 from service.core.folding import replayable
-from service.engine import games, start
+from service.engine import start
+from service.games import games
 from service.settings import Settings
 from service.store import FORMAT, HistoryRecord, Record, RedisStore, connect
 from service.store.records import fold, unfold

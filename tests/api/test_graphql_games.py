@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.engine import games
+from service.games import games
 from tests.api import gql
 from tests.api.play import create, play_to_end
 from tests.conftest import Api

@@ -11,9 +11,9 @@ import pytest
 from service import metrics
 from service.app import create_app
 from service.bots.hints import HintPool, HintRequest, HintsBusy
-from service.engine import games
 from service.engine import start as engine_start
 from service.engine.play import encode_state
+from service.games import games
 from service.settings import Settings
 from tests.api import gql
 from tests.api.test_bots_api import SUGGEST

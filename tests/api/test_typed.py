@@ -17,7 +17,7 @@ import pytest
 
 from service.api.contracts import SCHEMA_DIR
 from service.api.graphql import typed
-from service.engine import games
+from service.games import games
 from tests.api import typed_client
 from tests.api.play import create
 from tests.conftest import Api

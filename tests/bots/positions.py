@@ -8,8 +8,9 @@ from typing import Any
 
 import msgspec
 
-from service.engine import Game, Rng, encode_state, games, play, start
+from service.engine import Game, Rng, encode_state, play, start
 from service.engine.play import copy_state
+from service.games import games
 from service.games.treeline.cards import GLADES
 from service.games.treelings.cards import FESTIVAL
 from service.games.treetopia.cards import CARDS as TOPIA_CARDS

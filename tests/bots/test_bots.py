@@ -9,7 +9,8 @@ import msgspec
 import pytest
 
 from service.bots import STRATEGIES, play_bots, suggest
-from service.engine import Rng, encode_state, games, start
+from service.engine import Rng, encode_state, start
+from service.games import games
 
 from .positions import KINDS, OPTIONS, disguise, hidden_parts_differ, positions, same_view
 

@@ -10,6 +10,7 @@ import pytest
 
 from service.engine import (
     BadSetup,
+    BotHooks,
     IllegalMove,
     Move,
     Options,
@@ -20,12 +21,12 @@ from service.engine import (
     Scores,
     Wire,
     encode_state,
-    games,
     play,
     start,
 )
 from service.engine.explain import VALUE_NOT_ALLOWED, WRONG_DECISION, Reason, Reasons, explain
 from service.engine.play import copy_state
+from service.games import games
 
 
 class Add(Move, frozen=True):
@@ -51,7 +52,7 @@ class CountView(Wire):
     total: int
 
 
-class Race:
+class Race(BotHooks):
     """Players take turns adding 1 or 2; the one who reaches 5 wins. At 4 only +1 is left,
     so that decision is forced."""
 

@@ -17,8 +17,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from service.engine import Game, IllegalMove, RejectCode, check, encode_state, games, play, start
+from service.engine import Game, IllegalMove, RejectCode, check, encode_state, play, start
 from service.engine.explain import GENERIC_REASONS, WRONG_DECISION
+from service.games import games
 from service.games.avenue.state import Redraw
 from service.games.treetopia.state import WHIRLWIND
 

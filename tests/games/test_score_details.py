@@ -10,7 +10,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from service.engine import ScoreItem, Scores, games, play, start
+from service.engine import ScoreItem, Scores, play, start
+from service.games import games
 from service.games.treeline.cards import CASTLES, GLADES
 
 TERMS = {

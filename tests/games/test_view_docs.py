@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from msgspec import inspect
 
-from service.engine import games
+from service.games import games
 
 DOCS = {"TREELINE": "treeline", "TREELINGS": "treelings", "TREETOPIA": "treetopia"}
 

@@ -24,7 +24,7 @@ from loadtests.scripts import play_random, record_of
 from loadtests.servers import stack
 from loadtests.soak import Played, modelled_bytes
 from service.core import GameService
-from service.engine import games
+from service.games import games
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.records import record_encoder

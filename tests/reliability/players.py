@@ -16,7 +16,8 @@ from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
 from service.core.folding import replayed_steps
-from service.engine import encode_state, games, play, start
+from service.engine import encode_state, play, start
+from service.games import games
 from service.store.records import HistoryRecord, Record, label_digest, unfold
 
 GAME = "query G($id: ID!) { game(id: $id) { version status toAct viewer legalMoves { move } } }"

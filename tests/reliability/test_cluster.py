@@ -13,7 +13,7 @@ import pytest
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
-from service.engine import games
+from service.games import games
 from service.settings import Settings
 from service.store import FORMAT, HistoryRecord, Record, RedisStore, connect
 from service.store.embedded import EmbeddedRedisCluster

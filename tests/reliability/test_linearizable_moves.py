@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.asyncio import Redis
 
-from service.engine import games
+from service.games import games
 from service.store.embedded import EmbeddedRedis
 from tests.reliability.harness import FaultProxy, services
 from tests.reliability.players import Players, audit, summary

@@ -12,7 +12,7 @@ import httpx
 from redis.asyncio import Redis
 
 from service.app import create_app
-from service.engine import games
+from service.games import games
 from service.settings import Settings
 from service.store.embedded import EmbeddedRedis
 from tests.conftest import Api, client_for

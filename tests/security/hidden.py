@@ -12,8 +12,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from service.engine import Rng, games
+from service.engine import Rng
 from service.engine.play import copy_state
+from service.games import games
 from service.games.treeline.cards import GLADES
 from service.games.treelings.cards import FESTIVAL
 from service.games.treetopia.cards import CARDS as TREETOPIA_CARDS

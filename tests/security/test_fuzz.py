@@ -39,7 +39,8 @@ from schemathesis.core.result import Ok
 from schemathesis.graphql import nodes
 from schemathesis.schemas import BaseSchema
 
-from service.engine import RejectCode, games
+from service.engine import RejectCode
+from service.games import games
 from tests.api.processes import service_processes
 
 REST_EXAMPLES = 60

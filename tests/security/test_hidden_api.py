@@ -19,8 +19,9 @@ import httpx
 import msgspec
 import pytest
 
-from service.engine import Game, IllegalMove, check, games
+from service.engine import Game, IllegalMove, check
 from service.engine.play import decode_state
+from service.games import games
 from service.games.treeline.cards import GLADES
 from service.settings import Settings
 from service.store import RedisStore, connect

@@ -21,9 +21,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.engine import Game, IllegalMove, games, play, start
+from service.engine import Game, IllegalMove, play, start
 from service.engine.explain import WRONG_DECISION
 from service.engine.play import copy_state
+from service.games import games
 from tests.security.hidden import TWINS, new_rng
 
 EXAMPLES = 8  # random games per game and player count

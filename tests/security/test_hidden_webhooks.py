@@ -12,8 +12,9 @@ import msgspec
 import pytest
 
 from service.core.decisions import acting, advance
-from service.engine import games, play, start
+from service.engine import play, start
 from service.engine.play import encode_state
+from service.games import games
 from service.store.records import FORMAT, Record
 from service.webhooks.events import of_commit
 from tests.security.hidden import TWINS

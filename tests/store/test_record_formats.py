@@ -13,8 +13,9 @@ import msgspec
 import pytest
 
 from service.core.folding import replayed_steps
-from service.engine import games, play
+from service.engine import play
 from service.engine.play import decode_state
+from service.games import games
 from service.store.records import FORMAT, Record, label_digest, record_decoder, unfold
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures").glob("*.msgpack"))

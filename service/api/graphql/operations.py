@@ -56,7 +56,7 @@ from service.api.graphql.webhooks import WebhookMutations, WebhookQueries
 from service.core import GameService, LoadedGame
 from service.core.listing import GameFilter as ListingFilter
 from service.engine import RejectCode as EngineRejectCode
-from service.engine import games
+from service.games import games
 from service.refusals import Code, Refused
 from service.store import StoreUnavailable
 from service.store.events import RESYNC

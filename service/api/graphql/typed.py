@@ -34,8 +34,9 @@ import msgspec.inspect as mi
 import strawberry
 from strawberry.scalars import JSON
 
-from service.engine import Game, ScoreEntry, games
+from service.engine import Game, ScoreEntry
 from service.engine.play import to_move
+from service.games import games
 
 SEQUENCES = (mi.ListType, mi.VarTupleType, mi.SetType, mi.FrozenSetType)
 

@@ -1,10 +1,10 @@
-"""The GraphQL types of games: what a game, its seats, moves,
-scores, history and events look like, the inputs that create and move them, and the context
-helpers their resolvers share. service/api/graphql/operations.py has the root Query, Mutation and
-Subscription."""
+"""The GraphQL types of games: what a game, its seats, moves, scores, history and events look
+like, the inputs that create and move them, and the context helpers their resolvers share.
+service/api/graphql/operations.py has the root Query, Mutation and Subscription."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, cast
@@ -15,10 +15,14 @@ from strawberry.types import Info
 
 from service.api.graphql import typed
 from service.api.graphql.errors import api_error
+from service.bots import STRATEGIES
 from service.core import GameService, LoadedGame
-from service.core.clocks import clock_json
+from service.core.clocks import ON_TIMEOUT, clock_json
 from service.engine import RejectCode as EngineRejectCode
+from service.games import games
 from service.refusals import Refused
+from service.store.indexes import STATUSES
+from service.store.records import END_REASONS
 
 if TYPE_CHECKING:  # generated from the Structs at import (typed.py): opaque to mypy
     Breakdown: TypeAlias = Any
@@ -38,26 +42,30 @@ else:
     )
 
 
-@strawberry.enum
-class GameKind(Enum):
-    TREELINE = "TREELINE"
-    TREELINGS = "TREELINGS"
-    TREETOPIA = "TREETOPIA"
-    TREE_LINED_AVENUE = "TREE_LINED_AVENUE"
+def vocabulary(
+    name: str,
+    values: Iterable[str],
+    description: str | None = None,
+    names: Callable[[str], str] = str,
+) -> Any:
+    """A GraphQL enum made from the vocabulary the service defines, never copied: each value
+    is a JSON string the service uses, named `names(value)` (the value itself by default)."""
+    made = cast(type[Enum], Enum(name, [(names(v), v) for v in values]))
+    return strawberry.enum(made, description=description)
 
 
-@strawberry.enum
-class GameStatus(Enum):
-    ACTIVE = "ACTIVE"
-    FINISHED = "FINISHED"
-    ABANDONED = "ABANDONED"
-
-
-@strawberry.enum
-class EndReason(Enum):
-    RESIGNED = "RESIGNED"
-    ABANDONED = "ABANDONED"
-    TIMEOUT = "TIMEOUT"
+if TYPE_CHECKING:  # made from their sources at import: opaque to mypy
+    GameKind: TypeAlias = Any
+    GameStatus: TypeAlias = Any
+    EndReason: TypeAlias = Any
+    TimeoutAction: TypeAlias = Any
+    Strategy: TypeAlias = Any
+else:
+    GameKind = vocabulary("GameKind", games())  # every package under service/games
+    GameStatus = vocabulary("GameStatus", STATUSES)
+    EndReason = vocabulary("EndReason", END_REASONS)
+    TimeoutAction = vocabulary("TimeoutAction", ON_TIMEOUT)
+    Strategy = vocabulary("Strategy", STRATEGIES)
 
 
 @strawberry.type
@@ -67,13 +75,6 @@ class SeedReveal:
         description='Drawn by the server; "" when the client chose the seed.'
     )
     options: JSON = strawberry.field(description="The create options as sent.")
-
-
-@strawberry.enum
-class TimeoutAction(Enum):
-    AUTO_RANDOM = "AUTO_RANDOM"
-    AUTO_GREEDY = "AUTO_GREEDY"
-    FORFEIT = "FORFEIT"
 
 
 @strawberry.input(description="A turn clock: exactly one of the two limits.")
@@ -108,13 +109,6 @@ class Outcome:
         description="RESIGNED and TIMEOUT: the best of the other seats by points at the end; "
         "ABANDONED: none. `scores` stays the rules' own (not final)."
     )
-
-
-@strawberry.enum
-class Strategy(Enum):
-    RANDOM = "RANDOM"
-    GREEDY = "GREEDY"
-    SEARCH = "SEARCH"
 
 
 RejectCode = strawberry.enum(EngineRejectCode, name="RejectCode")

@@ -9,50 +9,56 @@ mutation that made it (create, rotate), and never read back.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import strawberry
 from strawberry.types import Info
 
 from service.api.graphql.errors import ApiError, api_error
-from service.api.graphql.types import context_api_key, context_service
+from service.api.graphql.types import context_api_key, context_service, vocabulary
 from service.refusals import Refused
 from service.webhooks.endpoints import EndpointStore
-from service.webhooks.model import FAILED_LENGTH, LOG_LENGTH, Attempt, Endpoint, parse_message_id
-
-
-@strawberry.enum(
-    description="What an endpoint is told about, as the event's `type` names it: TURN_STARTED "
-    "`turn.started`, GAME_FINISHED `game.finished`, GAME_TIMEOUT `game.timeout`, "
-    "GAME_RESIGNED `game.resigned`, GAME_ABANDONED `game.abandoned` (docs/webhooks.md)."
+from service.webhooks.model import (
+    ENDPOINT_STATUSES,
+    EVENT_TYPES,
+    FAILED_LENGTH,
+    LOG_LENGTH,
+    OUTCOMES,
+    Attempt,
+    Endpoint,
+    parse_message_id,
 )
-class WebhookEventType(Enum):
-    TURN_STARTED = "turn.started"
-    GAME_FINISHED = "game.finished"
-    GAME_TIMEOUT = "game.timeout"
-    GAME_RESIGNED = "game.resigned"
-    GAME_ABANDONED = "game.abandoned"
 
 
-@strawberry.enum(description="DISABLED: switched off by the tenant; FAILING: an event was given "
-                 "up after a day of retries (see failedEvents); HEALTHY otherwise.")  # fmt: skip
-class WebhookEndpointStatus(Enum):
-    HEALTHY = "HEALTHY"
-    FAILING = "FAILING"
-    DISABLED = "DISABLED"
+def _event_name(event_type: str) -> str:
+    return event_type.upper().replace(".", "_")
 
 
-@strawberry.enum(
-    description="DELIVERED: answered 2xx; RETRYING: tried again later; FAILED: retries used "
-    "up, kept for redeliverWebhookEvent; DROPPED: the event expired (3 days) before it could "
-    "be sent."
-)
-class WebhookDeliveryOutcome(Enum):
-    DELIVERED = "DELIVERED"
-    RETRYING = "RETRYING"
-    FAILED = "FAILED"
-    DROPPED = "DROPPED"
+if TYPE_CHECKING:  # made from their sources at import: opaque to mypy
+    WebhookEventType: TypeAlias = Any
+    WebhookEndpointStatus: TypeAlias = Any
+    WebhookDeliveryOutcome: TypeAlias = Any
+else:
+    WebhookEventType = vocabulary(
+        "WebhookEventType",
+        EVENT_TYPES,
+        "What an endpoint is told about, as the event's `type` names it: "
+        + ", ".join(f"{_event_name(t)} `{t}`" for t in EVENT_TYPES)
+        + " (docs/webhooks.md).",
+        _event_name,
+    )
+    WebhookEndpointStatus = vocabulary(
+        "WebhookEndpointStatus",
+        ENDPOINT_STATUSES,
+        "DISABLED: switched off by the tenant; FAILING: an event was given up after a day of "
+        "retries (see failedEvents); HEALTHY otherwise.",
+    )
+    WebhookDeliveryOutcome = vocabulary(
+        "WebhookDeliveryOutcome",
+        OUTCOMES,
+        "DELIVERED: answered 2xx; RETRYING: tried again later; FAILED: retries used up, kept "
+        "for redeliverWebhookEvent; DROPPED: the event expired (3 days) before it could be sent.",
+    )
 
 
 @strawberry.type(description="One attempt to deliver an event to an endpoint.")

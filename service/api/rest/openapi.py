@@ -9,31 +9,17 @@ import msgspec
 
 from service.api.edge.problems import STATUS
 from service.api.rest import webhook_openapi
+from service.api.rest.rendering import GAME_FIELDS
 from service.bots import STRATEGIES
 from service.core.clocks import ON_TIMEOUT
-from service.engine import Game, Scores, games
+from service.engine import Game, Scores
+from service.games import games
 from service.store import indexes
+from service.store.records import END_REASONS
 
 STRATEGY_NAMES = list(STRATEGIES)
 EVERY_ROUTE = ("BAD_REQUEST", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "UNAVAILABLE")
 VERSION = "1.0.0"
-GAME_FIELDS = [
-    "id",
-    "kind",
-    "version",
-    "status",
-    "players",
-    "toAct",
-    "viewer",
-    "state",
-    "legalMoves",
-    "scores",
-    "seats",
-    "outcome",
-    "seedCommitment",
-    "seedReveal",
-    "clock",
-]
 STATUSES = list(indexes.STATUSES)
 
 
@@ -446,13 +432,13 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                 "seedReveal": {"oneOf": [_ref("SeedReveal"), {"type": "null"}]},
                 "clock": {"oneOf": [_ref("GameClock"), {"type": "null"}]},
             },
-            "required": GAME_FIELDS,
+            "required": list(GAME_FIELDS),
         },
         "Outcome": {
             "type": "object",
             "description": "How a game ended other than by its rules.",
             "properties": {
-                "reason": {"enum": ["RESIGNED", "ABANDONED", "TIMEOUT"]},
+                "reason": {"enum": list(END_REASONS)},
                 "seat": nullable_int,
                 "winners": {"type": "array", "items": integer},
             },
@@ -626,7 +612,7 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                             "label": string,
                             "forced": {"type": "boolean"},
                             "event": {
-                                "enum": ["RESIGNED", "ABANDONED", "TIMEOUT", None],
+                                "enum": [*END_REASONS, None],
                                 "description": "An entry that is no move (move null).",
                             },
                         },

@@ -21,11 +21,12 @@ from starlette.routing import Route
 
 from service.api.edge.parsing import bearer_token, natural, within_depth
 from service.api.edge.problems import Problem, from_refusal, problem_response
+from service.api.rest.rendering import game_json, history_json, validation_json
 from service.core import Applied, GameService, LoadedGame
 from service.core.listing import GameFilter
-from service.engine import games
+from service.games import games
 from service.refusals import Code, Refused
-from service.store import HistoryRecord, indexes
+from service.store import indexes
 
 
 class BotSeat(msgspec.Struct, forbid_unknown_fields=True):
@@ -135,7 +136,7 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
             for seat, token in tokens.items()
         ]
         return json_response(
-            {"game": loaded.as_json(loaded.record.tenant), "seats": seats},
+            {"game": game_json(loaded, loaded.record.tenant), "seats": seats},
             201,
             {"location": f"/v1/games/{loaded.id}", "etag": f'"{loaded.record.version}"'},
         )
@@ -146,7 +147,7 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
         headers = {"etag": f'"{loaded.record.version}"', "vary": "authorization"}
         if _none_match(request, loaded.record.version):
             return Response(status_code=304, headers=headers)
-        return json_response(loaded.as_json(tenant_of(request)), headers=headers)
+        return json_response(game_json(loaded, tenant_of(request)), headers=headers)
 
     async def list_games(request: Request) -> Response:
         tenant = tenant_of(request)
@@ -157,7 +158,7 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
             query.append(("after", page.end_cursor))
             headers["link"] = f'</v1/games?{urlencode(query)}>; rel="next"'
         body = {
-            "games": [loaded.as_json(tenant) for _, loaded in page.games],
+            "games": [game_json(loaded, tenant) for _, loaded in page.games],
             "nextCursor": page.end_cursor if page.has_next else None,
         }
         return json_response(body, headers=headers)
@@ -208,13 +209,13 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
             body = {"game": {**minimal, "toAct": loaded.to_act}, "replayed": applied.replayed}
             return json_response(body, headers=headers)
         return json_response(
-            {"game": loaded.as_json(), "replayed": applied.replayed}, headers=headers
+            {"game": game_json(loaded, None), "replayed": applied.replayed}, headers=headers
         )
 
     def ended_json(applied: Applied, tenant: str | None) -> Response:
         loaded = applied.game
         headers = {"etag": f'"{loaded.record.version}"'}
-        return json_response({"game": loaded.as_json(tenant)}, headers=headers)
+        return json_response({"game": game_json(loaded, tenant)}, headers=headers)
 
     async def resign(request: Request) -> Response:
         applied = await service.resign(
@@ -297,27 +298,3 @@ def listing_query(request: Request) -> tuple[GameFilter, int, str | None]:
         created_after=None if when is None else when.timestamp(),
     )
     return only, first, params.get("after")
-
-
-def history_json(entry: HistoryRecord) -> dict[str, Any]:
-    return {
-        "version": entry.version,
-        "seat": entry.seat if entry.seat >= 0 else None,
-        "move": entry.move,
-        "label": entry.label,
-        "forced": entry.forced,
-        "event": entry.event or None,
-    }
-
-
-def validation_json(rejected: Refused | None) -> dict[str, Any]:
-    if rejected is None:
-        return {"valid": True, "code": None, "message": "legal now", "currentVersion": None}
-    problem = from_refusal(rejected)
-    return {
-        "valid": False,
-        "code": problem.code,
-        "message": rejected.message,
-        "currentVersion": rejected.current_version,
-        **problem.explained,
-    }

@@ -7,7 +7,13 @@ from collections.abc import Callable
 from typing import Any
 
 from service.webhooks.endpoints import MAX_DESCRIPTION
-from service.webhooks.model import EVENT_TYPES, FAILED_LENGTH, LOG_LENGTH
+from service.webhooks.model import (
+    ENDPOINT_STATUSES,
+    EVENT_TYPES,
+    FAILED_LENGTH,
+    LOG_LENGTH,
+    OUTCOMES,
+)
 from service.webhooks.urls import MAX_URL
 
 Schema = dict[str, Any]
@@ -153,7 +159,7 @@ def schemas() -> Schema:
         "description": string,
         "events": {**events, "description": "The event types it receives; empty: every type."},
         "enabled": {"type": "boolean"},
-        "status": {"enum": ["HEALTHY", "FAILING", "DISABLED"]},
+        "status": {"enum": list(ENDPOINT_STATUSES)},
         "failingSince": {**nullable, "description": "Since when deliveries give up (epoch s)."},
         "createdAt": {**number, "description": "Epoch seconds."},
         "updatedAt": {**number, "description": "Epoch seconds."},
@@ -218,7 +224,7 @@ def schemas() -> Schema:
                 "eventType": _ref("WebhookEventType"),
                 "gameId": string,
                 "attempt": integer,
-                "outcome": {"enum": ["DELIVERED", "RETRYING", "FAILED", "DROPPED"]},
+                "outcome": {"enum": list(OUTCOMES)},
                 "httpStatus": {"type": ["integer", "null"]},
                 "latencyMs": number,
                 "error": {"type": ["string", "null"]},

@@ -1,0 +1,84 @@
+"""REST's JSON of a game, its history and a dry run: the same fields as GraphQL's `Game`
+(tests/api/test_game_fields.py holds the two, the fast path and the OpenAPI document together)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.api.edge.problems import from_refusal
+from service.core import LoadedGame
+from service.core.clocks import clock_json
+from service.refusals import Refused
+from service.store import HistoryRecord
+from service.store.records import Outcome
+
+# A game's fields, in the order REST writes them; OpenAPI requires every one.
+GAME_FIELDS = (
+    "id",
+    "kind",
+    "version",
+    "status",
+    "players",
+    "toAct",
+    "viewer",
+    "state",
+    "legalMoves",
+    "scores",
+    "seats",
+    "outcome",
+    "seedCommitment",
+    "seedReveal",
+    "clock",
+)
+
+
+def game_json(loaded: LoadedGame, tenant: str | None) -> dict[str, Any]:
+    """The game as REST returns it, player ids for the game's own `tenant` only."""
+    record = loaded.record
+    return {
+        "id": loaded.id,
+        "kind": record.kind,
+        "version": record.version,
+        "status": loaded.status(),
+        "players": record.players,
+        "toAct": loaded.to_act,
+        "viewer": loaded.viewer,
+        "state": loaded.view(),
+        "legalMoves": [{"move": m, "label": label} for m, label in loaded.legal_moves()],
+        "scores": loaded.scores(),
+        "seats": loaded.seats(tenant),
+        "outcome": outcome_json(record.outcome),
+        "seedCommitment": loaded.seed_commitment(),
+        "seedReveal": loaded.seed_reveal(),
+        "clock": clock_json(record),
+    }
+
+
+def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    return {"reason": outcome.reason, "seat": outcome.seat, "winners": outcome.winners}
+
+
+def history_json(entry: HistoryRecord) -> dict[str, Any]:
+    return {
+        "version": entry.version,
+        "seat": entry.seat if entry.seat >= 0 else None,
+        "move": entry.move,
+        "label": entry.label,
+        "forced": entry.forced,
+        "event": entry.event or None,
+    }
+
+
+def validation_json(rejected: Refused | None) -> dict[str, Any]:
+    if rejected is None:
+        return {"valid": True, "code": None, "message": "legal now", "currentVersion": None}
+    problem = from_refusal(rejected)
+    return {
+        "valid": False,
+        "code": problem.code,
+        "message": rejected.message,
+        "currentVersion": rejected.current_version,
+        **problem.explained,
+    }
