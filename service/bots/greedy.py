@@ -14,14 +14,14 @@ from __future__ import annotations
 from typing import Any
 
 from service.bots import evaluate
-from service.bots.sampling import Decision, copy, decision, determinize, forward
+from service.bots.sampling import Decision, copy, decision, forward
 from service.engine import Game, Rng
 
 LOOKAHEAD_DECISIONS = 40  # a safety cap on the completion of one turn
 
 
 def choose(game: Game[Any, Any], state: Any, seat: int, rng: Rng) -> Any:
-    sample = determinize(game, state, seat, rng)
+    sample = game.determinize(state, seat, rng)
     moves = game.legal_moves(sample, seat)
     if len(moves) == 1:
         return moves[0]

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from service.bots import evaluate, greedy
-from service.bots.sampling import Decision, determinize, forward
+from service.bots.sampling import Decision, forward
 from service.engine import Game, Rng
 
 EXPLORATION = 0.7
@@ -56,7 +56,7 @@ def choose(
         _seed_root(game, state, seat, moves, rng, root)
     done = 0
     while (iterations is None or done < iterations) and not (deadline and deadline()):
-        sample = determinize(game, state, seat, rng)
+        sample = game.determinize(state, seat, rng)
         _iterate(game, sample, (seat, moves), root, rng, cap, finish_turn)
         done += 1
     best = None
@@ -75,7 +75,7 @@ def _seed_root(
     """Progressive bias at the root: each move starts with PRIOR_VISITS virtual visits worth
     GREEDY's judgement of it (the reward at the end of the turn, on one sample), so a short
     search plays at least as well as GREEDY and the real visits then correct it."""
-    sample = determinize(game, state, seat, rng)
+    sample = game.determinize(state, seat, rng)
     for move, end in zip(moves, greedy.turn_ends(game, sample, seat, moves, rng), strict=True):
         child = Node(seat)
         child.visits = child.avail = PRIOR_VISITS

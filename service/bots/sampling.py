@@ -1,30 +1,17 @@
 """The bots' access to a game: its hidden-information sampler and fast in-place stepping.
 
-A game joins the bots by giving its game object `determinize(state, seat, rng) -> State`: a
-fresh copy in which everything `seat` cannot see is re-drawn by `rng`, consistently with what
-it can see, and whose value depends on the seat's view and `rng` only (never on the true hidden
-parts). Every bot decision starts from such a copy, so no strategy reads hidden information.
+Every bot decision starts from `Game.determinize` (the engine contract): a copy in which
+everything the seat cannot see is re-drawn, so no strategy reads hidden information.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
-from service.engine import Game, Rng
+from service.engine import Game
 from service.engine.play import copy_state
 
 Decision = tuple[int, list[Any]]
-
-
-@runtime_checkable
-class Sampler(Protocol):
-    def determinize(self, state: Any, seat: int | None, rng: Rng) -> Any: ...
-
-
-def determinize(game: Game[Any, Any], state: Any, seat: int, rng: Rng) -> Any:
-    if not isinstance(game, Sampler):
-        raise TypeError(f"{game.title} has no determinize(): bots cannot play it")
-    return game.determinize(state, seat, rng)
 
 
 def copy(game: Game[Any, Any], state: Any) -> Any:

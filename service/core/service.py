@@ -10,8 +10,9 @@ docs/architecture.md follows an applyMove through here.
 
 from __future__ import annotations
 
-import secrets
 import time
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import msgspec
@@ -20,9 +21,9 @@ from service import metrics
 from service.bots import STRATEGIES
 from service.bots.hints import HintPool, HintRequest
 from service.core import clocks, listing
-from service.core.access import Tenants, new_token, seat_of, seat_token
+from service.core.access import Tenants, seat_of, seat_token
+from service.core.creation import new_game
 from service.core.decisions import (
-    acting,
     advance,
     best_of,
     bot_due,
@@ -33,20 +34,18 @@ from service.core.decisions import (
     history_entries,
 )
 from service.core.folding import Labels, fold_finished
-from service.core.listing import MAX_PLAYER_ID
 from service.core.loaded import Applied, LoadedGame
 from service.engine import BadSetup, Game, IllegalMove, check, replay
 from service.engine import play as engine_play
-from service.engine import start as engine_start
 from service.engine.play import decode_state, encode_state, to_move
 from service.games import games
 from service.refusals import Code, Refused
 from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore, StoreUnavailable
+from service.store.events import Subscriber
 from service.store.jobs import new_game_id
 from service.store.records import Outcome
 from service.webhooks.events import of_commit as webhook_events
 
-MAX_SEED = 200
 DEFAULT_BUDGET_MS = 100
 MAX_SUGGEST_ITERATIONS = 5000
 MAX_IDEMPOTENCY_KEY = 200
@@ -124,71 +123,21 @@ class GameService:
         if tenant is None:
             raise Refused(Code.UNAUTHORIZED, CREATE_NEEDS_KEY)
         try:
-            return await self._create(
+            record, played, tokens = new_game(
                 tenant, kind, players, seed, options, bots or {}, player_ids or [], clock
             )
         except BadSetup as exc:
             raise Refused(Code.BAD_INPUT, exc.message) from None
-
-    async def _create(
-        self,
-        tenant: str,
-        kind: str,
-        players: int,
-        seed: str | None,
-        options: object,
-        bots: dict[int, str],
-        player_ids: list[str | None],
-        clock: object,
-    ) -> tuple[LoadedGame, dict[int, str]]:
-        game = games().get(kind)
-        if game is None:
-            raise BadSetup(f"{kind} is not available on this server")
-        if seed is not None and len(seed) > MAX_SEED:
-            raise BadSetup(f"the seed may have at most {MAX_SEED} characters")
-        if any(seat not in range(players) for seat in bots) or len(bots) >= players:
-            raise BadSetup("bots must name seats of the game and leave at least one human seat")
-        if any(strategy not in STRATEGIES for strategy in bots.values()):
-            raise BadSetup(f"a bot's strategy is one of {', '.join(STRATEGIES)}")
-        if len(player_ids) > players:
-            raise BadSetup("playerIds has one entry per seat, at most `players` of them")
-        if any(p is not None and not 0 < len(p) <= MAX_PLAYER_ID for p in player_ids):
-            raise BadSetup(f"a playerId has 1 to {MAX_PLAYER_ID} characters")
-        turn_clock = clocks.parse_clock(clock)
-        salt = "" if seed is not None else secrets.token_hex(16)
-        seed = seed if seed is not None else secrets.token_hex(16)
-        played = engine_start(game, players, options, seed)
-        tokens = {seat: new_token(seat) for seat in range(players) if seat not in bots}
-        now = time.time()
-        record = Record(
-            format=FORMAT,
-            kind=kind,
-            players=players,
-            version=len(played.steps),
-            finished=game.is_over(played.state),
-            seed=seed,
-            token_hashes=[tokens[seat][1] if seat in tokens else b"" for seat in range(players)],
-            state=encode_state(played.state),
-            created=now,
-            updated=now,
-            bots=bots,
-            options=options if options is not None else {},
-            tenant=tenant,
-            player_ids=[*player_ids, *[None] * (players - len(player_ids))],
-            acting=acting(game, played.state),
-            salt=salt,
-            clock=turn_clock,
-        )
-        record = clocks.started(record)
-        history, due = history_entries(0, played.steps), bot_due(game, played.state, bots)
+        game = games()[kind]
+        history = history_entries(0, played.steps)
+        due = bot_due(game, played.state, record.bots)
         game_id = new_game_id()
         while not await self.store.create(
             game_id, record, history, due, webhook_events(game_id, None, record, history)
         ):
             game_id = new_game_id()
         metrics.GAMES_CREATED.labels(kind).inc()
-        loaded = LoadedGame(game_id, record, game, None, played.state)
-        return loaded, {seat: token for seat, (token, _) in tokens.items()}
+        return LoadedGame(game_id, record, game, None, played.state), tokens
 
     async def resign(
         self, game_id: str, token: str | None, expected_version: int | None
@@ -265,6 +214,13 @@ class GameService:
             await self._requeue_if_stuck(loaded)
         return loaded
 
+    def events(
+        self, game_id: str, on_drop: Callable[[], None]
+    ) -> AbstractAsyncContextManager[Subscriber]:
+        """The game's new versions as they are committed, for one subscriber (gameEvents):
+        subscribe first, then read the game, so no version falls between the two."""
+        return self.store.events(game_id, on_drop)
+
     async def _requeue_if_stuck(self, loaded: LoadedGame) -> None:
         """A game from before the lanes, on a cluster, whose bot turn was not queued (the
         process that committed died before appending it): queued again once it has waited
@@ -308,7 +264,6 @@ class GameService:
                 if applied is not None:
                     metrics.child(metrics.MOVES, kind, "ACCEPTED").inc()
                     return applied
-            kind = "unknown"
             raise Refused(Code.STALE_VERSION, "other moves kept winning the race; try again")
         except Refused as refused:
             metrics.child(metrics.MOVES, kind, refused.code.value).inc()

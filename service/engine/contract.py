@@ -191,9 +191,15 @@ class Game(Protocol[S, M]):
         """Static card data a client needs to draw the game (JSON-ready)."""
         ...
 
-    # The bots' members (service/bots reads a game only through these, `determinize` and the
-    # hooks above). BotHooks gives defaults; a game overrides what its rules make different.
+    # The bots' members (service/bots reads a game only through these and the hooks above).
+    # BotHooks gives defaults; a game overrides what its rules make different.
     bot_tuning: ClassVar[BotTuning]
+
+    def determinize(self, state: S, seat: int | None, rng: Rng) -> S:
+        """A fresh copy in which everything `seat` cannot see is re-drawn by `rng`, consistent
+        with what it can see and depending only on its view and `rng` (RULINGS ALL-4): every
+        bot decision starts from one, so no strategy reads hidden information."""
+        ...
 
     def bot_points(self, state: S) -> list[int]:
         """Each seat's points as the bots judge a position (default: the live scores)."""

@@ -312,7 +312,7 @@ def test_api_keys_come_from_an_optional_secret_never_the_config_map(name: str) -
 
 def settings_names() -> set[str]:
     source = (ROOT / "service" / "settings.py").read_text()
-    return set(re.findall(r'(?:environ\.get|_int|_float)\(\s*"([A-Z_]+)"', source))
+    return set(re.findall(r'(?:environ\.get|_int|_float|_flag|_list)\(\s*"([A-Z_]+)"', source))
 
 
 @pytest.mark.parametrize(("name", "profile"), [("dev", "development"), ("prod", "production")])

@@ -348,7 +348,7 @@ class Subscription:
     ) -> AsyncGenerator[GameEvent, None]:
         service, drop = context_service(info), info.context.get("drop_slow_consumer", _ignore)
         try:
-            async with service.store.events(str(game_id), drop) as events:
+            async with service.events(str(game_id), drop) as events:
                 loaded = await service.read(str(game_id), context_token(info))
                 last, status = loaded.record.version, GameStatus(loaded.status())
                 yield GameEvent(game_id=game_id, version=last, status=status)
