@@ -5,7 +5,8 @@ below it that a request can reach (the store when Redis is away, the hint pool w
 full, the webhook endpoints for an unusable URL), so each adapter translates one exception
 with one table (service/api/graphql/errors.py, service/api/edge/problems.py). A message is
 written once, where the refusal is raised, and says what to do instead. Nothing here
-imports the rest of the service (docs/architecture.md).
+imports the rest of the service, and the engine raises its `IllegalMove` with these codes
+too (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from enum import StrEnum
 
 
 class Code(StrEnum):
-    # a decision refused: the GraphQL RejectCode values (service/engine/errors.py)
+    # a decision refused (DECISIONS below: GraphQL's RejectCode, a MoveRejected's code)
     ILLEGAL_MOVE = "ILLEGAL_MOVE"
     MALFORMED_MOVE = "MALFORMED_MOVE"
     NOT_YOUR_TURN = "NOT_YOUR_TURN"
@@ -29,6 +30,18 @@ class Code(StrEnum):
     UNAVAILABLE = "UNAVAILABLE"  # Redis away: retry shortly (with the same idempotency key)
     HINTS_BUSY = "HINTS_BUSY"  # every hint process is busy: retry shortly
     HINT_TIMEOUT = "HINT_TIMEOUT"  # the hint ran out of time and was stopped: retry
+
+
+DECISIONS = (
+    Code.ILLEGAL_MOVE,
+    Code.MALFORMED_MOVE,
+    Code.NOT_YOUR_TURN,
+    Code.STALE_VERSION,
+    Code.GAME_OVER,
+    Code.UNAUTHORIZED,
+    Code.NOT_FOUND,
+    Code.IDEMPOTENCY_KEY_REUSED,
+)
 
 
 class Refused(Exception):

@@ -60,7 +60,7 @@ WEBHOOKS_NEED_KEY = "webhooks are managed with the tenant's API key (X-API-Key)"
 
 
 def _refused(exc: IllegalMove, version: int) -> Refused:
-    return Refused(Code(exc.code), exc.message, version, exc.reason, exc.rule)
+    return Refused(exc.code, exc.message, version, exc.reason, exc.rule)
 
 
 def _not_found(game_id: str) -> Refused:

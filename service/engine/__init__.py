@@ -14,7 +14,7 @@ from service.engine.contract import (
     Wire,
     closed_set,
 )
-from service.engine.errors import BadSetup, IllegalMove, RejectCode
+from service.engine.errors import BadSetup, IllegalMove
 from service.engine.play import Played, Step, check, decode_state, encode_state, play, replay, start
 from service.engine.rng import Rng
 
@@ -28,7 +28,6 @@ __all__ = [
     "Move",
     "Options",
     "Played",
-    "RejectCode",
     "Rng",
     "ScoreEntry",
     "ScoreItem",

@@ -1,26 +1,16 @@
-"""Typed rejections. The codes are the API's `RejectCode` values."""
+"""The engine's refusals: a decision the rules refuse (with a code of the service's one
+vocabulary, service/refusals.py) and create input no game can start from."""
 
 from __future__ import annotations
 
-from enum import StrEnum
-
-
-class RejectCode(StrEnum):
-    ILLEGAL_MOVE = "ILLEGAL_MOVE"
-    MALFORMED_MOVE = "MALFORMED_MOVE"
-    NOT_YOUR_TURN = "NOT_YOUR_TURN"
-    STALE_VERSION = "STALE_VERSION"
-    GAME_OVER = "GAME_OVER"
-    UNAUTHORIZED = "UNAUTHORIZED"
-    NOT_FOUND = "NOT_FOUND"
-    IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"  # the key came with another request
+from service.refusals import Code
 
 
 class IllegalMove(Exception):
     """A decision the rules do not allow now. Nothing has been changed when it is raised."""
 
     def __init__(
-        self, code: RejectCode, message: str, reason: str | None = None, rule: str | None = None
+        self, code: Code, message: str, reason: str | None = None, rule: str | None = None
     ) -> None:
         super().__init__(message)
         self.code = code

@@ -13,9 +13,10 @@ from typing import Any
 import msgspec
 
 from service.engine.contract import Game
-from service.engine.errors import BadSetup, IllegalMove, RejectCode
+from service.engine.errors import BadSetup, IllegalMove
 from service.engine.explain import explain
 from service.engine.rng import Rng
+from service.refusals import Code
 
 
 class Step(msgspec.Struct, array_like=True, frozen=True):
@@ -107,20 +108,20 @@ def parse_move(game: Game[Any, Any], raw: object) -> Any:
     try:
         return to_move(game, raw)
     except msgspec.ValidationError as exc:
-        raise IllegalMove(RejectCode.MALFORMED_MOVE, f"not a {game.title} move: {exc}") from None
+        raise IllegalMove(Code.MALFORMED_MOVE, f"not a {game.title} move: {exc}") from None
 
 
 def check(game: Game[Any, Any], state: Any, seat: int, raw_move: object) -> Any:
     """The ordered checks; returns the parsed legal move or raises IllegalMove."""
     if game.is_over(state):
-        raise IllegalMove(RejectCode.GAME_OVER, "the game is over")
+        raise IllegalMove(Code.GAME_OVER, "the game is over")
     if seat not in game.to_act(state):
-        raise IllegalMove(RejectCode.NOT_YOUR_TURN, f"seat {seat} does not act now")
+        raise IllegalMove(Code.NOT_YOUR_TURN, f"seat {seat} does not act now")
     move = game.normalise(parse_move(game, raw_move))
     legal = game.legal_moves(state, seat)
     if move not in legal:
         refusal = explain(move, legal, game.reasons, game.turn_rule)
-        raise IllegalMove(RejectCode.ILLEGAL_MOVE, refusal.message, refusal.reason, refusal.rule)
+        raise IllegalMove(Code.ILLEGAL_MOVE, refusal.message, refusal.reason, refusal.rule)
     return move
 
 

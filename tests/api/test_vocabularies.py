@@ -17,9 +17,9 @@ from service.api.rest.rendering import GAME_FIELDS, game_json
 from service.bots import STRATEGIES
 from service.core import LoadedGame
 from service.core.clocks import ON_TIMEOUT
-from service.engine import RejectCode, encode_state, start
+from service.engine import encode_state, start
 from service.games import games
-from service.refusals import Code
+from service.refusals import DECISIONS, Code
 from service.store import FORMAT, Record
 from service.store.indexes import STATUSES
 from service.store.records import END_REASONS
@@ -41,7 +41,7 @@ def test_every_graphql_enum_is_made_from_the_vocabulary_the_service_uses() -> No
         "EndReason": END_REASONS,
         "TimeoutAction": ON_TIMEOUT,
         "Strategy": STRATEGIES,
-        "RejectCode": tuple(RejectCode),
+        "RejectCode": DECISIONS,
         "WebhookEventType": EVENT_TYPES,
         "WebhookEndpointStatus": ENDPOINT_STATUSES,
         "WebhookDeliveryOutcome": OUTCOMES,
@@ -70,7 +70,7 @@ def test_a_loaded_game_is_rendered_with_the_same_fields_everywhere() -> None:
 
 
 def test_every_refusal_has_one_translation_in_each_adapter() -> None:
-    assert {Code(code) for code in RejectCode} == REJECT_CODES, "a RejectCode the service lacks"
+    assert set(DECISIONS) == REJECT_CODES, "a refused decision answers as a MoveRejected"
     for code in Code:
         rest = REST_CODES.get(code, code.value)
         assert rest in PROBLEMS, f"REST has no status or title for {code}"

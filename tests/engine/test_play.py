@@ -14,7 +14,6 @@ from service.engine import (
     IllegalMove,
     Move,
     Options,
-    RejectCode,
     Rng,
     ScoreEntry,
     ScoreItem,
@@ -27,6 +26,7 @@ from service.engine import (
 from service.engine.explain import VALUE_NOT_ALLOWED, WRONG_DECISION, Reason, Reasons, explain
 from service.engine.play import copy_state
 from service.games import games
+from service.refusals import Code
 
 
 class Add(Move, frozen=True):
@@ -121,13 +121,13 @@ def test_checks_come_in_a_fixed_order() -> None:
     state = start(RACE, 2, None, "s").state
     with pytest.raises(IllegalMove) as refused:
         play(RACE, state, 1, "not even a move")
-    assert refused.value.code == RejectCode.NOT_YOUR_TURN, "seat before shape"
+    assert refused.value.code == Code.NOT_YOUR_TURN, "seat before shape"
     with pytest.raises(IllegalMove) as refused:
         play(RACE, state, 0, {"type": "add", "amount": "two"})
-    assert refused.value.code == RejectCode.MALFORMED_MOVE
+    assert refused.value.code == Code.MALFORMED_MOVE
     with pytest.raises(IllegalMove) as refused:
         play(RACE, state, 0, {"type": "add", "amount": 3})
-    assert refused.value.code == RejectCode.ILLEGAL_MOVE
+    assert refused.value.code == Code.ILLEGAL_MOVE
 
 
 def test_a_refusal_names_its_reason_the_rule_and_what_is_allowed() -> None:
@@ -185,7 +185,7 @@ def test_a_single_option_is_played_by_the_engine_and_recorded() -> None:
     assert RACE.is_over(played.state)
     with pytest.raises(IllegalMove) as refused:
         play(RACE, played.state, 0, {"type": "add", "amount": 1})
-    assert refused.value.code == RejectCode.GAME_OVER
+    assert refused.value.code == Code.GAME_OVER
 
 
 def test_play_never_changes_the_state_it_is_given() -> None:

@@ -17,11 +17,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from service.engine import Game, IllegalMove, RejectCode, check, encode_state, play, start
+from service.engine import Game, IllegalMove, check, encode_state, play, start
 from service.engine.explain import GENERIC_REASONS, WRONG_DECISION
 from service.games import games
 from service.games.avenue.state import Redraw
 from service.games.treetopia.state import WHIRLWIND
+from service.refusals import Code
 
 GAMES = 40
 # Positions the random games reach too rarely, set up by their create options.
@@ -45,7 +46,7 @@ def _refusal(game: Game[Any, Any], state: Any, seat: int, move: object) -> tuple
     try:
         check(game, state, seat, move)
     except IllegalMove as exc:
-        if exc.code == RejectCode.ILLEGAL_MOVE:
+        if exc.code == Code.ILLEGAL_MOVE:
             assert exc.reason and exc.rule and exc.message, exc
             return exc.reason, exc.rule
     return None

@@ -39,8 +39,8 @@ from schemathesis.core.result import Ok
 from schemathesis.graphql import nodes
 from schemathesis.schemas import BaseSchema
 
-from service.engine import RejectCode
 from service.games import games
+from service.refusals import DECISIONS
 from tests.api.processes import service_processes
 
 REST_EXAMPLES = 60
@@ -65,7 +65,7 @@ GRAPHQL_ERROR_CODES = {
     "NOT_FOUND",
     "HINTS_BUSY",
     "HINT_TIMEOUT",
-} | {code.value for code in RejectCode}
+} | {code.value for code in DECISIONS}
 GAME_IDS: list[str] = []  # filled by the `tables` fixture, read by the ID strategy below
 
 

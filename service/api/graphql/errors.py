@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from graphql import GraphQLError
 
-from service.engine import RejectCode
-from service.refusals import Code, Refused
+from service.refusals import DECISIONS, Code, Refused
 
 # The codes GraphQL names otherwise; every other code is its own name.
 PUBLIC_CODES = {Code.BAD_INPUT: "BAD_USER_INPUT", Code.OUT_OF_RANGE: "BAD_USER_INPUT"}
 # The refusals a mutation answers as a MoveRejected value rather than an error.
-REJECT_CODES = frozenset(Code(code) for code in RejectCode)
+REJECT_CODES = frozenset(DECISIONS)
 
 
 class ApiError(GraphQLError):

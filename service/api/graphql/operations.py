@@ -55,7 +55,6 @@ from service.api.graphql.types import (
 from service.api.graphql.webhooks import WebhookMutations, WebhookQueries
 from service.core import GameService, LoadedGame
 from service.core.listing import GameFilter as ListingFilter
-from service.engine import RejectCode as EngineRejectCode
 from service.games import games
 from service.refusals import Code, Refused
 from service.store import StoreUnavailable
@@ -156,7 +155,7 @@ class Query(WebhookQueries):
             return MoveValidation(valid=True, code=None, message="legal now", current_version=None)
         return MoveValidation(
             valid=False,
-            code=EngineRejectCode(rejected.code),
+            code=RejectCode(rejected.code.value),
             message=rejected.message,
             current_version=rejected.current_version,
             reason=rejected.reason,
@@ -211,7 +210,7 @@ def _rejected(refused: Refused) -> MoveRejected:
     if refused.code not in REJECT_CODES:
         raise api_error(refused) from None
     return MoveRejected(
-        code=EngineRejectCode(refused.code),
+        code=RejectCode(refused.code.value),
         message=refused.message,
         current_version=refused.current_version,
         reason=refused.reason,
@@ -222,7 +221,7 @@ def _rejected(refused: Refused) -> MoveRejected:
 @strawberry.type
 class MoveValidation:
     valid: bool
-    code: RejectCode | None  # type: ignore[valid-type]
+    code: RejectCode | None
     message: str
     current_version: int | None
     reason: str | None = strawberry.field(default=None, description=REASON)

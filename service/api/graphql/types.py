@@ -18,9 +18,8 @@ from service.api.graphql.errors import api_error
 from service.bots import STRATEGIES
 from service.core import GameService, LoadedGame
 from service.core.clocks import ON_TIMEOUT, clock_json
-from service.engine import RejectCode as EngineRejectCode
 from service.games import games
-from service.refusals import Refused
+from service.refusals import DECISIONS, Refused
 from service.store.indexes import STATUSES
 from service.store.records import END_REASONS
 
@@ -60,12 +59,14 @@ if TYPE_CHECKING:  # made from their sources at import: opaque to mypy
     EndReason: TypeAlias = Any
     TimeoutAction: TypeAlias = Any
     Strategy: TypeAlias = Any
+    RejectCode: TypeAlias = Any
 else:
     GameKind = vocabulary("GameKind", games())  # every package under service/games
     GameStatus = vocabulary("GameStatus", STATUSES)
     EndReason = vocabulary("EndReason", END_REASONS)
     TimeoutAction = vocabulary("TimeoutAction", ON_TIMEOUT)
     Strategy = vocabulary("Strategy", STRATEGIES)
+    RejectCode = vocabulary("RejectCode", DECISIONS)
 
 
 @strawberry.type
@@ -111,7 +112,6 @@ class Outcome:
     )
 
 
-RejectCode = strawberry.enum(EngineRejectCode, name="RejectCode")
 REREAD_ATTEMPTS = 5
 
 
@@ -447,7 +447,7 @@ class MoveApplied:
 
 @strawberry.type
 class MoveRejected:
-    code: RejectCode  # type: ignore[valid-type]
+    code: RejectCode
     message: str
     current_version: int | None
     reason: str | None = strawberry.field(default=None, description=REASON)
