@@ -8,11 +8,11 @@ import asyncio
 from service.app import create_app
 from service.settings import Settings
 from service.store.embedded import EmbeddedRedis
-from tests.api import gql
-from tests.api.play import apply
-from tests.api.test_bots_api import CREATE_WITH_BOTS, until_seat_acts
-from tests.api.workers import worker_process
 from tests.conftest import Api, client_for
+from tests.support import gql
+from tests.support.gql import CREATE_WITH_BOTS
+from tests.support.play import apply, until_seat_acts
+from tests.support.workers import worker_process
 
 
 async def _human_turn(api: Api, game_id: str, token: str) -> int:

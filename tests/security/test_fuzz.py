@@ -40,7 +40,7 @@ from schemathesis.graphql import nodes
 from schemathesis.schemas import BaseSchema
 
 from service.engine import RejectCode, games
-from tests.api.processes import service_processes
+from tests.support.processes import service_processes
 
 REST_EXAMPLES = 60
 GRAPHQL_EXAMPLES = 60

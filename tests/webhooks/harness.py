@@ -33,9 +33,9 @@ from service.webhooks.model import (
     endpoints_key,
     log_key,
 )
-from tests.api.tenants import KEYS
-from tests.api.workers import WorkerProcess, worker_process
 from tests.conftest import client_for, own_redis
+from tests.support.tenants import KEYS
+from tests.support.workers import WorkerProcess, worker_process
 
 # the worker's settings: quick retries and reclaims, receivers on loopback allowed
 WORKER = {

@@ -26,9 +26,10 @@ from service.store import RedisStore, connect
 from service.store.embedded import free_port
 from service.store.jobs import GROUP, LANE_KEYS, WAKE, lane_of
 from service.worker.processes import quota_cores
-from tests.api.test_bots_api import CREATE_WITH_BOTS, until_seat_acts
-from tests.api.workers import WorkerProcess, worker_process
 from tests.conftest import Api, client_for, own_redis
+from tests.support.gql import CREATE_WITH_BOTS
+from tests.support.play import until_seat_acts
+from tests.support.workers import WorkerProcess, worker_process
 
 SETTINGS = Settings(rate_limit_per_token=0, rate_limit_per_address=0)
 STUCK = str(10**9)  # SEARCH iterations: a decision that never ends (GREEDY ignores them)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.webhook_tenants import (
+from tests.webhooks.webhook_tenants import (
     CREATE,
     DELETE,
     ENDPOINTS,

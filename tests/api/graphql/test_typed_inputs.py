@@ -14,9 +14,10 @@ import pytest
 
 from service.api.graphql.documents import Documents
 from service.api.graphql.schema import build_schema
-from tests.api import gql, typed_client
-from tests.api.play import create
+from tests.api.graphql import typed_client
 from tests.conftest import Api
+from tests.support import gql
+from tests.support.play import create
 
 APPLY = """
 mutation($input: ApplyMoveInput!) {

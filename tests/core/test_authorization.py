@@ -12,9 +12,9 @@ import pytest
 
 from service.app import create_app
 from service.settings import Settings
-from tests.api import gql
-from tests.api.play import apply, create
 from tests.conftest import Api, client_for
+from tests.support import gql
+from tests.support.play import apply, create
 
 CALLERS = ["none", "seat", "other_seat", "other_game", "garbage"]
 
@@ -27,7 +27,7 @@ GRAPHQL = {
     "catalog": dict.fromkeys(CALLERS, "ok"),
     "resign": {"none": "UNAUTHORIZED", "seat": "ok", "other_seat": "ok", "other_game": "UNAUTHORIZED", "garbage": "UNAUTHORIZED"},
     # no RULES_API_KEYS here: every caller is the default tenant, which owns the game (the
-    # tenant boundary is tests/api/test_endings.py and test_listing.py, with two tenants)
+    # tenant boundary is tests/core/test_endings.py and test_listing.py, with two tenants)
     "abandonGame": dict.fromkeys(CALLERS, "ok"),
 }  # fmt: skip
 REST = {

@@ -15,9 +15,9 @@ from service.engine import games
 from service.engine import start as engine_start
 from service.engine.play import encode_state
 from service.settings import Settings
-from tests.api import gql
-from tests.api.test_bots_api import SUGGEST
 from tests.conftest import Api, client_for
+from tests.support import gql
+from tests.support.gql import SUGGEST
 
 
 def _request(kind: str, strategy: str, budget_ms: int, iterations: int | None) -> HintRequest:

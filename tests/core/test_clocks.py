@@ -22,8 +22,8 @@ from service.refusals import Refused
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.embedded import EmbeddedRedis
-from tests.api.tenants import ACME, post, tenants_app
-from tests.api.workers import WorkerProcess
+from tests.support.tenants import ACME, post, tenants_app
+from tests.support.workers import WorkerProcess
 
 CREATE = """
 mutation Create($input: CreateGameInput!) {

@@ -13,9 +13,9 @@ import pytest
 
 from service.app import create_app
 from service.settings import Settings
-from tests.api import gql
-from tests.api.play import create
 from tests.conftest import Api, client_for
+from tests.support import gql
+from tests.support.play import create
 
 LIMITS = Settings(
     max_query_depth=2, max_query_tokens=400, max_query_aliases=5, rate_limit_per_token=0,

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
-from tests.api import gql
 from tests.conftest import Api
+from tests.support import gql
 
 
 async def create(
@@ -44,3 +45,13 @@ async def play_to_end(
         assert result["game"]["version"] > game["version"]
         game = result["game"]
     return game
+
+
+async def until_seat_acts(api: Api, game_id: str, token: str, seat: int) -> dict[str, Any]:
+    """The game as `seat` sees it once the bots have played up to its turn (or the end)."""
+    async with asyncio.timeout(60):
+        while True:
+            seen: dict[str, Any] = (await api.gql(gql.GAME, {"id": game_id}, token))["game"]
+            if seat in seen["toAct"] or seen["status"] == "FINISHED":
+                return seen
+            await asyncio.sleep(0.02)

@@ -11,9 +11,9 @@ import pytest
 
 from service.settings import Settings
 from service.store import Record, connect
-from tests.api import gql
-from tests.api.play import apply, create
 from tests.conftest import Api
+from tests.support import gql
+from tests.support.play import apply, create
 
 STATE_AT = """
 query StateAt($id: ID!, $version: Int!) { game(id: $id) { version stateAt(version: $version) } }"""

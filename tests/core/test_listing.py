@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.api.tenants import (
+from tests.support.tenants import (
     ACME,
     CREATE,
     GLOBEX,

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from service.engine import games, replay
-from tests.api.tenants import ACME, create, post, tenants_app
+from tests.support.tenants import ACME, create, post, tenants_app
 
 READ = """
 query Read($id: ID!) {

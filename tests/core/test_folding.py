@@ -17,9 +17,9 @@ from service.engine import games, start
 from service.settings import Settings
 from service.store import FORMAT, HistoryRecord, Record, RedisStore, connect
 from service.store.records import fold, unfold
-from tests.api import gql
-from tests.api.play import apply, create
 from tests.conftest import Api
+from tests.support import gql
+from tests.support.play import apply, create
 
 FINISHED_BYTES = 4096
 GRACE = 600

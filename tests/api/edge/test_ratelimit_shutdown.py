@@ -2,7 +2,7 @@
 
 A cancel that arrives while a sync is inside redis-py's pipeline can be swallowed there; the
 sync loop then ran on and the app's lifespan shutdown waited forever (issue #17: a test run
-that sat idle in tests/api/test_hostile.py). Closing at many points of the sync cycle pins it.
+that sat idle in tests/api/edge/test_hostile.py). Closing at many points of the sync cycle pins it.
 """
 
 from __future__ import annotations

@@ -6,9 +6,9 @@ from typing import Any
 
 import httpx
 
-from tests.api import gql
-from tests.api.play import apply
 from tests.conftest import Api
+from tests.support import gql
+from tests.support.play import apply
 
 
 async def _create(

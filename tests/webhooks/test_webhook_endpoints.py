@@ -33,7 +33,8 @@ from service.webhooks.model import (
     message_key,
     queue_key,
 )
-from tests.api.webhook_tenants import (
+from tests.conftest import Api, client_for
+from tests.webhooks.webhook_tenants import (
     CREATE,
     DELETE,
     DELIVERIES,
@@ -49,7 +50,6 @@ from tests.api.webhook_tenants import (
     error_code,
     problem,
 )
-from tests.conftest import Api, client_for
 
 
 @pytest.fixture

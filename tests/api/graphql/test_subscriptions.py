@@ -14,8 +14,8 @@ import pytest
 import websockets
 from websockets.typing import Subprotocol
 
-from tests.api import gql
-from tests.api.processes import service_processes
+from tests.support import gql
+from tests.support.processes import service_processes
 
 # one worker runs the module, so its service processes start once, not once per worker
 pytestmark = pytest.mark.xdist_group("subscriptions")

@@ -18,9 +18,9 @@ import pytest
 from service.api.contracts import SCHEMA_DIR
 from service.api.graphql import typed
 from service.engine import games
-from tests.api import typed_client
-from tests.api.play import create
+from tests.api.graphql import typed_client
 from tests.conftest import Api
+from tests.support.play import create
 
 KINDS = list(games())
 SCHEMA_FILES = {

@@ -12,25 +12,9 @@ import pytest
 from service import metrics
 from service.settings import Settings
 from service.store import RedisStore, connect
-from tests.api.tenants import ACME, GLOBEX, LIST, create, post, tenants_app
+from tests.support.gql import ABANDON, RESIGN
+from tests.support.tenants import ACME, GLOBEX, LIST, create, post, tenants_app
 
-RESIGN = """
-mutation Resign($id: ID!, $v: Int) {
-  resign(gameId: $id, expectedVersion: $v) {
-    __typename
-    ... on MoveApplied { game { status version toAct legalMoves { move }
-                                outcome { reason seat winners } } }
-    ... on MoveRejected { code currentVersion }
-  }
-}"""
-ABANDON = """
-mutation Abandon($id: ID!) {
-  abandonGame(gameId: $id) {
-    __typename
-    ... on MoveApplied { game { status outcome { reason seat winners } } }
-    ... on MoveRejected { code }
-  }
-}"""
 HISTORY = """
 query History($id: ID!) {
   game(id: $id) { status toAct history { version seat move label event } }

@@ -28,11 +28,11 @@ from service.settings import Settings
 from service.store import FORMAT, Record, RedisStore, connect
 from service.store.embedded import free_port
 from service.store.jobs import GROUP, LANE_KEYS, in_lane_slot, lane_of
-from tests.api import gql
-from tests.api.play import apply
-from tests.api.test_bots_api import CREATE_WITH_BOTS, until_seat_acts
-from tests.api.workers import WorkerProcess, worker_process
 from tests.conftest import Api, client_for, own_redis
+from tests.support import gql
+from tests.support.gql import CREATE_WITH_BOTS
+from tests.support.play import apply, until_seat_acts
+from tests.support.workers import WorkerProcess, worker_process
 
 SETTINGS = Settings(rate_limit_per_token=0, rate_limit_per_address=0)
 STUCK = {"RULES_BOT_ITERATIONS": str(10**9)}  # a SEARCH decision that never ends

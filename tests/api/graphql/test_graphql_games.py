@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from service.engine import games
-from tests.api import gql
-from tests.api.play import create, play_to_end
 from tests.conftest import Api
+from tests.support import gql
+from tests.support.play import create, play_to_end
 
 KINDS = list(games())
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.api import gql
-from tests.api.play import apply, create
 from tests.conftest import Api
+from tests.support import gql
+from tests.support.play import apply, create
 
 
 async def _first_move(api: Api, game_id: str, token: str) -> dict[str, object]:
@@ -122,7 +122,7 @@ async def test_illegal_move_that_decodes_is_illegal_not_malformed(api: Api) -> N
 
 
 async def test_game_over_is_rejected(api: Api) -> None:
-    from tests.api.play import play_to_end
+    from tests.support.play import play_to_end
 
     game, tokens = await create(api, "TREELINGS", 2, seed="over")
     final = await play_to_end(api, game, tokens, seed="over")

@@ -7,9 +7,9 @@ from typing import Any
 
 from service.settings import Settings
 from service.store import connect
-from tests.api import gql
-from tests.api.play import apply, create
 from tests.conftest import Api
+from tests.support import gql
+from tests.support.play import apply, create
 
 
 async def _legal(api: Api, game_id: str, token: str) -> list[Any]:

@@ -18,8 +18,8 @@ from service.api.graphql.schema import build_schema
 from service.app import create_app
 from service.settings import Settings
 from service.store.embedded import EmbeddedRedis
-from tests.api import gql
 from tests.conftest import Api, client_for
+from tests.support import gql
 
 OFF = Settings(graphql_fast_path=False, rate_limit_per_token=0, rate_limit_per_address=0)
 ON = Settings(rate_limit_per_token=0, rate_limit_per_address=0)

@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 import time
 from typing import Any
 
 import pytest
 
-from tests.api import gql
-from tests.api.play import apply
 from tests.conftest import Api
-
-SUGGEST = """
-query S($id: ID!, $strategy: Strategy!, $budgetMs: Int, $iterations: Int, $seed: Int) {
-  suggestMove(gameId: $id, strategy: $strategy, budgetMs: $budgetMs, iterations: $iterations,
-              seed: $seed) { seat strategy move label }
-}"""
-CREATE_WITH_BOTS = """
-mutation C($input: CreateGameInput!) {
-  createGame(input: $input) { game { id version status toAct } seats { seat token } }
-}"""
+from tests.support import gql
+from tests.support.gql import CREATE_WITH_BOTS, SUGGEST
+from tests.support.play import apply, until_seat_acts
 
 
 async def _create(
@@ -33,16 +23,6 @@ async def _create(
     )
     created: dict[str, Any] = data["createGame"]
     return created
-
-
-async def until_seat_acts(api: Api, game_id: str, token: str, seat: int) -> dict[str, Any]:
-    """The game as `seat` sees it once the bots have played up to its turn (or the end)."""
-    async with asyncio.timeout(60):
-        while True:
-            seen: dict[str, Any] = (await api.gql(gql.GAME, {"id": game_id}, token))["game"]
-            if seat in seen["toAct"] or seen["status"] == "FINISHED":
-                return seen
-            await asyncio.sleep(0.02)
 
 
 async def test_one_human_plays_a_whole_game_against_bots(api: Api, bot_worker: object) -> None:
