@@ -18,6 +18,7 @@ from service.settings import Settings
 from tests.conftest import Api, client_for
 from tests.support import gql
 from tests.support.gql import SUGGEST
+from tests.support.waiting import until
 
 
 def _request(kind: str, strategy: str, budget_ms: int, iterations: int | None) -> HintRequest:
@@ -41,9 +42,10 @@ async def one_hint_api(redis_url: str) -> AsyncIterator[Api]:
 
 
 async def _in_flight(count: int) -> None:
-    async with asyncio.timeout(60):
-        while metrics.REGISTRY.get_sample_value("rules_hints_in_flight") != count:
-            await asyncio.sleep(0.01)
+    def in_flight() -> bool:
+        return metrics.REGISTRY.get_sample_value("rules_hints_in_flight") == count
+
+    await until(in_flight, f"{count} hints in flight")
 
 
 async def test_a_hint_past_the_replicas_bound_is_refused_with_a_retryable_code(

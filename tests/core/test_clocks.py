@@ -23,6 +23,7 @@ from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.embedded import EmbeddedRedis
 from tests.support.tenants import ACME, post, tenants_app
+from tests.support.waiting import until
 from tests.support.workers import WorkerProcess
 
 CREATE = """
@@ -43,12 +44,6 @@ query Read($id: ID!) {
     history { version seat move label event }
   }
 }"""
-
-
-@pytest.fixture(scope="module")
-async def http(redis_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    async with tenants_app(redis_url) as client:
-        yield client
 
 
 @pytest.fixture
@@ -113,12 +108,12 @@ async def test_a_read_after_the_deadline_applies_the_timeout_itself() -> None:
         async with tenants_app(server.url) as http:
             game = (await _create(http, clock(0.05, "AUTO_GREEDY")))["game"]
             seat = game["toAct"][0]
-            seen = game
-            for _ in range(6000):  # each read checks the deadline; bounded at ~60 s
+
+            async def applied() -> Any:  # each read checks the deadline
                 seen = (await post(http, READ, {"id": game["id"]}))["data"]["game"]
-                if seen["version"] > game["version"]:
-                    break
-                await asyncio.sleep(0.01)
+                return seen if seen["version"] > game["version"] else None
+
+            seen = await until(applied, "a read to apply the timeout")
             timed_out = seen["history"][game["version"]]
             assert timed_out["event"] == "TIMEOUT" and timed_out["seat"] == seat
             assert timed_out["label"].startswith("timeout: ") and timed_out["move"] is not None

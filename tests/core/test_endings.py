@@ -3,28 +3,20 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
-import pytest
 
 from service import metrics
 from service.settings import Settings
 from service.store import RedisStore, connect
 from tests.support.gql import ABANDON, RESIGN
-from tests.support.tenants import ACME, GLOBEX, LIST, create, post, tenants_app
+from tests.support.tenants import ACME, GLOBEX, LIST, create, post
 
 HISTORY = """
 query History($id: ID!) {
   game(id: $id) { status toAct history { version seat move label event } }
 }"""
-
-
-@pytest.fixture(scope="module")
-async def http(redis_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    async with tenants_app(redis_url) as client:
-        yield client
 
 
 def _ended(reason: str) -> float:

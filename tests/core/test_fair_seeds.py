@@ -4,15 +4,13 @@ and the whole game replayed from its public history to the very state the servic
 from __future__ import annotations
 
 import hashlib
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import msgspec
-import pytest
 
 from service.engine import games, replay
-from tests.support.tenants import ACME, create, post, tenants_app
+from tests.support.tenants import ACME, create, post
 
 READ = """
 query Read($id: ID!) {
@@ -27,12 +25,6 @@ mutation Move($id: ID!, $move: JSON!) {
 }"""
 LEGAL = "query Legal($id: ID!) { game(id: $id) { toAct legalMoves { move } } }"
 RESIGN = "mutation R($id: ID!) { resign(gameId: $id) { __typename } }"
-
-
-@pytest.fixture(scope="module")
-async def http(redis_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    async with tenants_app(redis_url) as client:
-        yield client
 
 
 async def _read(http: httpx.AsyncClient, game_id: str, token: str | None = None) -> Any:

@@ -7,7 +7,6 @@ against the games each one created, over GraphQL and REST.
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -23,14 +22,7 @@ from tests.support.tenants import (
     SEATS,
     create,
     post,
-    tenants_app,
 )
-
-
-@pytest.fixture(scope="module")
-async def http(redis_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    async with tenants_app(redis_url) as client:
-        yield client
 
 
 async def listed(

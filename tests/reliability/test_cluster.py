@@ -15,10 +15,12 @@ from redis.asyncio.cluster import RedisCluster
 
 from service.engine import games
 from service.settings import Settings
-from service.store import FORMAT, HistoryRecord, Record, RedisStore, connect
+from service.store import RedisStore, connect
 from service.store.embedded import EmbeddedRedisCluster
-from tests.reliability.harness import services, until
+from tests.reliability.harness import services
 from tests.reliability.players import Players, audit, summary
+from tests.support import factories
+from tests.support.waiting import until
 
 SETTINGS = Settings(active_ttl=600, finished_ttl=600)
 
@@ -40,14 +42,6 @@ async def store(cluster: EmbeddedRedisCluster) -> AsyncIterator[RedisStore]:
     await store.close()
 
 
-def _record(version: int) -> Record:
-    return Record(FORMAT, "TREELINGS", 2, version, False, "seed", [b"a", b"b"], b"s", 1.0, 1.0)
-
-
-def _entry(version: int) -> HistoryRecord:
-    return HistoryRecord(version, 0, {"type": "x"}, f"move {version}")
-
-
 async def _games_on_every_node(store: RedisStore, nodes: int) -> dict[str, str]:
     """Game ids (each created with one committed move) by the node that owns their slot."""
     assert isinstance(store.redis, RedisCluster)
@@ -58,8 +52,10 @@ async def _games_on_every_node(store: RedisStore, nodes: int) -> dict[str, str]:
         node = store.redis.get_node_from_key(f"g:{{{game_id}}}").name
         if node in owners:
             continue
-        assert await store.create(game_id, _record(1), [_entry(1)])
-        assert (await store.commit(game_id, 1, _record(2), [_entry(2)], "0:k")).outcome == "ok"
+        assert await store.create(game_id, factories.record(1), [factories.history_entry(1)])
+        assert (
+            await store.commit(game_id, 1, factories.record(2), [factories.history_entry(2)], "0:k")
+        ).outcome == "ok"
         owners[node] = game_id
         if len(owners) == nodes:
             return owners
@@ -98,7 +94,13 @@ async def test_events_are_sharded_on_the_games_slot_and_reach_every_subscriber(
                     "PUBSUB", "SHARDNUMSUB", channel, target_nodes=owner
                 )
                 assert counts[1] == 1, "the subscription is sharded, on the slot's own node"
-                await store.commit(game_id, 2, _record(4), [_entry(3), _entry(4)], None)
+                await store.commit(
+                    game_id,
+                    2,
+                    factories.record(4),
+                    [factories.history_entry(3), factories.history_entry(4)],
+                    None,
+                )
                 async with asyncio.timeout(30):
                     received = [json.loads(await events.next()) for _ in range(2)]
                 assert [e["version"] for e in received] == [3, 4]

@@ -16,8 +16,9 @@ from service.engine import games
 from service.settings import Settings
 from service.store.embedded import EmbeddedRedis
 from tests.conftest import Api, client_for
-from tests.reliability.harness import services, until
+from tests.reliability.harness import services
 from tests.reliability.players import APPLIED, CREATE, GAME, UNAVAILABLE, Players, audit, summary
+from tests.support.waiting import until
 
 REDIS_TIMEOUT = 1.0
 
@@ -67,7 +68,8 @@ async def test_a_redis_crash_costs_seconds_of_availability_and_no_acknowledged_m
                 async def moving() -> bool:
                     return any(r.outcome == APPLIED and r.started > back for r in log.requests)
 
-                ready_after = await until(ready, "/readyz to pass again")
+                await until(ready, "/readyz to pass again")
+                ready_after = time.monotonic() - back
                 await until(moving, "an accepted move after Redis returned")
                 players.stopped = True
                 await load

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 from typing import Any
 
 from tests.conftest import Api
 from tests.support import gql
+from tests.support.waiting import until
 
 
 async def create(
@@ -49,9 +49,10 @@ async def play_to_end(
 
 async def until_seat_acts(api: Api, game_id: str, token: str, seat: int) -> dict[str, Any]:
     """The game as `seat` sees it once the bots have played up to its turn (or the end)."""
-    async with asyncio.timeout(60):
-        while True:
-            seen: dict[str, Any] = (await api.gql(gql.GAME, {"id": game_id}, token))["game"]
-            if seat in seen["toAct"] or seen["status"] == "FINISHED":
-                return seen
-            await asyncio.sleep(0.02)
+
+    async def seen_when_it_acts() -> dict[str, Any] | None:
+        seen: dict[str, Any] = (await api.gql(gql.GAME, {"id": game_id}, token))["game"]
+        return seen if seat in seen["toAct"] or seen["status"] == "FINISHED" else None
+
+    found: dict[str, Any] = await until(seen_when_it_acts, f"seat {seat} to act")
+    return found

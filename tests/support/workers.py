@@ -3,15 +3,15 @@ share: waiting on jobs, reading what a worker logged."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO
+
+from tests.support.waiting import until
 
 
 class WorkerProcess:
@@ -41,11 +41,10 @@ class WorkerProcess:
     async def until_logged(self, text: str, seconds: float = 60) -> None:
         """Wait until the worker has logged `text`: an AssertionError quoting its log after
         `seconds`."""
-        deadline = time.monotonic() + seconds
-        while text not in (logged := self.output()):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"waited {seconds} s for {text!r}; it logged:\n{logged}")
-            await asyncio.sleep(0.05)
+        try:
+            await until(lambda: text in self.output(), repr(text), seconds)
+        except AssertionError as failed:
+            raise AssertionError(f"{failed}; it logged:\n{self.output()}") from None
 
     def stop(self) -> str:
         """Stop it (if it still runs) and return everything it logged."""

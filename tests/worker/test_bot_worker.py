@@ -11,7 +11,7 @@ import os
 import secrets
 import signal
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -32,6 +32,7 @@ from tests.conftest import Api, client_for, own_redis
 from tests.support import gql
 from tests.support.gql import CREATE_WITH_BOTS
 from tests.support.play import apply, until_seat_acts
+from tests.support.waiting import until
 from tests.support.workers import WorkerProcess, worker_process
 
 SETTINGS = Settings(rate_limit_per_token=0, rate_limit_per_address=0)
@@ -43,16 +44,6 @@ async def _create(api: Api, kind: str, players: int, bots: dict[int, str], seed:
     bot_seats = [{"seat": seat, "strategy": strategy} for seat, strategy in bots.items()]
     variables = {"input": {"kind": kind, "players": players, "seed": seed, "bots": bot_seats}}
     return (await api.gql(CREATE_WITH_BOTS, variables))["createGame"]
-
-
-async def _until(check: Callable[[], Any], what: str, seconds: float = 60) -> Any:
-    try:
-        async with asyncio.timeout(seconds):
-            while not (found := await check()):
-                await asyncio.sleep(0.05)
-    except TimeoutError:
-        raise AssertionError(f"waited {seconds} s for {what}") from None
-    return found
 
 
 @pytest.fixture
@@ -84,7 +75,7 @@ async def _in_a_workers_hands(
     created = await _create(api, "TREELINGS", 2, {0: "SEARCH"}, seed)
     game_id, token = created["game"]["id"], created["seats"][0]["token"]
     with worker_process(url, **settings) as worker:
-        await _until(lambda: _claimed_by_one_worker(store, game_id), "the worker took the job")
+        await until(lambda: _claimed_by_one_worker(store, game_id), "the worker took the job")
         yield game_id, token, worker
 
 
@@ -149,7 +140,7 @@ async def test_a_worker_killed_mid_decision_leaves_its_job_to_another_that_plays
         stuck.process.wait(30)
         with worker_process(url, **QUICK_RECLAIM) as rescuer:
             seen = await until_seat_acts(api, game_id, token, 1)
-            assert await _until(lambda: _no_jobs(store), "every job done")
+            assert await until(lambda: _no_jobs(store), "every job done")
             log = rescuer.stop()
     assert seen["version"] >= 1
     history = (await api.gql(gql.HISTORY, {"id": game_id}))["game"]["history"]
@@ -200,8 +191,8 @@ async def test_stale_and_unknown_jobs_are_acknowledged_and_dropped(
     port = free_port()
     with worker_process(url, RULES_WORKER_METRICS_PORT=str(port)) as worker:
         seen = await until_seat_acts(api, game_id, token, 1)
-        await _until(lambda: _no_jobs(store), "every job acknowledged and deleted")
-        exported = await _until(lambda: _metrics_once_idle(port), "the backlog exported as 0")
+        await until(lambda: _no_jobs(store), "every job acknowledged and deleted")
+        exported = await until(lambda: _metrics_once_idle(port), "the backlog exported as 0")
         log = worker.stop()
     assert seen["version"] >= 1
     played = exported['rules_bot_jobs_total{outcome="played"}']  # one per bot decision
@@ -280,7 +271,7 @@ async def test_a_worker_makes_its_groups_again_when_redis_loses_them(
             return False
 
     with worker_process(url):
-        await _until(grouped, "the worker made its groups")
+        await until(grouped, "the worker made its groups")
         await store.redis.flushall()
         created = await _create(api, "TREELINGS", 2, {0: "GREEDY"}, "regroup")
         game_id, token = created["game"]["id"], created["seats"][0]["token"]

@@ -11,7 +11,7 @@ from pathlib import Path
 from service.api.graphql.app import GRAPHIQL_DIR
 from tests.conftest import Api
 
-TOOLS = Path(__file__).parents[2] / "tools" / "graphiql"
+TOOLS = Path(__file__).parents[3] / "tools" / "graphiql"
 ASSET = re.compile(r"""(?:src|href)=["']([^"']+)["']""")
 
 

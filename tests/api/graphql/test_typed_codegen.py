@@ -18,7 +18,7 @@ import pytest
 
 from service.api.contracts import SCHEMA_DIR
 
-NODE_DIR = Path(__file__).parents[1] / "typed_node"
+NODE_DIR = Path(__file__).parents[2] / "typed_node"
 CHECKED = [
     "TypedGameQuery",
     "TypedCatalogQuery",

@@ -15,7 +15,7 @@ from service.app import PLAYGROUND_DIR, create_app
 from service.settings import Settings
 from tests.conftest import Api, client_for
 
-ROOT = Path(__file__).parents[2]
+ROOT = Path(__file__).parents[3]
 FILES = sorted(path.name for path in PLAYGROUND_DIR.iterdir())
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 
