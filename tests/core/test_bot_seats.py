@@ -11,23 +11,14 @@ import pytest
 from tests.conftest import Api
 from tests.support import gql
 from tests.support.gql import CREATE_WITH_BOTS, SUGGEST
-from tests.support.play import apply, until_seat_acts
-
-
-async def _create(
-    api: Api, kind: str, players: int, bots: list[dict[str, Any]], seed: str
-) -> dict[str, Any]:
-    data = await api.gql(
-        CREATE_WITH_BOTS,
-        {"input": {"kind": kind, "players": players, "seed": seed, "bots": bots}},
-    )
-    created: dict[str, Any] = data["createGame"]
-    return created
+from tests.support.play import apply, create_game, until_seat_acts
 
 
 async def test_one_human_plays_a_whole_game_against_bots(api: Api, bot_worker: object) -> None:
     bots = [{"seat": 0, "strategy": "GREEDY"}, {"seat": 2, "strategy": "RANDOM"}]
-    created = await _create(api, "TREELINGS", 3, bots, "vs-bots")
+    created = await create_game(
+        api.http, document=CREATE_WITH_BOTS, kind="TREELINGS", players=3, seed="vs-bots", bots=bots
+    )
     assert [s["seat"] for s in created["seats"]] == [1], "bot seats get no token"
     token = created["seats"][0]["token"]
     game = created["game"]

@@ -22,6 +22,7 @@ from service.refusals import Refused
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.embedded import EmbeddedRedis
+from tests.support.play import create_game
 from tests.support.tenants import ACME, post, tenants_app
 from tests.support.waiting import until
 from tests.support.workers import WorkerProcess
@@ -58,24 +59,18 @@ def clock(seconds: float, on_timeout: str = "AUTO_RANDOM", total: bool = False) 
     return {limit: seconds, "onTimeout": on_timeout}
 
 
-async def _create(http: httpx.AsyncClient, turn_clock: dict[str, Any]) -> dict[str, Any]:
-    variables = {"input": {"kind": "TREELINGS", "players": 2, "clock": turn_clock}}
-    body = await post(http, CREATE, variables, ACME)
-    assert "errors" not in body, body
-    payload: dict[str, Any] = body["data"]["createGame"]
-    return payload
-
-
 async def test_the_deadline_is_in_every_view_and_moves_on_with_each_decision(
     http: httpx.AsyncClient,
 ) -> None:
-    payload = await _create(http, clock(3600, "FORFEIT"))
+    payload = await create_game(http, document=CREATE, key=ACME, clock=clock(3600, "FORFEIT"))
     game = payload["game"]
     assert game["clock"]["seat"] == game["toAct"][0] and game["clock"]["deadline"]
     assert game["clock"]["perDecisionSeconds"] == 3600 and game["clock"]["onTimeout"] == "FORFEIT"
     rest = (await http.get(f"/v1/games/{game['id']}")).json()["clock"]
     assert rest["seat"] == game["toAct"][0] and rest["deadline"] > 0
-    banked = await _create(http, {**clock(600, total=True), "incrementSeconds": 5})
+    banked = await create_game(
+        http, document=CREATE, key=ACME, clock={**clock(600, total=True), "incrementSeconds": 5}
+    )
     assert banked["game"]["clock"]["remainingSeconds"] == [600.0, 600.0]
 
 
@@ -106,7 +101,9 @@ async def test_a_read_after_the_deadline_applies_the_timeout_itself() -> None:
     server = EmbeddedRedis().start()
     try:
         async with tenants_app(server.url) as http:
-            game = (await _create(http, clock(0.05, "AUTO_GREEDY")))["game"]
+            game = (
+                await create_game(http, document=CREATE, key=ACME, clock=clock(0.05, "AUTO_GREEDY"))
+            )["game"]
             seat = game["toAct"][0]
 
             async def applied() -> Any:  # each read checks the deadline
@@ -119,7 +116,9 @@ async def test_a_read_after_the_deadline_applies_the_timeout_itself() -> None:
             assert timed_out["label"].startswith("timeout: ") and timed_out["move"] is not None
             assert seen["status"] == "ACTIVE"
             # a move that comes after the deadline: the timeout first, then the move is judged
-            payload = await _create(http, clock(0.05, "FORFEIT"))
+            payload = await create_game(
+                http, document=CREATE, key=ACME, clock=clock(0.05, "FORFEIT")
+            )
             forfeit, tokens = payload["game"], [s["token"] for s in payload["seats"]]
             deadline = datetime.fromisoformat(forfeit["clock"]["deadline"]).timestamp()
             while time.time() <= deadline:  # the wall clock passing it is the event
@@ -137,7 +136,7 @@ async def test_a_read_after_the_deadline_applies_the_timeout_itself() -> None:
 async def test_a_clock_runs_out_with_no_client_connected(
     http: httpx.AsyncClient, store: RedisStore, bot_worker: WorkerProcess
 ) -> None:
-    game = (await _create(http, clock(0.3, "FORFEIT")))["game"]
+    game = (await create_game(http, document=CREATE, key=ACME, clock=clock(0.3, "FORFEIT")))["game"]
     async with store.events(game["id"]) as events:
         while True:  # the worker's commit publishes the end; nobody reads the game meanwhile
             event = json.loads(await asyncio.wait_for(events.next(), 60))
@@ -156,7 +155,7 @@ async def test_a_timeout_racing_a_last_second_move_lets_exactly_one_win(
 ) -> None:
     service, winners = GameService(store), set()
     for round_ in range(10):
-        payload = await _create(http, clock(3600, "FORFEIT"))
+        payload = await create_game(http, document=CREATE, key=ACME, clock=clock(3600, "FORFEIT"))
         game_id, tokens = payload["game"]["id"], [s["token"] for s in payload["seats"]]
         record, _ = await store.load(game_id)
         assert record is not None and record.deadline is not None
@@ -196,7 +195,9 @@ async def test_an_auto_timeout_is_the_same_move_whoever_applies_it(
     http: httpx.AsyncClient, store: RedisStore
 ) -> None:
     """Workers and readers derive the timeout's move from the seed and version alone."""
-    game_id = (await _create(http, clock(3600, "AUTO_GREEDY")))["game"]["id"]
+    game_id = (
+        await create_game(http, document=CREATE, key=ACME, clock=clock(3600, "AUTO_GREEDY"))
+    )["game"]["id"]
     record, _ = await store.load(game_id)
     assert record is not None and record.deadline is not None
     rules = games()[record.kind]

@@ -11,7 +11,8 @@ from service import metrics
 from service.settings import Settings
 from service.store import RedisStore, connect
 from tests.support.gql import ABANDON, RESIGN
-from tests.support.tenants import ACME, GLOBEX, LIST, create, post
+from tests.support.play import create_game
+from tests.support.tenants import ACME, CREATE, GLOBEX, LIST, post
 
 HISTORY = """
 query History($id: ID!) {
@@ -24,7 +25,7 @@ def _ended(reason: str) -> float:
 
 
 async def _game(http: httpx.AsyncClient, player: str) -> tuple[str, list[str]]:
-    payload = await create(http, ACME, [player, None])
+    payload = await create_game(http, document=CREATE, key=ACME, playerIds=[player, None])
     return payload["game"]["id"], [s["token"] for s in payload["seats"]]
 
 

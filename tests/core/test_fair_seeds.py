@@ -10,7 +10,8 @@ import httpx
 import msgspec
 
 from service.engine import games, replay
-from tests.support.tenants import ACME, create, post
+from tests.support.play import create_game
+from tests.support.tenants import ACME, CREATE, post
 
 READ = """
 query Read($id: ID!) {
@@ -34,7 +35,7 @@ async def _read(http: httpx.AsyncClient, game_id: str, token: str | None = None)
 async def test_the_seed_shows_only_at_the_end_and_replays_the_game(
     http: httpx.AsyncClient,
 ) -> None:
-    payload = await create(http, ACME, [])
+    payload = await create_game(http, document=CREATE, key=ACME, playerIds=[])
     game_id, tokens = payload["game"]["id"], [s["token"] for s in payload["seats"]]
     commitment = (await _read(http, game_id))["seedCommitment"]
     for _ in range(6):  # a few decisions, each by the seat to act

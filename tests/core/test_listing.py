@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.support.play import create_game
 from tests.support.tenants import (
     ACME,
     CREATE,
@@ -20,7 +21,6 @@ from tests.support.tenants import (
     LIST,
     MOVE,
     SEATS,
-    create,
     post,
 )
 
@@ -41,7 +41,7 @@ async def test_player_ids_are_returned_with_the_seats_to_their_tenant_only(
     http: httpx.AsyncClient,
 ) -> None:
     alice, bob = user(), user()
-    payload = await create(http, ACME, [alice, bob])
+    payload = await create_game(http, document=CREATE, key=ACME, playerIds=[alice, bob])
     assert [s["playerId"] for s in payload["seats"]] == [alice, bob]
     assert [s["playerId"] for s in payload["game"]["seats"]] == [alice, bob]
     game_id = payload["game"]["id"]
@@ -58,7 +58,7 @@ async def test_my_turn_follows_the_moves_and_each_tenant_sees_only_its_own_games
     http: httpx.AsyncClient,
 ) -> None:
     alice, bob = user(), user()
-    payload = await create(http, ACME, [alice, bob])
+    payload = await create_game(http, document=CREATE, key=ACME, playerIds=[alice, bob])
     game_id, tokens = payload["game"]["id"], [s["token"] for s in payload["seats"]]
     first_seat = payload["game"]["toAct"][0]
     players = [alice, bob]
@@ -84,7 +84,10 @@ async def test_my_turn_follows_the_moves_and_each_tenant_sees_only_its_own_games
 
 async def test_pages_walk_every_game_once_newest_first(http: httpx.AsyncClient) -> None:
     carol = user()
-    created = [(await create(http, ACME, [carol, None]))["game"]["id"] for _ in range(5)]
+    created = [
+        (await create_game(http, document=CREATE, key=ACME, playerIds=[carol, None]))["game"]["id"]
+        for _ in range(5)
+    ]
     seen: list[str] = []
     after = None
     while True:

@@ -5,19 +5,41 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import httpx
+
 from tests.conftest import Api
 from tests.support import gql
 from tests.support.waiting import until
 
 
+async def create_game(
+    http: httpx.AsyncClient, *, document: str = gql.CREATE, key: str | None = None, **fields: Any
+) -> dict[str, Any]:
+    """createGame over GraphQL, the one way the tests create a game: its payload (`game` and
+    `seats` as `document` selects them). `fields` are CreateGameInput's (a 2-player TREELINGS
+    game unless they say otherwise); `key` is a tenant's API key."""
+    variables = {"input": {"kind": "TREELINGS", "players": 2, **fields}}
+    headers = {"x-api-key": key} if key else {}
+    response = await http.post(
+        "/graphql", json={"query": document, "variables": variables}, headers=headers
+    )
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    assert "errors" not in body, body
+    payload: dict[str, Any] = body["data"]["createGame"]
+    return payload
+
+
+def bot_seats(bots: dict[int, str]) -> list[dict[str, Any]]:
+    """CreateGameInput's `bots` for {seat: strategy}."""
+    return [{"seat": seat, "strategy": strategy} for seat, strategy in bots.items()]
+
+
 async def create(
     api: Api, kind: str, players: int, seed: str = "s", options: dict[str, Any] | None = None
 ) -> tuple[dict[str, Any], list[str]]:
-    data = await api.gql(
-        gql.CREATE,
-        {"input": {"kind": kind, "players": players, "seed": seed, "options": options}},
-    )
-    payload = data["createGame"]
+    """A game and its seat tokens, by seat."""
+    payload = await create_game(api.http, kind=kind, players=players, seed=seed, options=options)
     return payload["game"], [s["token"] for s in payload["seats"]]
 
 

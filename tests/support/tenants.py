@@ -63,11 +63,3 @@ async def post(
     assert response.status_code == 200, response.text
     body: dict[str, Any] = response.json()
     return body
-
-
-async def create(http: httpx.AsyncClient, key: str, player_ids: list[str | None]) -> dict[str, Any]:
-    variables = {"input": {"kind": "TREELINGS", "players": 2, "playerIds": player_ids}}
-    body = await post(http, CREATE, variables, key)
-    assert "errors" not in body, body
-    payload: dict[str, Any] = body["data"]["createGame"]
-    return payload

@@ -13,7 +13,6 @@ import signal
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 import httpx
 import pytest
@@ -31,19 +30,13 @@ from service.store.jobs import GROUP, LANE_KEYS, in_lane_slot, lane_of
 from tests.conftest import Api, client_for, own_redis
 from tests.support import gql
 from tests.support.gql import CREATE_WITH_BOTS
-from tests.support.play import apply, until_seat_acts
+from tests.support.play import apply, bot_seats, create_game, until_seat_acts
 from tests.support.waiting import until
 from tests.support.workers import WorkerProcess, worker_process
 
 SETTINGS = Settings(rate_limit_per_token=0, rate_limit_per_address=0)
 STUCK = {"RULES_BOT_ITERATIONS": str(10**9)}  # a SEARCH decision that never ends
 QUICK_RECLAIM = {"RULES_WORKER_RECLAIM_SECONDS": "1"}
-
-
-async def _create(api: Api, kind: str, players: int, bots: dict[int, str], seed: str) -> Any:
-    bot_seats = [{"seat": seat, "strategy": strategy} for seat, strategy in bots.items()]
-    variables = {"input": {"kind": kind, "players": players, "seed": seed, "bots": bot_seats}}
-    return (await api.gql(CREATE_WITH_BOTS, variables))["createGame"]
 
 
 @pytest.fixture
@@ -72,7 +65,14 @@ async def _in_a_workers_hands(
     """A new game whose SEARCH bot (seat 0) is due, its job taken by a new worker process;
     yields the game's id, the human's token and the worker."""
     url, api, store = isolated
-    created = await _create(api, "TREELINGS", 2, {0: "SEARCH"}, seed)
+    created = await create_game(
+        api.http,
+        document=CREATE_WITH_BOTS,
+        kind="TREELINGS",
+        players=2,
+        seed=seed,
+        bots=bot_seats({0: "SEARCH"}),
+    )
     game_id, token = created["game"]["id"], created["seats"][0]["token"]
     with worker_process(url, **settings) as worker:
         await until(lambda: _claimed_by_one_worker(store, game_id), "the worker took the job")
@@ -87,7 +87,14 @@ async def test_the_human_is_answered_at_once_and_the_bots_moves_follow_as_events
     api: Api, bot_worker: WorkerProcess
 ) -> None:
     bots = {1: "SEARCH", 2: "GREEDY", 3: "GREEDY"}
-    created = await _create(api, "TREELINE", 4, bots, "answer-at-once")
+    created = await create_game(
+        api.http,
+        document=CREATE_WITH_BOTS,
+        kind="TREELINE",
+        players=4,
+        seed="answer-at-once",
+        bots=bot_seats(bots),
+    )
     game_id, token = created["game"]["id"], created["seats"][0]["token"]
     seen = await until_seat_acts(api, game_id, token, 0)
     store = RedisStore(connect(SETTINGS, bot_worker.redis_url), SETTINGS)
@@ -119,7 +126,14 @@ async def test_bots_play_the_same_moves_for_the_same_seed_and_human_moves(
 ) -> None:
     finals = []
     for _ in range(2):
-        created = await _create(api, "TREELINGS", 3, {0: "SEARCH", 2: "GREEDY"}, "same-seed")
+        created = await create_game(
+            api.http,
+            document=CREATE_WITH_BOTS,
+            kind="TREELINGS",
+            players=3,
+            seed="same-seed",
+            bots=bot_seats({0: "SEARCH", 2: "GREEDY"}),
+        )
         game_id, token = created["game"]["id"], created["seats"][0]["token"]
         for _ in range(2):
             seen = await until_seat_acts(api, game_id, token, 1)
@@ -182,7 +196,14 @@ async def test_stale_and_unknown_jobs_are_acknowledged_and_dropped(
     isolated: tuple[str, Api, RedisStore],
 ) -> None:
     url, api, store = isolated
-    created = await _create(api, "TREELINGS", 2, {0: "GREEDY"}, "stale")
+    created = await create_game(
+        api.http,
+        document=CREATE_WITH_BOTS,
+        kind="TREELINGS",
+        players=2,
+        seed="stale",
+        bots=bot_seats({0: "GREEDY"}),
+    )
     game_id, token = created["game"]["id"], created["seats"][0]["token"]
     lane = LANE_KEYS[lane_of(game_id)]
     await store.redis.xadd(lane, {"g": game_id, "v": 5, "s": 0})  # a version never reached
@@ -273,7 +294,14 @@ async def test_a_worker_makes_its_groups_again_when_redis_loses_them(
     with worker_process(url):
         await until(grouped, "the worker made its groups")
         await store.redis.flushall()
-        created = await _create(api, "TREELINGS", 2, {0: "GREEDY"}, "regroup")
+        created = await create_game(
+            api.http,
+            document=CREATE_WITH_BOTS,
+            kind="TREELINGS",
+            players=2,
+            seed="regroup",
+            bots=bot_seats({0: "GREEDY"}),
+        )
         game_id, token = created["game"]["id"], created["seats"][0]["token"]
         seen = await until_seat_acts(api, game_id, token, 1)
     assert seen["version"] >= 1
