@@ -117,20 +117,22 @@ async def test_concurrent_moves_on_a_cluster_are_applied_exactly_once(
         try:
             for kind, game in sorted(games().items()):
                 for n in range(2):
-                    table = await players.create(kind, game.min_players, f"cluster-{kind}-{n}")
-                    players.tables.append(table)
+                    played_game = await players.create(
+                        kind, game.min_players, f"cluster-{kind}-{n}"
+                    )
+                    players.games.append(played_game)
             # the budget ends the run; the time cap only matters on a very busy machine
             await players.run(clients=8, seconds=120, budget=300)
         finally:
             await players.aclose()
         assert all(s.alive() for s in replicas)
-    checked = await audit(store.redis, players.tables, players.record.intents)
+    checked = await audit(store.redis, players.games, players.record.intents)
     counts = summary(players.record, checked, 0)
     print("cluster run:", json.dumps(counts))
     assert not checked.problems, "\n".join(checked.problems[:20])
     assert counts["acknowledged"] >= 30 and counts["conflicts"] >= 3, counts
     assert isinstance(store.redis, RedisCluster)
-    owners = {store.redis.get_node_from_key(f"g:{{{t.id}}}").name for t in players.tables}
+    owners = {store.redis.get_node_from_key(f"g:{{{t.id}}}").name for t in players.games}
     assert len(owners) > 1, "the games are spread over the cluster's nodes"
 
 
