@@ -38,6 +38,7 @@ import pytest
 from service.app import create_app
 from service.settings import Settings
 from service.store.embedded import EmbeddedRedis, EmbeddedRedisCluster
+from tests.support.workers import WorkerProcess, worker_process
 
 HANG_LIMIT = 600.0  # seconds; far above any test's time under `make test-stress`
 
@@ -69,7 +70,7 @@ SLOW = (
     "tests/clients/test_gql.py",
     "tests/clients/test_node.py",
     "tests/clients/test_openapi_client.py",
-    "tests/api/test_typed_codegen.py",
+    "tests/api/graphql/test_typed_codegen.py",
     "tests/security/test_fuzz.py",
     "tests/hostile/test_fanout.py",
     "tests/hostile/test_sockets.py::test_one_pubsub_connection_serves_every_subscriber",
@@ -88,19 +89,19 @@ SLOW = (
     "tests/deploy/test_manifests.py::test_every_rendered_object_matches_its_schema[overlays/dev-1.30",
     "tests/deploy/test_manifests.py::test_every_rendered_object_matches_its_schema[overlays/prod-1.30",
     "tests/deploy/test_manifests.py::test_every_rendered_object_matches_its_schema[monitoring-1.30",
-    "tests/api/test_bot_worker.py::test_a_decision_taken_by_two_workers",
-    "tests/api/test_typed.py::test_random_games_typed_fields_equal_the_json_and_fit_the_schemas[TREELINE]",
-    "tests/api/test_typed.py::test_random_games_typed_fields_equal_the_json_and_fit_the_schemas[TREETOPIA]",
-    "tests/api/test_typed.py::test_random_games_typed_fields_equal_the_json_and_fit_the_schemas[TREE_LINED_AVENUE]",
+    "tests/worker/test_bot_worker.py::test_a_decision_taken_by_two_workers",
+    "tests/api/graphql/test_typed.py::test_random_games_typed_fields_equal_the_json_and_fit_the_schemas[TREELINE]",
+    "tests/api/graphql/test_typed.py::test_random_games_typed_fields_equal_the_json_and_fit_the_schemas[TREETOPIA]",
+    "tests/api/graphql/test_typed.py::test_random_games_typed_fields_equal_the_json_and_fit_the_schemas[TREE_LINED_AVENUE]",
     "tests/games/test_reasons.py::test_every_reason_of_the_game_is_produced_by_a_refusal[TREETOPIA]",
     "tests/security/test_hidden_api.py::test_all4_api_answers_hold_no_secret_and_one_history_for_all[TREELINE-4",
     "tests/security/test_hidden_api.py::test_all4_api_answers_hold_no_secret_and_one_history_for_all[TREETOPIA-4",
     "tests/security/test_hidden_api.py::test_all4_api_answers_hold_no_secret_and_one_history_for_all[TREELINGS-5",
     "tests/security/test_hidden_api.py::test_all4_api_answers_hold_no_secret_and_one_history_for_all[TREE_LINED_AVENUE-4",
     "tests/api/test_docs.py::test_every_documented_example_runs",
-    "tests/api/test_bots_api.py::test_one_human_plays_a_whole_game_against_bots",
-    "tests/api/test_graphql_games.py::test_whole_game_with_only_the_returned_tokens[TREETOPIA-4]",
-    "tests/api/test_graphql_games.py::test_whole_game_with_only_the_returned_tokens[TREELINE-4]",
+    "tests/core/test_bot_seats.py::test_one_human_plays_a_whole_game_against_bots",
+    "tests/api/graphql/test_graphql_games.py::test_whole_game_with_only_the_returned_tokens[TREETOPIA-4]",
+    "tests/api/graphql/test_graphql_games.py::test_whole_game_with_only_the_returned_tokens[TREELINE-4]",
     "tests/bots/test_bots.py::test_suggested_moves_are_legal_for_every_strategy_in_many_states[TREELINE]",
     "tests/bots/test_bots.py::test_suggested_moves_are_legal_for_every_strategy_in_many_states[TREETOPIA]",
     "tests/bots/test_bots.py::test_suggested_moves_are_legal_for_every_strategy_in_many_states[TREE_LINED_AVENUE]",
@@ -224,3 +225,11 @@ async def api(redis_url: str) -> AsyncIterator[Api]:
     app = create_app(settings, redis_url)
     async with client_for(app) as http:
         yield Api(http)
+
+
+@pytest.fixture(scope="session")
+def bot_worker(redis_url: str) -> Iterator[WorkerProcess]:
+    """One bot worker process playing the bot seats of the shared Redis, as `make run` starts
+    one beside the API."""
+    with worker_process(redis_url) as worker:
+        yield worker

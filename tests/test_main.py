@@ -19,7 +19,7 @@ from websockets.sync.client import connect
 from websockets.typing import Subprotocol
 
 from service.store.embedded import free_port
-from tests.api import gql
+from tests.support import gql
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from tests.api.processes import service_processes
-from tests.api.workers import WorkerProcess
+from tests.support.processes import service_processes
+from tests.support.workers import WorkerProcess
 
 DOC = Path(__file__).parents[2] / "docs" / "api.md"
 BLOCK = re.compile(r"```(sh|python|text)\n(.*?)```\n(?:<!-- doc-test: (.*?) -->)?", re.S)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tests.api import gql
-from tests.api.play import apply, create
 from tests.conftest import Api
+from tests.support import gql
+from tests.support.play import apply, create
 
 
 async def test_health_and_readiness(api: Api) -> None:

@@ -10,9 +10,9 @@ import time
 from service.app import create_app
 from service.settings import Settings
 from service.store.embedded import EmbeddedRedis
-from tests.api import gql
-from tests.api.play import create
 from tests.conftest import Api, client_for
+from tests.support import gql
+from tests.support.play import create
 
 
 async def test_requests_during_an_outage_fail_fast_and_typed_then_recover() -> None:

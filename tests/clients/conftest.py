@@ -19,7 +19,7 @@ import pytest
 from playwright.async_api import Browser, Page, Route, async_playwright
 
 from service.store.embedded import free_port
-from tests.api.processes import service_processes
+from tests.support.processes import service_processes
 
 KINDS = ["TREELINE", "TREELINGS", "TREETOPIA", "TREE_LINED_AVENUE"]
 

@@ -18,8 +18,8 @@ import httpx
 import pytest
 from playwright.async_api import Browser, Page, Request
 
-from tests.api.workers import WorkerProcess, worker_process
 from tests.clients.conftest import KINDS, TIMEOUT_MS, Service, only_to
+from tests.support.workers import WorkerProcess, worker_process
 
 GAME = """query($id: ID!) { game(id: $id) {
   version status toAct viewer legalMoves { label } scores { final winners entries { seat points } }

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -23,6 +22,7 @@ from service.games import games
 from service.games.avenue.state import Redraw
 from service.games.treetopia.state import WHIRLWIND
 from service.refusals import Code
+from tests.games.docs import rules_doc
 
 GAMES = 40
 # Positions the random games reach too rarely, set up by their create options.
@@ -112,12 +112,9 @@ def test_reason_tables_name_real_move_kinds_and_fields() -> None:
             assert reason.code.isupper() and reason.rule, reason
 
 
-DOCS = {"TREELINE": "treeline", "TREELINGS": "treelings", "TREETOPIA": "treetopia"}
-
-
 @pytest.mark.parametrize("kind", sorted(games()))
 def test_every_reason_is_documented_with_its_rule(kind: str) -> None:
-    doc = Path(__file__).parents[2] / "docs" / "rules" / f"{DOCS.get(kind, 'avenue')}.md"
+    doc = rules_doc(kind)
     text = doc.read_text()
     for reason in [*games()[kind].reasons.values()]:
         assert f"| `{reason.code}` | {reason.rule} |" in text, reason.code

@@ -3,15 +3,13 @@ a heading named for its object, so that client teams never meet an unexplained f
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 from msgspec import inspect
 
 from service.games import games
-
-DOCS = {"TREELINE": "treeline", "TREELINGS": "treelings", "TREETOPIA": "treetopia"}
+from tests.games.docs import rules_doc
 
 
 def view_structs(kind: str) -> dict[str, inspect.StructType]:
@@ -33,7 +31,7 @@ def view_structs(kind: str) -> dict[str, inspect.StructType]:
 
 @pytest.mark.parametrize("kind", sorted(games()))
 def test_every_view_field_is_documented(kind: str) -> None:
-    doc = Path(__file__).parents[2] / "docs" / "rules" / f"{DOCS.get(kind, 'avenue')}.md"
+    doc = rules_doc(kind)
     sections = doc.read_text().split("\n### ")
     for name, struct in view_structs(kind).items():
         section = next((s for s in sections if s.startswith(f"{name}\n")), "")

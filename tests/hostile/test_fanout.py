@@ -13,9 +13,9 @@ import pytest
 import redis.asyncio as aioredis
 
 from service.store.embedded import EmbeddedRedis
-from tests.api import gql
-from tests.api.processes import service_processes
 from tests.hostile.ws import SUBSCRIBE, WAIT, connect, create_game, operate, receive
+from tests.support import gql
+from tests.support.processes import service_processes
 
 SUBSCRIBERS = 500
 GAMES = 25

@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 
 from service.settings import Settings
 from service.store import connect as connect_redis
-from tests.api import gql
-from tests.api.play import create
-from tests.api.processes import service_processes
 from tests.conftest import Api
 from tests.hostile.test_http import typed
 from tests.hostile.ws import SUBSCRIBE, connect, receive
+from tests.support import gql
+from tests.support.play import create
+from tests.support.processes import service_processes
 
 PRINTABLE = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=40)
 JSON = st.recursive(

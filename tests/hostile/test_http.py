@@ -10,10 +10,10 @@ import pytest
 
 from service.app import create_app
 from service.settings import Settings
-from tests.api import gql
-from tests.api.play import create
 from tests.conftest import Api, client_for
 from tests.hostile.ws import one_window
+from tests.support import gql
+from tests.support.play import create
 
 HUGE = "9" * 5000
 DEEP_MOVE = "[" * 3000 + "]" * 3000

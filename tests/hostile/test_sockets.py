@@ -15,8 +15,6 @@ import pytest
 import redis.asyncio as aioredis
 import websockets
 
-from tests.api import gql
-from tests.api.processes import service_processes
 from tests.hostile.ws import (
     SUBSCRIBE,
     WAIT,
@@ -27,6 +25,8 @@ from tests.hostile.ws import (
     operate,
     receive,
 )
+from tests.support import gql
+from tests.support.processes import service_processes
 
 # one worker runs the module, so its service processes start once, not once per worker
 pytestmark = pytest.mark.xdist_group("sockets")

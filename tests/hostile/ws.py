@@ -11,7 +11,7 @@ import httpx
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from tests.api import gql
+from tests.support import gql
 
 WAIT = 60  # seconds: generous, the machine's cores are shared
 SUBSCRIBE = "subscription E($id: ID!) { gameEvents(gameId: $id) { gameId version status } }"

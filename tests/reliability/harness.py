@@ -93,17 +93,6 @@ def _answers(url: str) -> bool:
         return False
 
 
-async def until(condition: object, what: str, timeout: float = 60.0) -> float:
-    """Poll an async predicate until it holds; returns the seconds it took. The bound is
-    generous: it only turns an event that never comes into a failure, on a busy machine too."""
-    started = time.monotonic()
-    while not await condition():  # type: ignore[operator]
-        if time.monotonic() - started > timeout:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
-        await asyncio.sleep(0.02)
-    return time.monotonic() - started
-
-
 # --- RESP framing, enough to tell which reply answers which command ---------------------------
 
 _LINE = b"+-:_,#("

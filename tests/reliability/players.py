@@ -31,7 +31,7 @@ APPLIED, REPLAYED, UNAVAILABLE, TRANSPORT = "APPLIED", "REPLAYED", "UNAVAILABLE"
 
 
 @dataclass
-class Table:
+class PlayedGame:
     id: str
     kind: str
     players: int
@@ -88,9 +88,9 @@ class Record_:
 class Players:
     """`clients` concurrent players over `servers` (base URLs), until a deadline or budget."""
 
-    def __init__(self, servers: list[str], tables: list[Table], seed: int = 0) -> None:
+    def __init__(self, servers: list[str], played: list[PlayedGame], seed: int = 0) -> None:
         self.servers = servers
-        self.tables = tables
+        self.games = played
         self.seed = seed
         self.record = Record_()
         self.stopped = False
@@ -125,16 +125,18 @@ class Players:
         data: dict[str, Any] = body["data"]
         return request, data
 
-    async def create(self, kind: str, players: int, seed: str) -> Table:
+    async def create(self, kind: str, players: int, seed: str) -> PlayedGame:
         variables = {"input": {"kind": kind, "players": players, "seed": seed}}
         _, data = await self.post(0, "create", CREATE, variables, None)
         assert data is not None, "creating a game failed"
         payload = data["createGame"]
         tokens = [s["token"] for s in payload["seats"]]
-        return Table(payload["game"]["id"], kind, players, tokens)
+        return PlayedGame(payload["game"]["id"], kind, players, tokens)
 
-    async def read(self, server: int, table: Table, seat: int) -> dict[str, Any] | None:
-        _, data = await self.post(server, "read", GAME, {"id": table.id}, table.tokens[seat])
+    async def read(self, server: int, played_game: PlayedGame, seat: int) -> dict[str, Any] | None:
+        _, data = await self.post(
+            server, "read", GAME, {"id": played_game.id}, played_game.tokens[seat]
+        )
         return None if data is None else data["game"]
 
     async def send(self, intent: Intent, server: int, token: str) -> Request:
@@ -165,31 +167,31 @@ class Players:
         while (
             not self.stopped and time.monotonic() < deadline and len(self.record.intents) < budget
         ):
-            live = [t for t in self.tables if not t.finished]
+            live = [t for t in self.games if not t.finished]
             if not live:
                 return
-            table = rng.choice(live)
+            played_game = rng.choice(live)
             server = rng.randrange(len(self.servers))
-            seat = rng.randrange(table.players)
-            seen = await self.read(server, table, seat)
+            seat = rng.randrange(played_game.players)
+            seen = await self.read(server, played_game, seat)
             if seen is not None and seen["status"] == "ACTIVE" and seat not in seen["toAct"]:
                 seat = rng.choice(seen["toAct"])
-                seen = await self.read(server, table, seat)
+                seen = await self.read(server, played_game, seat)
             if seen is None:
                 await asyncio.sleep(0.05)  # the store is out: do not spin
                 continue
             if seen["status"] == "FINISHED":
-                table.finished = True
+                played_game.finished = True
                 continue
             if not seen["legalMoves"]:
                 continue  # someone moved in between
             count += 1
-            intent = self._intent(rng, table, seat, seen, f"p{index}-{count}")
+            intent = self._intent(rng, played_game, seat, seen, f"p{index}-{count}")
             self.record.intents.append(intent)
-            await self._deliver(rng, intent, table.tokens[seat])
+            await self._deliver(rng, intent, played_game.tokens[seat])
 
     def _intent(
-        self, rng: random.Random, table: Table, seat: int, seen: dict[str, Any], key: str
+        self, rng: random.Random, played_game: PlayedGame, seat: int, seen: dict[str, Any], key: str
     ) -> Intent:
         version = seen["version"]
         roll = rng.random()
@@ -200,7 +202,7 @@ class Players:
         else:
             expected = None
         move = rng.choice(seen["legalMoves"])["move"]
-        return Intent(table.id, seat, move, key, version, expected)
+        return Intent(played_game.id, seat, move, key, version, expected)
 
     async def _deliver(self, rng: random.Random, intent: Intent, token: str) -> None:
         """Send, retrying with the same key after a lost reply; sometimes give up instead;
@@ -239,30 +241,32 @@ def _record_key(game_id: str) -> str:
     return f"g:{{{game_id}}}"
 
 
-async def audit(redis: Redis | RedisCluster, tables: list[Table], intents: list[Intent]) -> Audit:
+async def audit(
+    redis: Redis | RedisCluster, played: list[PlayedGame], intents: list[Intent]
+) -> Audit:
     """Check every game in Redis against the engine and against what the clients were told."""
     result = Audit()
     by_key = {intent.key: intent for intent in intents}
-    for table in tables:
-        raw = await redis.hget(_record_key(table.id), "r")  # type: ignore[misc]
-        assert raw is not None, f"game {table.id} is gone"
+    for played_game in played:
+        raw = await redis.hget(_record_key(played_game.id), "r")  # type: ignore[misc]
+        assert raw is not None, f"game {played_game.id} is gone"
         record = msgspec.msgpack.decode(raw, type=Record)
         history = [
             msgspec.msgpack.decode(item, type=HistoryRecord)
-            for item in await redis.lrange(_record_key(table.id) + ":h", 0, -1)  # type: ignore[misc]
+            for item in await redis.lrange(_record_key(played_game.id) + ":h", 0, -1)  # type: ignore[misc]
         ]
         if not history:  # a finished game's history is folded into its record (issue 21)
-            history = await _folded(redis, table.id, record)
+            history = await _folded(redis, played_game.id, record)
         idem = {
             k.decode(): int(v)
-            for k, v in (await redis.hgetall(_record_key(table.id) + ":i")).items()  # type: ignore[misc]
+            for k, v in (await redis.hgetall(_record_key(played_game.id) + ":i")).items()  # type: ignore[misc]
             if not k.startswith(b"f:")  # a key's request fingerprint, beside its version
         }
         result.games += 1
         result.versions += record.version
-        _check_game(result, table, record, history, idem, by_key)
+        _check_game(result, played_game, record, history, idem, by_key)
         for intent in intents:
-            if intent.game_id == table.id:
+            if intent.game_id == played_game.id:
                 _check_intent(result, intent, idem)
     return result
 
@@ -286,7 +290,7 @@ async def _folded(redis: Redis | RedisCluster, game_id: str, record: Record) -> 
 
 def _check_game(
     result: Audit,
-    table: Table,
+    played_game: PlayedGame,
     record: Record,
     history: list[HistoryRecord],
     idem: dict[str, int],
@@ -295,7 +299,7 @@ def _check_game(
     problems = result.problems
     versions = [entry.version for entry in history]
     if versions != list(range(1, len(history) + 1)) or record.version != len(history):
-        problems.append(f"{table.id}: versions {versions[:5]}... not 1..{record.version}")
+        problems.append(f"{played_game.id}: versions {versions[:5]}... not 1..{record.version}")
         return
     # Replay from the seed: the engine re-derives every forced step, so feed it the others.
     game = games()[record.kind]
@@ -304,35 +308,39 @@ def _check_game(
     while position < len(history):
         entry = history[position]
         if entry.forced:
-            problems.append(f"{table.id}: v{entry.version} is forced but starts a commit")
+            problems.append(f"{played_game.id}: v{entry.version} is forced but starts a commit")
             return
         step = play(game, state, entry.seat, entry.move)
         recorded = history[position : position + len(step.steps)]
         replayed = [(s.seat, _plain(s.move), s.label, s.forced) for s in step.steps]
         stored = [(h.seat, _plain(h.move), h.label, h.forced) for h in recorded]
         if replayed != stored:
-            problems.append(f"{table.id}: replay differs at v{entry.version}: {replayed} {stored}")
+            problems.append(
+                f"{played_game.id}: replay differs at v{entry.version}: {replayed} {stored}"
+            )
             return
         position += len(step.steps)
         ends[position] = entry.version  # the version after the commit -> its own move
         state = step.state
     if encode_state(state) != record.state or record.finished != game.is_over(state):
-        problems.append(f"{table.id}: replaying the history does not give the stored state")
+        problems.append(f"{played_game.id}: replaying the history does not give the stored state")
     result.commits += len(ends)
     # Every commit is one client move under exactly one key, and every key names one commit.
     if sorted(idem.values()) != sorted(ends):
-        problems.append(f"{table.id}: commits {sorted(ends)} vs keys {sorted(idem.values())}")
+        problems.append(f"{played_game.id}: commits {sorted(ends)} vs keys {sorted(idem.values())}")
         return
     for field_key, end in idem.items():
         seat, _, key = field_key.partition(":")
         intent = by_key.get(key)
         entry = history[ends[end] - 1]
         if intent is None:
-            problems.append(f"{table.id}: v{entry.version} applied under an unknown key {key}")
+            problems.append(
+                f"{played_game.id}: v{entry.version} applied under an unknown key {key}"
+            )
         elif (entry.seat, _plain(entry.move)) != (intent.seat, _plain(intent.move)) or int(
             seat
         ) != intent.seat:
-            problems.append(f"{table.id}: v{entry.version} is not the move sent under {key}")
+            problems.append(f"{played_game.id}: v{entry.version} is not the move sent under {key}")
         elif intent.expected is not None and entry.version != intent.expected + 1:
             problems.append(f"{key}: applied at v{entry.version}, expected {intent.expected}")
 

@@ -15,10 +15,12 @@ from redis.asyncio.cluster import RedisCluster
 
 from service.games import games
 from service.settings import Settings
-from service.store import FORMAT, HistoryRecord, Record, RedisStore, connect
+from service.store import RedisStore, connect
 from service.store.embedded import EmbeddedRedisCluster
-from tests.reliability.harness import services, until
+from tests.reliability.harness import services
 from tests.reliability.players import Players, audit, summary
+from tests.support import factories
+from tests.support.waiting import until
 
 SETTINGS = Settings(active_ttl=600, finished_ttl=600)
 
@@ -40,14 +42,6 @@ async def store(cluster: EmbeddedRedisCluster) -> AsyncIterator[RedisStore]:
     await store.close()
 
 
-def _record(version: int) -> Record:
-    return Record(FORMAT, "TREELINGS", 2, version, False, "seed", [b"a", b"b"], b"s", 1.0, 1.0)
-
-
-def _entry(version: int) -> HistoryRecord:
-    return HistoryRecord(version, 0, {"type": "x"}, f"move {version}")
-
-
 async def _games_on_every_node(store: RedisStore, nodes: int) -> dict[str, str]:
     """Game ids (each created with one committed move) by the node that owns their slot."""
     assert isinstance(store.redis, RedisCluster)
@@ -58,8 +52,10 @@ async def _games_on_every_node(store: RedisStore, nodes: int) -> dict[str, str]:
         node = store.redis.get_node_from_key(f"g:{{{game_id}}}").name
         if node in owners:
             continue
-        assert await store.create(game_id, _record(1), [_entry(1)])
-        assert (await store.commit(game_id, 1, _record(2), [_entry(2)], "0:k")).outcome == "ok"
+        assert await store.create(game_id, factories.record(1), [factories.history_entry(1)])
+        assert (
+            await store.commit(game_id, 1, factories.record(2), [factories.history_entry(2)], "0:k")
+        ).outcome == "ok"
         owners[node] = game_id
         if len(owners) == nodes:
             return owners
@@ -98,7 +94,13 @@ async def test_events_are_sharded_on_the_games_slot_and_reach_every_subscriber(
                     "PUBSUB", "SHARDNUMSUB", channel, target_nodes=owner
                 )
                 assert counts[1] == 1, "the subscription is sharded, on the slot's own node"
-                await store.commit(game_id, 2, _record(4), [_entry(3), _entry(4)], None)
+                await store.commit(
+                    game_id,
+                    2,
+                    factories.record(4),
+                    [factories.history_entry(3), factories.history_entry(4)],
+                    None,
+                )
                 async with asyncio.timeout(30):
                     received = [json.loads(await events.next()) for _ in range(2)]
                 assert [e["version"] for e in received] == [3, 4]
@@ -115,20 +117,22 @@ async def test_concurrent_moves_on_a_cluster_are_applied_exactly_once(
         try:
             for kind, game in sorted(games().items()):
                 for n in range(2):
-                    table = await players.create(kind, game.min_players, f"cluster-{kind}-{n}")
-                    players.tables.append(table)
+                    played_game = await players.create(
+                        kind, game.min_players, f"cluster-{kind}-{n}"
+                    )
+                    players.games.append(played_game)
             # the budget ends the run; the time cap only matters on a very busy machine
             await players.run(clients=8, seconds=120, budget=300)
         finally:
             await players.aclose()
         assert all(s.alive() for s in replicas)
-    checked = await audit(store.redis, players.tables, players.record.intents)
+    checked = await audit(store.redis, players.games, players.record.intents)
     counts = summary(players.record, checked, 0)
     print("cluster run:", json.dumps(counts))
     assert not checked.problems, "\n".join(checked.problems[:20])
     assert counts["acknowledged"] >= 30 and counts["conflicts"] >= 3, counts
     assert isinstance(store.redis, RedisCluster)
-    owners = {store.redis.get_node_from_key(f"g:{{{t.id}}}").name for t in players.tables}
+    owners = {store.redis.get_node_from_key(f"g:{{{t.id}}}").name for t in players.games}
     assert len(owners) > 1, "the games are spread over the cluster's nodes"
 
 

@@ -28,8 +28,8 @@ from redis.asyncio import Redis
 
 from service.store.embedded import EmbeddedRedis, free_port
 from tests.hostile.ws import one_window
-from tests.reliability.harness import until
 from tests.reliability.players import APPLY, CREATE, GAME
+from tests.support.waiting import until
 
 pytest.importorskip("granian")
 pytestmark = pytest.mark.slow

@@ -19,8 +19,9 @@ from service.app import create_app
 from service.settings import Settings
 from service.store.embedded import EmbeddedRedis
 from tests.conftest import Api, client_for
-from tests.reliability.harness import CONTAINER, services, until
+from tests.reliability.harness import CONTAINER, services
 from tests.reliability.players import APPLY, CREATE, GAME
+from tests.support.waiting import until
 
 
 @pytest.fixture
@@ -74,7 +75,7 @@ async def test_an_untouched_active_game_expires_and_each_move_restarts_its_clock
             # reads do not count as activity: polling the game does not keep it alive
             return (await api.gql(GAME, {"id": game_id}))["game"] is None
 
-        await until(gone, "the idle game to expire", timeout=30)
+        await until(gone, "the idle game to expire", seconds=30)
         assert time.monotonic() - before_move > 0.95, "expired before its time"
         assert await client.exists(*_keys(game_id)) == 0
 
@@ -103,7 +104,7 @@ async def test_a_finished_game_is_kept_for_its_own_time_then_removed(
         async def gone() -> bool:
             return (await api.gql(GAME, {"id": game_id}))["game"] is None
 
-        await until(gone, "the finished game to be removed", timeout=30)
+        await until(gone, "the finished game to be removed", seconds=30)
         assert time.monotonic() - before_move > 0.95, "removed before its time"
         assert await client.exists(*_keys(game_id)) == 0
         assert int(await client.ttl(_keys(other)[0])) > 900, "active games keep their own TTL"

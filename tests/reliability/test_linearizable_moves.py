@@ -45,15 +45,17 @@ async def test_concurrent_moves_through_two_replicas_are_applied_exactly_once(
             try:
                 for kind, game in sorted(games().items()):
                     for n in range(GAMES_PER_KIND):
-                        table = await players.create(kind, game.min_players, f"lin-{kind}-{n}")
-                        players.tables.append(table)
+                        played_game = await players.create(
+                            kind, game.min_players, f"lin-{kind}-{n}"
+                        )
+                        players.games.append(played_game)
                 await players.run(CLIENTS, SECONDS, BUDGET)
             finally:
                 await players.aclose()
             assert all(s.alive() for s in replicas), "a service process died"
             for service in replicas:
                 assert "Exception in ASGI application" not in service.output()
-        checked = await audit(client, players.tables, players.record.intents)
+        checked = await audit(client, players.games, players.record.intents)
     finally:
         await client.aclose()
         await proxy.aclose()

@@ -16,8 +16,9 @@ from service.games import games
 from service.settings import Settings
 from service.store.embedded import EmbeddedRedis
 from tests.conftest import Api, client_for
-from tests.reliability.harness import services, until
+from tests.reliability.harness import services
 from tests.reliability.players import APPLIED, CREATE, GAME, UNAVAILABLE, Players, audit, summary
+from tests.support.waiting import until
 
 REDIS_TIMEOUT = 1.0
 
@@ -36,7 +37,7 @@ async def test_a_redis_crash_costs_seconds_of_availability_and_no_acknowledged_m
             players = Players(urls, [], seed=11)
             try:
                 for kind, game in sorted(games().items()):
-                    players.tables.append(await players.create(kind, game.min_players, kind))
+                    players.games.append(await players.create(kind, game.min_players, kind))
                 # Runs until stopped below; the bound only matters on a very busy machine.
                 load = asyncio.create_task(players.run(clients=8, seconds=180, budget=10**6))
                 log = players.record
@@ -67,7 +68,8 @@ async def test_a_redis_crash_costs_seconds_of_availability_and_no_acknowledged_m
                 async def moving() -> bool:
                     return any(r.outcome == APPLIED and r.started > back for r in log.requests)
 
-                ready_after = await until(ready, "/readyz to pass again")
+                await until(ready, "/readyz to pass again")
+                ready_after = time.monotonic() - back
                 await until(moving, "an accepted move after Redis returned")
                 players.stopped = True
                 await load
@@ -76,7 +78,7 @@ async def test_a_redis_crash_costs_seconds_of_availability_and_no_acknowledged_m
             assert all(s.alive() for s in replicas), "a service process died"
             for service in replicas:
                 assert "Exception in ASGI application" not in service.output()
-        checked = await audit(client, players.tables, log.intents)
+        checked = await audit(client, players.games, log.intents)
     finally:
         await client.aclose()
         redis.cleanup()

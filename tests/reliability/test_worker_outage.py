@@ -8,11 +8,11 @@ import asyncio
 from service.app import create_app
 from service.settings import Settings
 from service.store.embedded import EmbeddedRedis
-from tests.api import gql
-from tests.api.play import apply
-from tests.api.test_bots_api import CREATE_WITH_BOTS, until_seat_acts
-from tests.api.workers import worker_process
 from tests.conftest import Api, client_for
+from tests.support import gql
+from tests.support.gql import CREATE_WITH_BOTS
+from tests.support.play import apply, until_seat_acts
+from tests.support.workers import worker_process
 
 
 async def _human_turn(api: Api, game_id: str, token: str) -> int:
@@ -49,9 +49,7 @@ async def test_a_worker_survives_a_redis_crash_and_plays_once_redis_is_back() ->
             with worker_process(redis.url) as worker:
                 await until_seat_acts(api, game_id, token, 1)
                 redis.kill()
-                async with asyncio.timeout(60):
-                    while "redis unavailable" not in worker.output():
-                        await asyncio.sleep(0.05)
+                await worker.until_logged("redis unavailable")
                 redis.start()
                 await _until_the_api_answers(api, game_id)
                 handed = await _human_turn(api, game_id, token)

@@ -41,7 +41,7 @@ from schemathesis.schemas import BaseSchema
 
 from service.games import games
 from service.refusals import DECISIONS
-from tests.api.processes import service_processes
+from tests.support.processes import service_processes
 
 REST_EXAMPLES = 60
 GRAPHQL_EXAMPLES = 60

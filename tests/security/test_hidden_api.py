@@ -25,9 +25,9 @@ from service.games import games
 from service.games.treeline.cards import GLADES
 from service.settings import Settings
 from service.store import RedisStore, connect
-from tests.api import gql
 from tests.conftest import Api
 from tests.security.hidden import secret_values
+from tests.support import gql
 
 MOVES = 24  # decisions per game
 EVERY = 8  # a checkpoint every EVERY decisions, the first at the start

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -17,6 +16,7 @@ from redis.exceptions import TimeoutError as RedisTimeout
 from service.settings import Settings
 from service.store import connect
 from service.store.direct import DirectConnections, pack
+from tests.support.waiting import until
 
 
 @pytest.fixture
@@ -27,13 +27,6 @@ async def client(redis_url: str) -> AsyncIterator[Redis]:
         pytest.skip("direct connections serve one server only")
     yield redis
     await redis.aclose()
-
-
-async def _until(condition: object, what: str) -> None:
-    deadline = time.monotonic() + 60
-    while not await condition():  # type: ignore[operator]
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.01)
 
 
 def test_strings_are_packed_as_utf_8_and_ints_as_decimals() -> None:
@@ -72,7 +65,7 @@ async def test_a_connection_the_server_closed_while_idle_is_reconnected(client: 
         async def closed() -> bool:
             return idle._reader is None or idle._reader.at_eof()
 
-        await _until(closed, "the closed connection to be seen")
+        await until(closed, "the closed connection to be seen")
         (second,) = await direct.execute([("CLIENT", "ID")])
         assert second != first
     finally:
@@ -88,7 +81,7 @@ async def test_an_interrupted_command_closes_its_connection(client: Redis) -> No
         async def waiting() -> bool:
             return b"cmd=blpop" in await client.execute_command("CLIENT", "LIST")
 
-        await _until(waiting, "the BLPOP to block")
+        await until(waiting, "the BLPOP to block")
         blocked.cancel()
         with pytest.raises(asyncio.CancelledError):
             await blocked
@@ -96,7 +89,7 @@ async def test_an_interrupted_command_closes_its_connection(client: Redis) -> No
         async def gone() -> bool:  # the close reaches the server a moment after the cancel
             return not await waiting()
 
-        await _until(gone, "the server to drop the cancelled BLPOP's connection")
+        await until(gone, "the server to drop the cancelled BLPOP's connection")
         await client.rpush(key, "x")
         # the cancelled BLPOP's connection is gone, so nothing pops the value or reads its reply
         assert await direct.execute([("LLEN", key), ("PING",)]) == [1, b"PONG"]
@@ -121,7 +114,7 @@ async def test_a_read_that_times_out_is_redis_timeout_and_closes_its_connection(
         async def gone() -> bool:
             return b"cmd=blpop" not in await quick.execute_command("CLIENT", "LIST")
 
-        await _until(gone, "the server to drop the timed-out BLPOP's connection")
+        await until(gone, "the server to drop the timed-out BLPOP's connection")
         await quick.rpush(key, "x")
         assert await direct.execute([("LLEN", key)]) == [1]
     finally:

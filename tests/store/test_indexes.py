@@ -10,10 +10,12 @@ import msgspec
 import pytest
 
 from service.settings import Settings
-from service.store import FORMAT, HistoryRecord, Record, RedisStore, connect, indexes
+from service.store import RedisStore, connect, indexes
 from service.store.jobs import lane_of, new_game_id, slot
+from tests.support import factories
 
 SETTINGS = Settings(active_ttl=1000, finished_ttl=100)
+PLAYERS: list[str | None] = ["ann", "ben"]
 
 
 @pytest.fixture
@@ -23,31 +25,23 @@ async def store(redis_url: str) -> AsyncIterator[RedisStore]:
     await store.close()
 
 
-def _record(version: int, tenant: str, acting: list[int], finished: bool = False) -> Record:
-    return Record(
-        FORMAT, "TREELINGS", 2, version, finished, "seed", [b"a", b"b"], b"s", 1.0, 1.0,
-        tenant=tenant, player_ids=["ann", "ben"], acting=acting,
-    )  # fmt: skip
-
-
-def _entry(version: int) -> HistoryRecord:
-    return HistoryRecord(version, 0, {"type": "x"}, f"move {version}")
-
-
 async def _members(store: RedisStore, key: str) -> list[str]:
     return [m.decode() for m in await store.redis.zrange(key, 0, -1)]
 
 
 def test_a_games_index_keys_share_its_slot() -> None:
     game_id = new_game_id()
-    keys, flags = indexes.updates(game_id, _record(1, "acme", [0]))
+    keys, flags = indexes.updates(
+        game_id, factories.record(1, tenant="acme", player_ids=PLAYERS, acting=[0])
+    )
     assert {slot(key.partition("{")[2].partition("}")[0]) for key in keys} == {slot(game_id)}
     # tenant; ACTIVE, not FINISHED nor ABANDONED; ann sits and acts; ben sits, does not act
     assert flags == "+" + "+--" + "++" + "+-"
 
 
 def test_a_game_without_a_tenant_is_in_no_index() -> None:
-    assert indexes.updates(new_game_id(), _record(1, "", [0])) == ([], "")
+    without_tenant = factories.record(1, tenant="", player_ids=PLAYERS, acting=[0])
+    assert indexes.updates(new_game_id(), without_tenant) == ([], "")
 
 
 async def test_indexes_follow_the_commits_and_a_stale_one_changes_nothing(
@@ -55,19 +49,43 @@ async def test_indexes_follow_the_commits_and_a_stale_one_changes_nothing(
 ) -> None:
     tenant, game_id = f"t-{secrets.token_hex(4)}", new_game_id()
     lane = lane_of(game_id)
-    member = indexes.member(game_id, _record(1, tenant, [0]))
+    member = indexes.member(
+        game_id, factories.record(1, tenant=tenant, player_ids=PLAYERS, acting=[0])
+    )
     ann, ben = (indexes.acting_key(lane, tenant, p) for p in ("ann", "ben"))
-    assert await store.create(game_id, _record(1, tenant, [0]), [_entry(1)])
+    assert await store.create(
+        game_id,
+        factories.record(1, tenant=tenant, player_ids=PLAYERS, acting=[0]),
+        [factories.history_entry(1)],
+    )
     assert await _members(store, indexes.tenant_key(lane, tenant)) == [member]
     assert await _members(store, indexes.player_key(lane, tenant, "ben")) == [member]
     assert (await _members(store, ann), await _members(store, ben)) == ([member], [])
-    committed = await store.commit(game_id, 1, _record(2, tenant, [1]), [_entry(2)], None)
+    committed = await store.commit(
+        game_id,
+        1,
+        factories.record(2, tenant=tenant, player_ids=PLAYERS, acting=[1]),
+        [factories.history_entry(2)],
+        None,
+    )
     assert committed.outcome == "ok"
     assert (await _members(store, ann), await _members(store, ben)) == ([], [member])
-    stale = await store.commit(game_id, 1, _record(2, tenant, [0]), [_entry(2)], None)
+    stale = await store.commit(
+        game_id,
+        1,
+        factories.record(2, tenant=tenant, player_ids=PLAYERS, acting=[0]),
+        [factories.history_entry(2)],
+        None,
+    )
     assert stale.outcome == "stale"
     assert (await _members(store, ann), await _members(store, ben)) == ([], [member])
-    over = await store.commit(game_id, 2, _record(3, tenant, [], finished=True), [_entry(3)], None)
+    over = await store.commit(
+        game_id,
+        2,
+        factories.record(3, tenant=tenant, player_ids=PLAYERS, acting=[], finished=True),
+        [factories.history_entry(3)],
+        None,
+    )
     assert over.outcome == "ok"
     assert (await _members(store, ann), await _members(store, ben)) == ([], [])
     assert await _members(store, indexes.tenant_key(lane, tenant)) == [member]
@@ -80,7 +98,11 @@ async def test_a_listing_drops_the_entries_of_games_that_expired(store: RedisSto
     tenant = f"t-{secrets.token_hex(4)}"
     kept, gone = new_game_id(), new_game_id()
     for game_id in (kept, gone):
-        assert await store.create(game_id, _record(1, tenant, [0]), [_entry(1)])
+        assert await store.create(
+            game_id,
+            factories.record(1, tenant=tenant, player_ids=PLAYERS, acting=[0]),
+            [factories.history_entry(1)],
+        )
     await store.redis.delete(f"g:{{{gone}}}", f"g:{{{gone}}}:h")  # as its TTL would
     keys = [indexes.tenant_key(lane, tenant) for lane in indexes.lanes()]
     listed = await store.listed(keys, None, None, 10)

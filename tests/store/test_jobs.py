@@ -9,11 +9,13 @@ from collections.abc import AsyncIterator
 import pytest
 
 from service.settings import Settings
-from service.store import FORMAT, HistoryRecord, Record, RedisStore, connect
+from service.store import RedisStore, connect
 from service.store.jobs import LANE_KEYS, Job, JobQueue, lane_of, new_game_id, slot
 from tests.conftest import own_redis
+from tests.support import factories
 
 SETTINGS = Settings()
+SEATS = [b"a", b""]  # the token hashes of the records: seat 1 has none
 
 
 @pytest.fixture
@@ -23,14 +25,6 @@ async def store() -> AsyncIterator[RedisStore]:
         store = RedisStore(connect(SETTINGS, url), SETTINGS)
         yield store
         await store.close()
-
-
-def _record(version: int) -> Record:
-    return Record(FORMAT, "TREELINGS", 2, version, False, "seed", [b"a", b""], b"s", 1.0, 1.0)
-
-
-def _entry(version: int) -> HistoryRecord:
-    return HistoryRecord(version, 0, {"type": "x"}, f"move {version}")
 
 
 async def _jobs(store: RedisStore, game_id: str) -> list[tuple[int, int]]:
@@ -53,15 +47,38 @@ async def test_a_new_games_lane_shares_its_slot() -> None:
 
 async def test_only_an_accepted_commit_queues_its_bot_job(store: RedisStore) -> None:
     game_id = new_game_id()
-    assert await store.create(game_id, _record(0), [], bot_due=1)
+    assert await store.create(game_id, factories.record(0, token_hashes=SEATS), [], bot_due=1)
     assert await _jobs(store, game_id) == [(0, 1)]
-    ok = await store.commit(game_id, 0, _record(1), [_entry(1)], "0:k", bot_due=1)
+    ok = await store.commit(
+        game_id,
+        0,
+        factories.record(1, token_hashes=SEATS),
+        [factories.history_entry(1)],
+        "0:k",
+        bot_due=1,
+    )
     assert ok.outcome == "ok"
     assert await _jobs(store, game_id) == [(0, 1), (1, 1)]
-    stale = await store.commit(game_id, 0, _record(1), [_entry(1)], None, bot_due=1)
-    dup = await store.commit(game_id, 0, _record(1), [_entry(1)], "0:k", bot_due=1)
+    stale = await store.commit(
+        game_id,
+        0,
+        factories.record(1, token_hashes=SEATS),
+        [factories.history_entry(1)],
+        None,
+        bot_due=1,
+    )
+    dup = await store.commit(
+        game_id,
+        0,
+        factories.record(1, token_hashes=SEATS),
+        [factories.history_entry(1)],
+        "0:k",
+        bot_due=1,
+    )
     assert (stale.outcome, dup.outcome) == ("stale", "dup")
-    assert await store.commit(game_id, 1, _record(2), [_entry(2)], None)  # no bot due
+    assert await store.commit(
+        game_id, 1, factories.record(2, token_hashes=SEATS), [factories.history_entry(2)], None
+    )  # no bot due
     assert await _jobs(store, game_id) == [(0, 1), (1, 1)]
 
 
@@ -70,7 +87,7 @@ async def test_a_job_left_by_a_dead_consumer_is_reclaimed_then_done(store: Redis
     lane = lane_of(game_id)
     dead, alive = JobQueue(store.redis, "dead", 0), JobQueue(store.redis, "alive", 0)
     await dead.ensure_groups()
-    assert await store.create(game_id, _record(0), [], bot_due=1)
+    assert await store.create(game_id, factories.record(0, token_hashes=SEATS), [], bot_due=1)
     taken = await dead.read(lane)
     assert taken is not None and (taken.game_id, taken.version, taken.seat) == (game_id, 0, 1)
     assert await alive.read(lane) is None, "a job is handed to one consumer"

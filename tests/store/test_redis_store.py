@@ -11,8 +11,9 @@ import pytest
 from redis.asyncio import Redis
 
 from service.settings import Settings
-from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore, connect
+from service.store import Done, RedisStore, connect
 from service.store.records import fold, label_digest
+from tests.support import factories
 
 SETTINGS = Settings(active_ttl=1000, finished_ttl=100, idempotency_grace=10)
 
@@ -24,37 +25,35 @@ async def store(redis_url: str) -> AsyncIterator[RedisStore]:
     await store.close()
 
 
-def _record(version: int, finished: bool = False) -> Record:
-    return Record(FORMAT, "TREELINGS", 2, version, finished, "seed", [b"a", b"b"], b"s", 1.0, 1.0)
-
-
-def _entry(version: int) -> HistoryRecord:
-    return HistoryRecord(version, 0, {"type": "x"}, f"move {version}")
-
-
 async def _new(store: RedisStore) -> str:
     game_id = secrets.token_hex(6)
-    assert await store.create(game_id, _record(1), [_entry(1)])
+    assert await store.create(game_id, factories.record(1), [factories.history_entry(1)])
     return game_id
 
 
 async def test_create_refuses_an_existing_id(store: RedisStore) -> None:
     game_id = await _new(store)
-    assert not await store.create(game_id, _record(5), [])
+    assert not await store.create(game_id, factories.record(5), [])
     record, _ = await store.load(game_id)
     assert record is not None and record.version == 1
 
 
 async def test_every_key_of_a_game_shares_its_hash_tag(store: RedisStore) -> None:
     game_id = await _new(store)
-    await store.commit(game_id, 1, _record(2), [_entry(2)], "0:k")
+    await store.commit(game_id, 1, factories.record(2), [factories.history_entry(2)], "0:k")
     keys = sorted(k.decode() for k in await store.redis.keys(f"*{game_id}*"))
     assert keys == [f"g:{{{game_id}}}", f"g:{{{game_id}}}:h", f"g:{{{game_id}}}:i"]
 
 
 async def test_commit_writes_record_history_and_idempotency_together(store: RedisStore) -> None:
     game_id = await _new(store)
-    committed = await store.commit(game_id, 1, _record(3), [_entry(2), _entry(3)], "0:key")
+    committed = await store.commit(
+        game_id,
+        1,
+        factories.record(3),
+        [factories.history_entry(2), factories.history_entry(3)],
+        "0:key",
+    )
     assert (committed.outcome, committed.version) == ("ok", 3)
     record, done = await store.load(game_id, "0:key")
     assert record is not None and record.version == 3 and done == Done(3, None)
@@ -64,8 +63,10 @@ async def test_commit_writes_record_history_and_idempotency_together(store: Redi
 
 async def test_commit_on_a_stale_version_changes_nothing(store: RedisStore) -> None:
     game_id = await _new(store)
-    await store.commit(game_id, 1, _record(2), [_entry(2)], None)
-    committed = await store.commit(game_id, 1, _record(2), [_entry(2)], None)
+    await store.commit(game_id, 1, factories.record(2), [factories.history_entry(2)], None)
+    committed = await store.commit(
+        game_id, 1, factories.record(2), [factories.history_entry(2)], None
+    )
     assert (committed.outcome, committed.version) == ("stale", 2)
     assert len(await store.history(game_id)) == 2
 
@@ -74,14 +75,18 @@ async def test_a_used_idempotency_key_returns_its_version_and_writes_nothing(
     store: RedisStore,
 ) -> None:
     game_id = await _new(store)
-    await store.commit(game_id, 1, _record(2), [_entry(2)], "1:retry")
-    committed = await store.commit(game_id, 1, _record(2), [_entry(2)], "1:retry")
+    await store.commit(game_id, 1, factories.record(2), [factories.history_entry(2)], "1:retry")
+    committed = await store.commit(
+        game_id, 1, factories.record(2), [factories.history_entry(2)], "1:retry"
+    )
     assert (committed.outcome, committed.version) == ("dup", 2)
     assert len(await store.history(game_id)) == 2
 
 
 async def test_commit_to_a_missing_game_is_gone(store: RedisStore) -> None:
-    committed = await store.commit("missing-" + secrets.token_hex(4), 0, _record(1), [], None)
+    committed = await store.commit(
+        "missing-" + secrets.token_hex(4), 0, factories.record(1), [], None
+    )
     assert committed.outcome == "gone"
 
 
@@ -89,7 +94,9 @@ async def test_ttls_follow_the_game_status(store: RedisStore) -> None:
     game_id = await _new(store)
     record_key = f"g:{{{game_id}}}"
     assert 990 < await store.redis.ttl(record_key) <= 1000
-    await store.commit(game_id, 1, _record(2, finished=True), [_entry(2)], "0:end")
+    await store.commit(
+        game_id, 1, factories.record(2, finished=True), [factories.history_entry(2)], "0:end"
+    )
     for key in (record_key, f"{record_key}:h", f"{record_key}:i"):
         assert 90 < await store.redis.ttl(key) <= 100
 
@@ -99,7 +106,13 @@ async def test_commit_publishes_one_event_per_new_version(
 ) -> None:
     game_id = await _new(store)
     async with store.events(game_id) as subscriber:
-        await store.commit(game_id, 1, _record(3, finished=True), [_entry(2), _entry(3)], None)
+        await store.commit(
+            game_id,
+            1,
+            factories.record(3, finished=True),
+            [factories.history_entry(2), factories.history_entry(3)],
+            None,
+        )
         async with asyncio.timeout(30):
             events = [json.loads(await subscriber.next()) for _ in range(2)]
     assert events == [
@@ -112,7 +125,10 @@ async def test_racing_commits_on_one_version_apply_exactly_once(redis_url: str) 
     stores = [RedisStore(connect(SETTINGS, redis_url), SETTINGS) for _ in range(8)]
     game_id = await _new(stores[0])
     results = await asyncio.gather(
-        *(s.commit(game_id, 1, _record(2), [_entry(2)], f"0:k{i}") for i, s in enumerate(stores))
+        *(
+            s.commit(game_id, 1, factories.record(2), [factories.history_entry(2)], f"0:k{i}")
+            for i, s in enumerate(stores)
+        )
     )
     assert sorted(r.outcome for r in results) == ["ok"] + ["stale"] * 7
     assert len(await stores[0].history(game_id)) == 2
@@ -137,7 +153,9 @@ async def test_a_flushed_script_cache_is_reloaded_once_and_the_commit_applies(
 ) -> None:
     game_id = await _new(store)
     await store.redis.script_flush()
-    committed = await store.commit(game_id, 1, _record(2), [_entry(2)], "0:after-flush")
+    committed = await store.commit(
+        game_id, 1, factories.record(2), [factories.history_entry(2)], "0:after-flush"
+    )
     assert (committed.outcome, committed.version) == ("ok", 2)
     assert len(await store.history(game_id)) == 2
 
@@ -146,7 +164,13 @@ async def test_a_folded_history_reads_as_the_list_did_and_the_list_is_gone(
     store: RedisStore,
 ) -> None:
     game_id = await _new(store)
-    await store.commit(game_id, 1, _record(3, finished=True), [_entry(2), _entry(3)], "0:end")
+    await store.commit(
+        game_id,
+        1,
+        factories.record(3, finished=True),
+        [factories.history_entry(2), factories.history_entry(3)],
+        "0:end",
+    )
     before = await store.history(game_id)
     assert await store.fold(game_id, 3, fold(before, labelled=True))
     assert await store.redis.exists(f"g:{{{game_id}}}:h") == 0
@@ -158,7 +182,9 @@ async def test_a_folded_history_reads_as_the_list_did_and_the_list_is_gone(
 
 async def test_fold_refuses_another_version_and_a_second_fold(store: RedisStore) -> None:
     game_id = await _new(store)
-    await store.commit(game_id, 1, _record(2, finished=True), [_entry(2)], None)
+    await store.commit(
+        game_id, 1, factories.record(2, finished=True), [factories.history_entry(2)], None
+    )
     entries = await store.history(game_id)
     assert not await store.fold(game_id, 1, fold(entries[:1], labelled=True))
     assert await store.fold(game_id, 2, fold(entries, labelled=True))
@@ -168,7 +194,9 @@ async def test_fold_refuses_another_version_and_a_second_fold(store: RedisStore)
 
 async def test_a_folded_history_without_labels_says_so(store: RedisStore) -> None:
     game_id = await _new(store)
-    await store.commit(game_id, 1, _record(2, finished=True), [_entry(2)], None)
+    await store.commit(
+        game_id, 1, factories.record(2, finished=True), [factories.history_entry(2)], None
+    )
     entries = await store.history(game_id)
     assert await store.fold(game_id, 2, fold(entries, labelled=False))
     read, digest = await store.read_history(game_id)

@@ -33,9 +33,10 @@ from service.webhooks.model import (
     endpoints_key,
     log_key,
 )
-from tests.api.tenants import KEYS
-from tests.api.workers import WorkerProcess, worker_process
 from tests.conftest import client_for, own_redis
+from tests.support.tenants import KEYS
+from tests.support.waiting import until
+from tests.support.workers import WorkerProcess, worker_process
 
 # the worker's settings: quick retries and reclaims, receivers on loopback allowed
 WORKER = {
@@ -76,12 +77,15 @@ class Receiver:
         self, check: Callable[[list[dict[str, Any]]], bool], what: str, phase: str = "arrived"
     ) -> list[dict[str, Any]]:
         """The lines of `phase` once `check` holds for them (a minute at most)."""
+
+        def held() -> tuple[list[dict[str, Any]]] | None:
+            lines = self.lines(phase)
+            return (lines,) if check(lines) else None
+
         try:
-            async with asyncio.timeout(60):
-                while not check(lines := self.lines(phase)):
-                    await asyncio.sleep(0.05)
-        except TimeoutError:
-            raise AssertionError(f"{what}; received: {self.lines(phase)}") from None
+            (lines,) = await until(held, what)
+        except AssertionError as failed:
+            raise AssertionError(f"{failed}; received: {self.lines(phase)}") from None
         return lines
 
     async def ready(self) -> None:

@@ -30,8 +30,8 @@ from service.webhooks.model import (
     failed_key,
     failing_key,
 )
-from tests.api.tenants import ACME, GLOBEX, LEGAL, post
-from tests.api.workers import worker_process
+from tests.support.tenants import ACME, GLOBEX, LEGAL, post
+from tests.support.workers import worker_process
 from tests.webhooks.harness import WORKER, Hooks, hooks, register
 
 SCHEMAS = "schema/webhooks"

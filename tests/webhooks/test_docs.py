@@ -17,9 +17,9 @@ import httpx
 import pytest
 
 from service.store.embedded import free_port
-from tests.api.processes import service_processes
-from tests.api.workers import worker_process
 from tests.conftest import own_redis
+from tests.support.processes import service_processes
+from tests.support.workers import worker_process
 
 DOC = Path(__file__).parents[2] / "docs" / "webhooks.md"
 BLOCK = re.compile(r"```(sh|python)\n(.*?)```\n<!-- doc-test: (.*?) -->", re.S)

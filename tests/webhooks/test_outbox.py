@@ -24,9 +24,9 @@ from service.store import RedisStore, connect
 from service.store.jobs import LANES, lane_of
 from service.store.outbox import outbox_key
 from service.webhooks.model import EVENT_TYPES, endpoint_encoder, endpoints_key
-from tests.api.tenants import ACME, GLOBEX, KEYS, LEGAL, post
-from tests.api.test_endings import ABANDON, RESIGN
 from tests.conftest import client_for, own_redis
+from tests.support.gql import ABANDON, RESIGN
+from tests.support.tenants import ACME, GLOBEX, KEYS, LEGAL, post
 from tests.webhooks.harness import register, sync_flags
 from tests.webhooks.test_delivery import CREATE, MOVE
 

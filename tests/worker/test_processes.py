@@ -14,7 +14,6 @@ import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -26,9 +25,11 @@ from service.store import RedisStore, connect
 from service.store.embedded import free_port
 from service.store.jobs import GROUP, LANE_KEYS, WAKE, lane_of
 from service.worker.processes import quota_cores
-from tests.api.test_bots_api import CREATE_WITH_BOTS, until_seat_acts
-from tests.api.workers import WorkerProcess, worker_process
 from tests.conftest import Api, client_for, own_redis
+from tests.support.gql import CREATE_WITH_BOTS
+from tests.support.play import bot_seats, create_game, until_seat_acts
+from tests.support.waiting import until
+from tests.support.workers import WorkerProcess, worker_process
 
 SETTINGS = Settings(rate_limit_per_token=0, rate_limit_per_address=0)
 STUCK = str(10**9)  # SEARCH iterations: a decision that never ends (GREEDY ignores them)
@@ -95,21 +96,6 @@ async def _serving(workers: WorkerProcess, port: int) -> str | None:
         return None
 
 
-async def _until(check: Any, what: str, seconds: float = 60) -> Any:
-    async with asyncio.timeout(seconds):
-        while not (found := await check()):
-            await asyncio.sleep(0.05)
-    assert found, what
-    return found
-
-
-async def _create(api: Api, strategy: str, seed: str) -> tuple[str, str]:
-    bots = [{"seat": 0, "strategy": strategy}]
-    variables = {"input": {"kind": "TREELINGS", "players": 2, "seed": seed, "bots": bots}}
-    created = (await api.gql(CREATE_WITH_BOTS, variables))["createGame"]
-    return created["game"]["id"], created["seats"][0]["token"]
-
-
 async def _listening(store: RedisStore, count: int) -> bool:
     """Whether `count` workers wait for wake-ups (each is then past its start-up)."""
     ((_, listeners),) = await store.redis.pubsub_numsub(WAKE)
@@ -133,15 +119,21 @@ async def test_two_worker_processes_think_at_once_and_the_set_ends_when_one_dies
     port = _two_free_ports()
     with _worker_set(url, port, RULES_BOT_ITERATIONS=STUCK) as workers:
         for index in range(2):
-            await _until(
+            await until(
                 lambda index=index: _serving(workers, port + index), f"worker {index} serves"
             )
-        stuck_game, _ = await _create(api, "SEARCH", "stuck")
-        holder = await _until(lambda: _holder(store, stuck_game), "a worker took the job")
+        stuck = await create_game(
+            api.http, document=CREATE_WITH_BOTS, seed="stuck", bots=bot_seats({0: "SEARCH"})
+        )
+        stuck_game = stuck["game"]["id"]
+        holder = await until(lambda: _holder(store, stuck_game), "a worker took the job")
         stuck = int(holder.rpartition("-")[2])
         assert stuck in _children(workers.process.pid)
         # the other process is free: it plays this bot's turn while the first one thinks
-        game_id, token = await _create(api, "GREEDY", "free")
+        free = await create_game(
+            api.http, document=CREATE_WITH_BOTS, seed="free", bots=bot_seats({0: "GREEDY"})
+        )
+        game_id, token = free["game"]["id"], free["seats"][0]["token"]
         seen = await until_seat_acts(api, game_id, token, 1)
         assert seen["version"] >= 1
         (free,) = set(_children(workers.process.pid)) - {stuck}
@@ -160,10 +152,10 @@ async def test_sigterm_stops_every_worker_process_and_the_set_exits_cleanly(
     port = _two_free_ports()
     with _worker_set(url, port) as workers:
         for index in range(2):
-            await _until(
+            await until(
                 lambda index=index: _serving(workers, port + index), f"worker {index} serves"
             )
-        await _until(lambda: _listening(store, 2), "both workers are running")
+        await until(lambda: _listening(store, 2), "both workers are running")
         children = _children(workers.process.pid)
         assert len(children) == 2
         workers.process.send_signal(signal.SIGTERM)

@@ -5,7 +5,7 @@ for these two operations (docs/performance.md). For a document that is valid and
 what this module understands (one operation, one root field, arguments from variables,
 fields, aliases, `__typename`, inline fragments on the result union), the plan builds the very
 answer graphql-core would, straight from the game service. Anything else, and any variable
-that does not coerce plainly, goes to strawberry untouched. tests/api/test_fastpath.py proves
+that does not coerce plainly, goes to strawberry untouched. tests/api/graphql/test_fastpath.py proves
 the answers equal, byte for byte, for every document shape the plan accepts.
 """
 

@@ -1,5 +1,5 @@
 """REST's JSON of a game, its history and a dry run: the same fields as GraphQL's `Game`
-(tests/api/test_game_fields.py holds the two, the fast path and the OpenAPI document together)."""
+(tests/api/test_vocabularies.py holds the two, the fast path and the OpenAPI document together)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,109 @@
+"""The typed GraphQL fields (issue #18): generated from the Structs, equal to the JSON fields.
+
+Random games of every kind are played with typed moves only, through documents gql's DSL builds
+from the committed SDL; at every step the typed view, legal moves and score items must answer
+without errors, say exactly what the JSON fields say, and the JSON must fit schema/games/.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from typing import Any
+
+import jsonschema
+import pytest
+
+from service.api.contracts import SCHEMA_DIR
+from service.api.graphql import typed
+from service.games import games
+from tests.api.graphql import typed_client
+from tests.conftest import Api
+from tests.support.play import create
+
+KINDS = list(games())
+SCHEMA_FILES = {
+    "TREELINE": "treeline",
+    "TREELINGS": "treelings",
+    "TREETOPIA": "treetopia",
+    "TREE_LINED_AVENUE": "tree_lined_avenue",
+}
+MAX_MOVES = 2000
+PLAYERS = {"TREELINE": 4, "TREELINGS": 5, "TREETOPIA": 2, "TREE_LINED_AVENUE": 4}  # teams in 4p
+SCHEMA_EVERY = 7  # jsonschema is slow: the JSON Schemas check every 7th reading and the last
+
+
+@functools.cache
+def _validator(kind: str, part: str) -> jsonschema.Draft202012Validator:
+    document = json.loads((SCHEMA_DIR / "games" / f"{SCHEMA_FILES[kind]}.json").read_text())
+    schema = {"$defs": document["$defs"], **document["properties"][part]}
+    return jsonschema.Draft202012Validator(schema)
+
+
+def _sdl_type(type_name: str, field: str) -> Any:
+    return typed_client.SDL.get_type(type_name).fields[field].type  # type: ignore[union-attr]
+
+
+def _check(kind: str, seen: dict[str, Any], against_json_schema: bool) -> None:
+    """One reading: typed fields equal the JSON ones (and the JSON fits the game's schema)."""
+    assert typed_client.as_json(seen["view"], _sdl_type("Game", "view")) == seen["state"]
+    move_type = _sdl_type("LegalMove", "typedMove")
+    for legal in seen["legalMoves"]:
+        assert typed_client.as_json(legal["typedMove"], move_type) == legal["move"]
+    items = _sdl_type("ScoreEntry", "typedBreakdown")
+    for entry in seen["scores"]["entries"]:
+        assert typed_client.as_json(entry.pop("typedBreakdown"), items) == entry["breakdown"]
+    if against_json_schema:
+        _validator(kind, "view").validate(seen["state"])
+        for legal in seen["legalMoves"]:
+            _validator(kind, "move").validate(legal["move"])
+        _validator(kind, "scores").validate(seen["scores"])
+
+
+def test_no_view_move_option_or_score_field_falls_back_to_json() -> None:
+    assert typed.UNTYPED == ()
+
+
+def test_each_game_has_one_typed_move_input_field_per_move_type() -> None:
+    fields = typed_client.SDL.get_type("TypedMoveInput").fields  # type: ignore[union-attr]
+    for kind, prefix in typed_client.PREFIXES.items():
+        mine = [name for name in fields if typed.of_game(name, prefix[:1].lower() + prefix[1:])]
+        assert len(mine) == len(typed.move_structs(games()[kind])), kind
+
+
+async def test_the_catalogs_typed_options_are_its_json_options(api: Api) -> None:
+    union = _sdl_type("GameInfo", "typedOptions")
+    for info in (await api.gql(typed_client.catalog_query()))["catalog"]:
+        assert typed_client.as_json(info["typedOptions"], union) == info["options"], info["kind"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_random_games_typed_fields_equal_the_json_and_fit_the_schemas(
+    api: Api, kind: str
+) -> None:
+    """Typed moves only; every view, legal move and score checked on the way to the end."""
+    query, apply = typed_client.game_query(kind), typed_client.apply_mutation()
+    game, tokens = await create(api, kind, PLAYERS[kind], seed=f"typed-{kind}")
+    chooser = random.Random(kind)
+    for step in range(MAX_MOVES):
+        seat = chooser.choice(game["toAct"]) if game["toAct"] else None
+        token = None if seat is None else tokens[seat]
+        seen = (await api.gql(query, {"id": game["id"]}, token))["game"]
+        sampled = step % SCHEMA_EVERY == 0 or seen["status"] == "FINISHED"
+        _check(kind, seen, sampled)
+        if sampled and token is not None:  # what a spectator may see, typed too (ALL-4)
+            _check(kind, (await api.gql(query, {"id": game["id"]}))["game"], False)
+        if seen["status"] == "FINISHED":
+            break
+        move = typed_client.move_input(chooser.choice(seen["legalMoves"])["typedMove"])
+        variables = {"gameId": game["id"], "typedMove": move, "expectedVersion": seen["version"]}
+        result = (await api.gql(apply, {"input": variables}, token))["applyMove"]
+        assert result["__typename"] == "MoveApplied", result
+        game = result["game"]
+    else:
+        pytest.fail(f"{kind}: no end after {MAX_MOVES} moves")
+    history = (await api.gql(typed_client.history_query(kind), {"id": game["id"]}))["game"]
+    move_type = _sdl_type("HistoryEntry", "typedMove")
+    typed_moves = [typed_client.as_json(e["typedMove"], move_type) for e in history["history"]]
+    assert typed_moves == [e["move"] for e in history["history"]]

@@ -1,0 +1,68 @@
+"""Real bot worker processes (`python -m service.worker`) for the tests, and the store they
+share: waiting on jobs, reading what a worker logged."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import IO
+
+from tests.support.waiting import until
+
+
+class WorkerProcess:
+    def __init__(self, redis_url: str, **settings: str) -> None:
+        self.redis_url = redis_url
+        self.logged = ""
+        self.log: IO[str] = tempfile.TemporaryFile("w+")  # noqa: SIM115  # closed in stop()
+        environment = {
+            **os.environ,
+            "REDIS_URL": redis_url,
+            "RULES_WORKER_PROCESSES": "1",
+            "RULES_WORKER_POLL_SECONDS": "0.2",
+            "LOG_LEVEL": "info",
+            **settings,
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "service.worker"],
+            env=environment,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read()
+
+    async def until_logged(self, text: str, seconds: float = 60) -> None:
+        """Wait until the worker has logged `text`: an AssertionError quoting its log after
+        `seconds`."""
+        try:
+            await until(lambda: text in self.output(), repr(text), seconds)
+        except AssertionError as failed:
+            raise AssertionError(f"{failed}; it logged:\n{self.output()}") from None
+
+    def stop(self) -> str:
+        """Stop it (if it still runs) and return everything it logged."""
+        if self.process.poll() is None:
+            self.process.terminate()
+        self.process.wait(30)
+        if not self.log.closed:
+            self.logged = self.output()
+            self.log.close()
+        return self.logged
+
+
+@contextmanager
+def worker_process(redis_url: str, **settings: str) -> Iterator[WorkerProcess]:
+    worker = WorkerProcess(redis_url, **settings)
+    try:
+        yield worker
+    finally:
+        if worker.process.poll() is None:
+            worker.process.kill()
+        worker.stop()
