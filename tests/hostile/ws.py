@@ -11,7 +11,7 @@ import httpx
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from tests.support import gql
+from tests.support import play
 
 WAIT = 60  # seconds: generous, the machine's cores are shared
 SUBSCRIBE = "subscription E($id: ID!) { gameEvents(gameId: $id) { gameId version status } }"
@@ -68,9 +68,5 @@ async def closed_with(socket: ClientConnection) -> tuple[int | None, str]:
 
 async def create_game(url: str, seed: str, players: int = 2) -> tuple[dict[str, Any], list[str]]:
     async with httpx.AsyncClient(base_url=url, timeout=WAIT) as http:
-        variables = {"input": {"kind": "TREELINGS", "players": players, "seed": seed}}
-        body = (
-            await http.post("/graphql", json={"query": gql.CREATE, "variables": variables})
-        ).json()
-    created = body["data"]["createGame"]
+        created = await play.create_game(http, seed=seed, players=players)
     return created["game"], [seat["token"] for seat in created["seats"]]

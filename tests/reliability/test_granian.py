@@ -29,6 +29,7 @@ from redis.asyncio import Redis
 from service.store.embedded import EmbeddedRedis, free_port
 from tests.hostile.ws import one_window
 from tests.reliability.players import APPLY, CREATE, GAME
+from tests.support.play import create_game
 from tests.support.waiting import until
 
 pytest.importorskip("granian")
@@ -104,9 +105,8 @@ async def _gql(
 
 
 async def _create(http: httpx.AsyncClient) -> tuple[str, list[str]]:
-    created = await _gql(http, CREATE, {"input": {"kind": "TREELINGS", "players": 2}})
-    game = created["createGame"]
-    return game["game"]["id"], [s["token"] for s in game["seats"]]
+    created = await create_game(http, document=CREATE)
+    return created["game"]["id"], [s["token"] for s in created["seats"]]
 
 
 async def _next_move(

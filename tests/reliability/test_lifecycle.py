@@ -21,6 +21,7 @@ from service.store.embedded import EmbeddedRedis
 from tests.conftest import Api, client_for
 from tests.reliability.harness import CONTAINER, services
 from tests.reliability.players import APPLY, CREATE, GAME
+from tests.support.play import create_game
 from tests.support.waiting import until
 
 
@@ -36,7 +37,7 @@ def _keys(game_id: str) -> list[str]:
 
 
 async def _create(api: Api) -> tuple[str, list[str]]:
-    created = (await api.gql(CREATE, {"input": {"kind": "TREELINGS", "players": 2}}))["createGame"]
+    created = await create_game(api.http, document=CREATE)
     return created["game"]["id"], [s["token"] for s in created["seats"]]
 
 

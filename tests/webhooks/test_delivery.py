@@ -30,6 +30,7 @@ from service.webhooks.model import (
     failed_key,
     failing_key,
 )
+from tests.support.play import create_game
 from tests.support.tenants import ACME, GLOBEX, LEGAL, post
 from tests.support.workers import worker_process
 from tests.webhooks.harness import WORKER, Hooks, hooks, register
@@ -50,9 +51,9 @@ mutation Move($id: ID!, $move: JSON!, $expected: Int) {
 
 
 async def create(h: Hooks, key: str, players: list[str]) -> tuple[dict[str, Any], list[str]]:
-    variables = {"input": {"kind": "TREELINGS", "players": len(players), "playerIds": players}}
-    body = await post(h.http, CREATE, variables, key)
-    payload = body["data"]["createGame"]
+    payload = await create_game(
+        h.http, document=CREATE, key=key, players=len(players), playerIds=players
+    )
     return payload["game"], [seat["token"] for seat in payload["seats"]]
 
 

@@ -26,6 +26,7 @@ from service.store.outbox import outbox_key
 from service.webhooks.model import EVENT_TYPES, endpoint_encoder, endpoints_key
 from tests.conftest import client_for, own_redis
 from tests.support.gql import ABANDON, RESIGN
+from tests.support.play import create_game
 from tests.support.tenants import ACME, GLOBEX, KEYS, LEGAL, post
 from tests.webhooks.harness import register, sync_flags
 from tests.webhooks.test_delivery import CREATE, MOVE
@@ -59,9 +60,9 @@ async def events(store: RedisStore, tenant: str, game_id: str) -> list[dict[str,
 
 async def create(http: httpx.AsyncClient, key: str, kind: str, players: int) -> Any:
     ids = [f"player-{seat}" for seat in range(players)]
-    variables = {"input": {"kind": kind, "players": players, "playerIds": ids}}
-    body = await post(http, CREATE, variables, key)
-    return body["data"]["createGame"]
+    return await create_game(
+        http, document=CREATE, key=key, kind=kind, players=players, playerIds=ids
+    )
 
 
 @pytest.mark.parametrize("kind", ["TREELINGS", "TREE_LINED_AVENUE"])
