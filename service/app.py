@@ -63,7 +63,12 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     store = RedisStore(connect(settings, redis_url), settings)
     hints = HintPool(settings.hint_processes, settings.hint_grace_ms)
     game_service = GameService(
-        store, settings.api_keys, settings.max_suggest_ms, hints, settings.worker_reclaim_seconds
+        store,
+        settings.api_keys,
+        settings.max_suggest_ms,
+        hints,
+        settings.worker_reclaim_seconds,
+        seeds_need_key=settings.production,
     )
     limiter = RateLimiter(
         store.redis,

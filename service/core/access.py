@@ -58,6 +58,11 @@ class Tenants:
     def __init__(self, api_keys: tuple[str, ...]) -> None:
         self.keys = parse_api_keys(api_keys)
 
+    @property
+    def keyed(self) -> bool:
+        """Whether every tenant is named by a key of RULES_API_KEYS (not the default tenant)."""
+        return bool(self.keys)
+
     def of(self, api_key: str | None) -> str | None:
         """The tenant an X-API-Key names (every key compared, in constant time); None for no
         or an unknown key. Without RULES_API_KEYS every caller is the one default tenant."""

@@ -46,7 +46,10 @@ def new_game(
     if any(p is not None and not 0 < len(p) <= MAX_PLAYER_ID for p in player_ids):
         raise BadSetup(f"a playerId has 1 to {MAX_PLAYER_ID} characters")
     turn_clock = clocks.parse_clock(clock)
-    salt = "" if seed is not None else secrets.token_hex(16)
+    # The salt is secret until the end, also for a chosen seed: the commitment of a guessable
+    # seed ("hello") would otherwise give it away, and with it every hidden card. It never
+    # enters the RNG, so the same seed still deals the same game.
+    salt = secrets.token_hex(16)
     seed = seed if seed is not None else secrets.token_hex(16)
     played = start(game, players, options, seed)
     tokens = {seat: new_token(seat) for seat in range(players) if seat not in bots}

@@ -53,6 +53,10 @@ RETRIES_WITHOUT_EXPECTED_VERSION = 3
 
 
 CREATE_NEEDS_KEY = "creating games needs an API key (X-API-Key)"
+SEED_NEEDS_KEY = (
+    "choosing the seed needs a tenant's API key (X-API-Key, RULES_API_KEYS) on this server: "
+    "leave `seed` out and the server draws one"
+)
 LIST_NEEDS_KEY = "listing games needs the tenant's API key (X-API-Key)"
 ABANDON_NEEDS_KEY = "abandoning needs the game's API key"
 MOVES_NEED_TOKEN = "moves need a seat token"
@@ -87,9 +91,13 @@ class GameService:
         max_suggest_ms: int = 1000,
         hints: HintPool | None = None,
         requeue_after: float = 30.0,
+        seeds_need_key: bool = False,
     ) -> None:
         self.store = store
         self.tenants = Tenants(api_keys)
+        # whoever chooses the seed knows the deck: in production only tenants keyed by
+        # RULES_API_KEYS may, for tests and replays (docs/security.md)
+        self.seeds_need_key = seeds_need_key
         self.max_suggest_ms = max_suggest_ms
         self.hints = hints or HintPool(1)
         self.requeue_after = requeue_after
@@ -122,6 +130,9 @@ class GameService:
         tenant = self.tenant_of(api_key)
         if tenant is None:
             raise Refused(Code.UNAUTHORIZED, CREATE_NEEDS_KEY)
+        if seed is not None and self.seeds_need_key and not self.tenants.keyed:
+            # the request's credentials are fine (anyone may create here); the field is not
+            raise Refused(Code.BAD_INPUT, SEED_NEEDS_KEY)
         try:
             record, played, tokens = new_game(
                 tenant, kind, players, seed, options, bots or {}, player_ids or [], clock

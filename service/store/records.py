@@ -54,8 +54,9 @@ class Record(msgspec.Struct, array_like=True):
     player_ids: list[str | None] = msgspec.field(default_factory=list)  # the app's user, by seat
     acting: list[int] = msgspec.field(default_factory=list)  # seats that owe a decision now
     outcome: Outcome | None = None  # set when a resign, abandon or timeout ended the game
-    # fair seeds: drawn with the seed when the client gave none; the commitment is
-    # sha256(salt + seed), both revealed when the game is over (docs/api.md)
+    # fair seeds: drawn at create for every game (a client's seed too; "" in records of
+    # releases that salted only the seeds they drew); the commitment is sha256(salt + seed),
+    # both revealed when the game is over (docs/api.md)
     salt: str = ""
     clock: Clock | None = None
     remaining: list[float] = msgspec.field(default_factory=list)  # per seat, perSeatTotal clocks

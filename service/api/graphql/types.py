@@ -69,11 +69,18 @@ else:
     RejectCode = vocabulary("RejectCode", DECISIONS)
 
 
+SEED = (
+    "For tests and replays: whoever chooses the seed knows every hidden card. Left out, the "
+    "server draws one. In production it needs a tenant's API key (BAD_USER_INPUT otherwise)."
+)
+
+
 @strawberry.type
 class SeedReveal:
     seed: str
     salt: str = strawberry.field(
-        description='Drawn by the server; "" when the client chose the seed.'
+        description="Drawn by the server at create, secret until the end, also when the "
+        'client chose the seed ("" only in games created by earlier releases).'
     )
     options: JSON = strawberry.field(description="The create options as sent.")
 
@@ -396,7 +403,7 @@ class Suggestion:
 class CreateGameInput:
     kind: GameKind
     players: int
-    seed: str | None = None
+    seed: str | None = strawberry.field(default=None, description=SEED)
     options: JSON | None = None
     typed_options: TypedOptionsInput | None = strawberry.field(
         default=None, description="`options` as typed fields; give one of the two, or neither."

@@ -384,7 +384,13 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
             "properties": {
                 "kind": {"enum": list(games())},
                 "players": integer,
-                "seed": {"type": ["string", "null"], "maxLength": 200},
+                "seed": {
+                    "type": ["string", "null"],
+                    "maxLength": 200,
+                    "description": "For tests and replays: whoever chooses the seed knows "
+                    "every hidden card. Left out, the server draws one. In production it "
+                    "needs a tenant's API key (422 BAD_USER_INPUT otherwise).",
+                },
                 "options": {"type": ["object", "null"]},
                 "bots": {
                     "type": ["array", "null"],
@@ -480,7 +486,15 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
         "SeedReveal": {
             "type": "object",
             "description": "Revealed once the game is over: replay it from its history.",
-            "properties": {"seed": string, "salt": string, "options": {"type": "object"}},
+            "properties": {
+                "seed": string,
+                "salt": {
+                    "type": "string",
+                    "description": "Drawn by the server at create, secret until the end, also "
+                    'when the client chose the seed ("" only in games of earlier releases).',
+                },
+                "options": {"type": "object"},
+            },
             "required": ["seed", "salt", "options"],
         },
         "EndedGame": {
