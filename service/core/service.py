@@ -131,7 +131,9 @@ class GameService:
         if tenant is None:
             raise Refused(Code.UNAUTHORIZED, CREATE_NEEDS_KEY)
         if seed is not None and self.seeds_need_key and not self.tenants.keyed:
-            # the request's credentials are fine (anyone may create here); the field is not
+            # With RULES_API_KEYS the tenant above was named by a valid key; without, anyone
+            # may create here but no key names a tenant. BAD_INPUT, not UNAUTHORIZED: no key
+            # would help, leaving the field out does.
             raise Refused(Code.BAD_INPUT, SEED_NEEDS_KEY)
         try:
             record, played, tokens = new_game(
