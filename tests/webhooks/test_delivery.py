@@ -227,20 +227,24 @@ async def test_retries_used_up_fail_the_event_and_mark_the_endpoint_failing() ->
 
 async def test_a_private_address_is_refused_at_delivery_too() -> None:
     """An endpoint saved while its name resolved outward and pointing inward now (DNS
-    rebinding) is caught by the check made before every attempt."""
+    rebinding) is caught by the check made before every attempt; so is an IPv6 form of the
+    metadata address (issue 29)."""
     async with hooks(RULES_WEBHOOK_ALLOW_PRIVATE="0", RULES_WEBHOOK_RETRY_SECONDS="0.2") as h:
-        endpoint = await register(h.redis, "acme", h.receiver.url("/ok"))
+        loopback = await register(h.redis, "acme", h.receiver.url("/ok"))
+        nat64 = await register(h.redis, "acme", "http://[64:ff9b::a9fe:a9fe]/hook")
         await create(h, ACME, ["alice", "bob"])
 
-        async def failed() -> bool:
+        async def failed(endpoint: Endpoint) -> bool:
             return any(a.outcome == "FAILED" for a in await h.log("acme", endpoint.id))
 
-        async with asyncio.timeout(60):
-            while not await failed():
-                await asyncio.sleep(0.05)
-        log = await h.log("acme", endpoint.id)
-        assert all(a.error.startswith("address not allowed") for a in log)
-        assert all(a.status is None for a in log)
+        for endpoint, why in ((loopback, "loopback"), (nat64, "NAT64 of 169.254.169.254")):
+            async with asyncio.timeout(60):
+                while not await failed(endpoint):
+                    await asyncio.sleep(0.05)
+            log = await h.log("acme", endpoint.id)
+            assert all(a.error.startswith("address not allowed") for a in log), log
+            assert all(why in a.error for a in log), log
+            assert all(a.status is None for a in log)
         assert h.receiver.lines() == []
 
 
