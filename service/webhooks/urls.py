@@ -97,9 +97,9 @@ REFUSED: dict[IPv4Network | IPv6Network, str] = {
     IPv6Network("3fff::/20"): "documentation",
     IPv4Network("0.0.0.0/8"): "this network",
     IPv4Network("10.0.0.0/8"): "private",
-    IPv4Network("100.64.0.0/10"): "shared address space (carrier-grade NAT)",
+    IPv4Network("100.64.0.0/10"): "shared address space, carrier-grade NAT",
     IPv4Network("127.0.0.0/8"): "loopback",
-    IPv4Network("169.254.0.0/16"): "link-local (cloud metadata)",
+    IPv4Network("169.254.0.0/16"): "link-local, cloud metadata",
     IPv4Network("172.16.0.0/12"): "private",
     IPv4Network("192.0.0.0/24"): "IETF protocol assignments",
     IPv4Network("192.0.2.0/24"): "documentation",
@@ -114,8 +114,8 @@ REFUSED: dict[IPv4Network | IPv6Network, str] = {
 
 
 def refusal(address: str) -> str | None:
-    """Why `address` may not receive webhooks ("NAT64 of 169.254.169.254: link-local (cloud
-    metadata)"); None if it may."""
+    """Why `address` may not receive webhooks ("NAT64 of 169.254.169.254: link-local, cloud
+    metadata (169.254.0.0/16)"); None if it may."""
     ip = ip_address(address.split("%")[0])
     if isinstance(ip, IPv6Address):
         for carrier, form, carried in CARRIERS:
@@ -125,10 +125,10 @@ def refusal(address: str) -> str | None:
                         return f"{form} of {inner}: {why}"
                 return None
         if ip not in GLOBAL_UNICAST:
-            return "not IPv6 global unicast 2000::/3"
+            return "not IPv6 global unicast (2000::/3)"
     for network, name in REFUSED.items():
         if ip in network:
-            return f"{name} {network}"
+            return f"{name} ({network})"
     return None
 
 
