@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import uvicorn
 
+from service import logs
 from service.app import create_app
 from service.settings import Settings
 from service.store.embedded import EmbeddedRedis
@@ -64,6 +65,7 @@ def serve(settings: Settings) -> None:
         if settings.serves_playground:
             print(f"Playground: {base}/play (create and play games in a browser)")
         print(f"Metrics:  {base}/metrics   Health: {base}/healthz   Ready: {base}/readyz")
+        logs.quiet_third_parties()
         uvicorn.run(
             create_app(settings, redis_url),
             host=settings.host,

@@ -19,7 +19,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from service import metrics
+from service import logs, metrics
 from service.api.edge.guard import Admission, Guard
 from service.api.edge.problems import unrouted
 from service.api.edge.ratelimit import RateLimiter
@@ -165,4 +165,5 @@ def from_env() -> ASGIApp:
         )
     for logger in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logging.getLogger(logger).setLevel(settings.log_level.upper())
+    logs.quiet_third_parties()
     return create_app(settings, settings.redis_url)

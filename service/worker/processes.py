@@ -26,7 +26,7 @@ from pathlib import Path
 import uvloop
 from prometheus_client import start_http_server
 
-from service import metrics
+from service import logs, metrics
 from service.settings import Settings
 from service.worker import serve
 
@@ -75,6 +75,7 @@ def run_one(settings: Settings, redis_url: str, index: int, parent: int) -> None
     if parent:
         watch_parent(parent)
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
+    logs.quiet_third_parties()
     if settings.worker_metrics_port:
         start_http_server(settings.worker_metrics_port + index, registry=metrics.REGISTRY)
     name = f"{socket.gethostname()}-{os.getpid()}"

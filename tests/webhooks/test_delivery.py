@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import secrets
 import shutil
 import signal
 import subprocess
@@ -227,21 +228,41 @@ async def test_retries_used_up_fail_the_event_and_mark_the_endpoint_failing() ->
 
 async def test_a_private_address_is_refused_at_delivery_too() -> None:
     """An endpoint saved while its name resolved outward and pointing inward now (DNS
-    rebinding) is caught by the check made before every attempt."""
+    rebinding) is caught by the check made before every attempt; so is an IPv6 form of the
+    metadata address (issue 29)."""
     async with hooks(RULES_WEBHOOK_ALLOW_PRIVATE="0", RULES_WEBHOOK_RETRY_SECONDS="0.2") as h:
-        endpoint = await register(h.redis, "acme", h.receiver.url("/ok"))
+        loopback = await register(h.redis, "acme", h.receiver.url("/ok"))
+        nat64 = await register(h.redis, "acme", "http://[64:ff9b::a9fe:a9fe]/hook")
         await create(h, ACME, ["alice", "bob"])
 
-        async def failed() -> bool:
+        async def failed(endpoint: Endpoint) -> bool:
             return any(a.outcome == "FAILED" for a in await h.log("acme", endpoint.id))
 
-        async with asyncio.timeout(60):
-            while not await failed():
-                await asyncio.sleep(0.05)
-        log = await h.log("acme", endpoint.id)
-        assert all(a.error.startswith("address not allowed") for a in log)
-        assert all(a.status is None for a in log)
+        for endpoint, why in ((loopback, "loopback"), (nat64, "NAT64 of 169.254.169.254")):
+            async with asyncio.timeout(60):
+                while not await failed(endpoint):
+                    await asyncio.sleep(0.05)
+            log = await h.log("acme", endpoint.id)
+            assert all(a.error.startswith("address not allowed") for a in log), log
+            assert all(why in a.error for a in log), log
+            assert all(a.status is None for a in log)
         assert h.receiver.lines() == []
+
+
+async def test_a_token_in_a_receiver_url_never_reaches_the_worker_log() -> None:
+    """Issue 29: httpx logs every request's method and URL at INFO, and a webhook URL may carry
+    a tenant's token; the worker keeps third-party loggers at WARNING (service/logs.py)."""
+    token = "s3cr3t" + secrets.token_hex(8)
+    async with hooks(LOG_LEVEL="debug") as h:
+        endpoint = await register(h.redis, "acme", h.receiver.url(f"/ok?token={token}"))
+        await create(h, ACME, ["alice", "bob"])
+        # settled once the receiver answered: after whatever httpx logs of the request
+        (delivered, *_) = await h.log("acme", endpoint.id, settled=1)
+        assert delivered.outcome == "DELIVERED" and delivered.status == 200, delivered
+        assert token in h.receiver.lines()[0]["path"], "the URL did carry the token"
+        logged = h.worker.output()
+        assert "service.webhooks" in logged or "service.worker" in logged, logged
+        assert token not in logged, logged
 
 
 async def test_an_outbox_entry_a_dead_worker_took_is_fanned_out_by_another() -> None:

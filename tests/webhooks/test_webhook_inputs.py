@@ -60,6 +60,13 @@ PRIVATE = [
     "https://169.254.169.254/latest/meta-data",
     "https://0.0.0.0/hook",
     "https://[fe80::1]/hook",
+    # IPv6 forms that carry an inward IPv4 address, and deprecated ranges (issue 29)
+    "http://[64:ff9b::a9fe:a9fe]/hook",
+    "https://[64:ff9b:1::a00:1]/hook",
+    "https://[::ffff:0:7f00:1]/hook",
+    "https://[2002:a9fe:a9fe::1]/hook",
+    "https://[::7f00:1]/hook",
+    "https://[fec0::1]/hook",
 ]
 
 
@@ -93,6 +100,26 @@ async def test_production_takes_https_only(production: Tenants) -> None:
     await _refused_everywhere(production, "http://93.184.215.14/hook")
     created = await production.create(production.a)
     await production.data(DELETE, {"id": created["endpoint"]["id"]}, production.a)
+
+
+async def test_nat64_of_the_metadata_address_is_refused_in_production(production: Tenants) -> None:
+    """Issue 29: an IPv6 form of 169.254.169.254 (through a NAT64 translator), on create and on
+    update, through both APIs."""
+    nat64 = "https://[64:ff9b::a9fe:a9fe]/hook"
+    await _refused_everywhere(production, nat64)
+    endpoint = (await production.create(production.a))["endpoint"]
+    refused = await production.gql(UPDATE, {"id": endpoint["id"], "url": nat64}, production.a)
+    assert error_code(refused) == "BAD_USER_INPUT"
+    assert "NAT64 of 169.254.169.254: link-local" in refused["errors"][0]["message"]
+    one = f"{ENDPOINTS}/{endpoint['id']}"
+    problem(
+        await production.rest("PATCH", one, production.a, json={"url": nat64}),
+        422,
+        "BAD_USER_INPUT",
+    )
+    got = (await production.data(GET, {"id": endpoint["id"]}, production.a))["webhookEndpoint"]
+    assert got["url"] == PUBLIC and got["updatedAt"] == endpoint["updatedAt"]
+    await production.data(DELETE, {"id": endpoint["id"]}, production.a)
 
 
 async def test_an_update_to_a_refused_url_changes_nothing(dev: Tenants) -> None:
