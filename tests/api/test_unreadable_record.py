@@ -54,8 +54,9 @@ async def test_an_unreadable_record_is_a_typed_answer_everywhere(
 
     apply = {"input": {"gameId": broken, "move": {"pass": True}}}
     for query, variables in [(gql.GAME, {"id": broken}), (gql.APPLY, apply)]:
-        fast, slow = await on.post(query, variables, tokens[0]), await off.post(
-            query, variables, tokens[0]
+        fast, slow = (
+            await on.post(query, variables, tokens[0]),
+            await off.post(query, variables, tokens[0]),
         )
         assert fast.status_code == slow.status_code == 200
         assert fast.content == slow.content  # the fast path answers as strawberry does
