@@ -8,10 +8,10 @@ import logging
 from collections.abc import AsyncIterator
 
 import pytest
-from redis.asyncio import Redis
 
 from service.app import create_app
 from service.settings import Settings
+from service.store import connect
 from tests.conftest import Api, client_for
 from tests.support import gql
 
@@ -40,7 +40,7 @@ async def test_an_unreadable_record_is_a_typed_answer_everywhere(
         ids.append(created["game"]["id"])
         tokens.append(created["seats"][0]["token"])
     broken, sound = ids
-    redis = Redis.from_url(redis_url)
+    redis = connect(ON, redis_url)  # one server, or a cluster
     await redis.hset(f"g:{{{broken}}}", "r", GARBAGE)
     await redis.aclose()
     caplog.clear()
