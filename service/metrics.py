@@ -118,6 +118,19 @@ STORE_ERRORS = Counter(
     ["command"],
     registry=REGISTRY,
 )
+UNREADABLE_RECORDS = Counter(
+    "rules_unreadable_records_total",
+    "Reads of a game's stored data that could not be decoded (damaged, or written by another "
+    "release), by what was read: record, history, idempotency.",
+    ["what"],
+    registry=REGISTRY,
+)
+SET_ASIDE = Counter(
+    "rules_set_aside_total",
+    "Games a worker set aside (service/store/quarantine.py), by loop: job, clock.",
+    ["loop"],
+    registry=REGISTRY,
+)
 RATE_LIMITED = Counter(
     "rules_rate_limited_total",
     "Requests refused by a rate limit (per token or per client address).",
@@ -145,7 +158,8 @@ BOT_OLDEST_JOB_SECONDS = Gauge(
 )
 BOT_JOBS = Counter(
     "rules_bot_jobs_total",
-    "Bot jobs done by this worker, by outcome (played, stale: the game had moved on).",
+    "Bot jobs done by this worker, by outcome (played, stale: the game had moved on, "
+    "set_aside: the game failed to decode or to play).",
     ["outcome"],
     registry=REGISTRY,
 )

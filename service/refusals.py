@@ -30,6 +30,7 @@ class Code(StrEnum):
     UNAVAILABLE = "UNAVAILABLE"  # Redis away: retry shortly (with the same idempotency key)
     HINTS_BUSY = "HINTS_BUSY"  # every hint process is busy: retry shortly
     HINT_TIMEOUT = "HINT_TIMEOUT"  # the hint ran out of time and was stopped: retry
+    UNREADABLE_RECORD = "UNREADABLE_RECORD"  # a game's stored data cannot be read: a server fault
 
 
 DECISIONS = (

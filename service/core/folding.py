@@ -25,7 +25,7 @@ from service.engine import play as engine_play
 from service.engine import start as engine_start
 from service.engine.play import parse_move
 from service.games import games
-from service.store import HistoryRecord, Record, RedisStore, StoreUnavailable
+from service.store import HistoryRecord, Record, RedisStore, StoreUnavailable, UnreadableRecord
 from service.store.records import fold, label_digest
 
 log = logging.getLogger("service.folding")
@@ -75,7 +75,7 @@ async def fold_finished(store: RedisStore, game_id: str, record: Record) -> None
         if len(entries) == record.version:  # else folded already
             labelled = not replayable(games()[record.kind], record, entries)
             await store.fold(game_id, record.version, fold(entries, labelled))
-    except StoreUnavailable as exc:
+    except (StoreUnavailable, UnreadableRecord) as exc:  # read as it is (or refused) later
         log.warning("history of %s left unfolded: %s", game_id, exc)
 
 

@@ -60,7 +60,7 @@ async def list_games(
         for (member, _), record in zip(batch, records, strict=True):
             scanned += 1
             cursor = member
-            if record is not None and _matches(record, tenant, only):
+            if isinstance(record, Record) and _matches(record, tenant, only):
                 loaded = LoadedGame(indexes.game_of(member), record, games()[record.kind], None)
                 found.append((indexes.encode_cursor(member), loaded))
                 if len(found) == first:

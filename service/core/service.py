@@ -40,7 +40,7 @@ from service.engine import play as engine_play
 from service.engine.play import decode_state, encode_state, to_move
 from service.games import games
 from service.refusals import Code, Refused
-from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore, StoreUnavailable
+from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore
 from service.store.events import Subscriber
 from service.store.jobs import new_game_id
 from service.store.records import Outcome
@@ -415,9 +415,9 @@ class GameService:
         try:
             record, _ = await self._load(game_id, token, None)
             seat = _seat(record, token)
-        except StoreUnavailable:
-            raise
-        except Refused as refused:  # NOT_FOUND, UNAUTHORIZED
+        except Refused as refused:
+            if refused.code not in (Code.NOT_FOUND, Code.UNAUTHORIZED):
+                raise  # the store's faults (UNAVAILABLE, UNREADABLE_RECORD) are no verdict
             return refused
         if record.outcome is not None:
             return ended(record)

@@ -1,7 +1,7 @@
 """Game records in Redis: one hash per game, scripts that commit atomically, the lanes of
 background work, the indexes and the event channels (docs/architecture.md, "Records and keys")."""
 
-from service.store.connection import Client, StoreUnavailable, connect
+from service.store.connection import Client, StoreUnavailable, UnreadableRecord, connect
 from service.store.records import FORMAT, HistoryRecord, Record
 from service.store.redis_store import Committed, Done, RedisStore
 
@@ -14,5 +14,6 @@ __all__ = [
     "Record",
     "RedisStore",
     "StoreUnavailable",
+    "UnreadableRecord",
     "connect",
 ]

@@ -28,6 +28,22 @@ class StoreUnavailable(Refused):
         return self.detail
 
 
+class UnreadableRecord(Refused):
+    """A game's stored data (record, history entry, folded history or idempotency entry)
+    that this release cannot decode: damaged, or written by another release. Its text (logs)
+    says which game and what; its message (clients) names no internals."""
+
+    def __init__(self, game_id: str, what: str) -> None:
+        super().__init__(
+            Code.UNREADABLE_RECORD, "this game cannot be read at the moment: a fault on our side"
+        )
+        self.game_id = game_id
+        self.what = what
+
+    def __str__(self) -> str:
+        return f"{self.what} of game {self.game_id} unreadable"
+
+
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 _TRUE = {"1", "true", "yes", "on"}
 

@@ -37,7 +37,9 @@ applied a second time; the client retries with its idempotency key instead.
 
 from __future__ import annotations
 
+import logging
 import time
+import zlib
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeVar
@@ -50,7 +52,7 @@ from redis.exceptions import NoScriptError, RedisError
 from service import metrics
 from service.settings import Settings
 from service.store import indexes
-from service.store.connection import Client, StoreUnavailable
+from service.store.connection import Client, StoreUnavailable, UnreadableRecord
 from service.store.direct import DirectConnections
 from service.store.events import EventHub, Subscriber
 from service.store.jobs import LANE_KEYS, WAKE, in_lane_slot, lane_of
@@ -64,6 +66,7 @@ from service.store.records import (
 )
 
 T = TypeVar("T")
+log = logging.getLogger("service.store")
 
 # A bot seat due at a version becomes a job on the game's lane (KEYS[#KEYS] when the caller
 # passes it, i.e. when it shares the game's slot) and a wake-up for idle workers.
@@ -211,6 +214,22 @@ def _outbox(
         outbox_key(lane_of(game_id), record.tenant),
         enabled_key(lane_of(game_id), record.tenant),
     ]
+
+
+def _decoded(game_id: str, what: str, decode: Callable[[], T]) -> T:
+    """`decode()`, or UnreadableRecord when the stored value cannot be read (damaged, or
+    written by another release): logged in one line with the game id, no traceback, and
+    counted, once per read."""
+    try:
+        return decode()
+    except (msgspec.DecodeError, zlib.error, ValueError, TypeError) as exc:
+        metrics.UNREADABLE_RECORDS.labels(what).inc()
+        log.warning("%s of game %s unreadable (%s: %s)", what, game_id, type(exc).__name__, exc)
+        raise UnreadableRecord(game_id, what) from None
+
+
+def _record(game_id: str, raw: bytes) -> Record:
+    return _decoded(game_id, "record", lambda: record_decoder.decode(raw))
 
 
 def _keys(game_id: str) -> tuple[str, str, str]:
@@ -363,11 +382,16 @@ class RedisStore:
                 return replies
 
         replies = await self._timed("load", fetch)
-        record = record_decoder.decode(replies[0]) if replies[0] is not None else None
+        raw = replies[0]
+        record = None if raw is None else _record(game_id, raw)
         if idempotency is None or replies[1][0] is None:
             return record, None
         version, fingerprint = replies[1]
-        return record, Done(int(version), fingerprint.decode() if fingerprint else None)
+        return record, _decoded(
+            game_id,
+            "idempotency",
+            lambda: Done(int(version), fingerprint.decode() if fingerprint else None),
+        )
 
     async def commit(
         self,
@@ -456,8 +480,14 @@ class RedisStore:
         key = indexes.clock_key(lane)
         await self._timed("unclock", lambda: self.redis.zrem(key, game_id))
 
-    async def records(self, game_ids: list[str]) -> list[Record | None]:
-        """The records of `game_ids` (None for a game that expired), pipelined."""
+    async def reclock(self, game_id: str, deadline: float) -> None:
+        """A game's deadline back among its lane's clocks (a game retried from quarantine)."""
+        key = indexes.clock_key(lane_of(game_id))
+        await self._timed("reclock", lambda: self.redis.zadd(key, {game_id: deadline}))
+
+    async def records(self, game_ids: list[str]) -> list[Record | UnreadableRecord | None]:
+        """The records of `game_ids` (None for a game that expired, the refusal for one that
+        cannot be read), pipelined."""
         if not game_ids:
             return []
 
@@ -469,7 +499,13 @@ class RedisStore:
                 return replies
 
         replies = await self._timed("records", fetch)
-        return [record_decoder.decode(raw) if raw is not None else None for raw in replies]
+        found: list[Record | UnreadableRecord | None] = []
+        for game_id, raw in zip(game_ids, replies, strict=True):
+            try:
+                found.append(None if raw is None else _record(game_id, raw))
+            except UnreadableRecord as unreadable:
+                found.append(unreadable)
+        return found
 
     async def unlist(self, entries: list[tuple[str, str]]) -> None:
         """Index members of games that expired, removed (each key on its own: a member's key is
@@ -509,8 +545,10 @@ class RedisStore:
 
         raw, folded = await self._timed("history", fetch)
         if raw or folded is None:
-            return [history_decoder.decode(item) for item in raw], None
-        entries, digest = unfold(folded)
+            return _decoded(
+                game_id, "history", lambda: [history_decoder.decode(i) for i in raw]
+            ), None
+        entries, digest = _decoded(game_id, "history", lambda: unfold(folded))
         newest = entries[-1].version if entries else 0
         until = newest if until is None else until
         return [e for e in entries if after < e.version <= until], digest

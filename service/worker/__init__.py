@@ -16,6 +16,11 @@ Every poll interval the workers also sweep the turn clocks (`clocks:{bots-n}`, o
 a game whose deadline passed is claimed atomically and its timeout applied through the same
 commit, so clocks run out even when no client ever comes back (service/core/clocks.py).
 
+A job or a clock whose game fails to decode or to play (a damaged record, one from another
+release, a bug) is set aside with its reason (service/store/quarantine.py), logged in one line
+and counted, and the loop goes on with the next; a failure of Redis is retried as before. Each
+loop beats a heartbeat per iteration that the liveness probe checks (heartbeat.py).
+
 The decision runs on a thread beside the event loop, one at a time: a worker process is one
 core's worth of bot thinking, and `python -m service.worker` starts one per core.
 """
@@ -44,11 +49,14 @@ from service.engine import Played
 from service.engine import play as engine_play
 from service.engine.play import decode_state
 from service.games import games
+from service.refusals import Refused
 from service.settings import Settings
 from service.store import RedisStore, StoreUnavailable, connect
 from service.store.jobs import LANE_KEYS, LANES, WAKE, Job, JobQueue
+from service.store.quarantine import set_aside
 from service.webhooks.deliverer import Deliverer
 from service.webhooks.events import of_commit as webhook_events
+from service.worker.heartbeat import Heartbeat
 
 log = logging.getLogger("service.worker")
 CLOCK_BATCH = 16  # due clocks one sweep claims per lane
@@ -56,8 +64,11 @@ T = TypeVar("T")
 
 
 class Worker:
-    def __init__(self, settings: Settings, redis_url: str, name: str) -> None:
+    def __init__(
+        self, settings: Settings, redis_url: str, name: str, heartbeat: Heartbeat | None = None
+    ) -> None:
         self.settings = settings
+        self.heartbeat = heartbeat or Heartbeat(settings.worker_stall_seconds)
         self.store = RedisStore(connect(settings, redis_url), settings)
         self.queue = JobQueue(self.store.redis, name, int(settings.worker_reclaim_seconds * 1000))
         self.due: set[int] = set(range(LANES))  # lanes worth a look now
@@ -77,7 +88,7 @@ class Worker:
             return True
 
         while not self.stopping.is_set() and not await self._redis_call(groups):
-            pass  # Redis is not there yet
+            self.heartbeat.beat("jobs")  # Redis is not there yet
         background = [
             asyncio.create_task(self._listen()),
             asyncio.create_task(self._sweep()),
@@ -85,6 +96,7 @@ class Worker:
         ]
         try:
             while not self.stopping.is_set():
+                self.heartbeat.beat("jobs")
                 job = await self._redis_call(self._next)
                 if job is None:
                     self.rung.clear()
@@ -129,6 +141,7 @@ class Worker:
         may have been lost), and export the backlog."""
         while not self.stopping.is_set():
             await self._redis_call(self._sweep_once)
+            self.heartbeat.beat("sweep")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stopping.wait(), self.settings.worker_poll_seconds)
 
@@ -153,12 +166,29 @@ class Worker:
         for lane in range(LANES):
             now = time.time()
             for game_id in await self.store.claim_deadlines(lane, now, lease, CLOCK_BATCH):
-                record, _ = await self.store.load(game_id)
-                if record is None:  # expired: nothing will ever commit its clock away
+                try:
+                    await self._clock(lane, game_id, now)
+                except (RedisError, StoreUnavailable):
+                    raise
+                except Exception as exc:  # this game only: the sweep goes on
+                    await self._set_aside("clock", game_id, exc)
                     await self.store.unclock(lane, game_id)
-                    continue
-                await enforce_clock(self.store, game_id, record, now)
-                log.info("clock of %s swept at v%d", game_id, record.version)
+
+    async def _clock(self, lane: int, game_id: str, now: float) -> None:
+        record, _ = await self.store.load(game_id)
+        if record is None:  # expired: nothing will ever commit its clock away
+            await self.store.unclock(lane, game_id)
+            return
+        await enforce_clock(self.store, game_id, record, now)
+        log.info("clock of %s swept at v%d", game_id, record.version)
+
+    async def _set_aside(self, loop: str, game_id: str, exc: Exception) -> None:
+        """A game that fails in `loop` for another reason than Redis: set aside with its
+        reason, in one log line (no traceback: the reason names the fault) and one count."""
+        reason = str(exc) if isinstance(exc, Refused) else f"{type(exc).__name__}: {exc}"
+        log.warning("game %s set aside by the %s loop: %s", game_id, loop, reason)
+        metrics.SET_ASIDE.labels(loop).inc()
+        await set_aside(self.store.redis, game_id, loop, reason)
 
     async def _listen(self) -> None:
         while not self.stopping.is_set():
@@ -184,8 +214,14 @@ class Worker:
             await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     async def play(self, job: Job) -> str:
-        """Play one job; its outcome: "played" or "stale"."""
-        outcome, strategy = await self._decide_and_commit(job)
+        """Play one job; its outcome: "played", "stale" or "set_aside" (the game failed)."""
+        try:
+            outcome, strategy = await self._decide_and_commit(job)
+        except (RedisError, StoreUnavailable):
+            raise  # left pending, and reclaimed
+        except Exception as exc:  # this game only: acknowledged, the loop goes on
+            await self._set_aside("job", job.game_id, exc)
+            outcome, strategy = "set_aside", ""
         await self.queue.done(job.lane, job.entry)
         metrics.BOT_JOBS.labels(outcome).inc()
         if outcome == "played":
@@ -232,9 +268,9 @@ class Worker:
         return ("played" if committed.outcome == "ok" else "stale"), strategy
 
 
-async def serve(settings: Settings, redis_url: str, name: str) -> None:
+async def serve(settings: Settings, redis_url: str, name: str, heartbeat: Heartbeat) -> None:
     """Run one worker until SIGTERM or SIGINT; the job in hand is finished first."""
-    worker = Worker(settings, redis_url, name)
+    worker = Worker(settings, redis_url, name, heartbeat)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, worker.stop)

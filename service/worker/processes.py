@@ -24,11 +24,11 @@ from multiprocessing.connection import wait
 from pathlib import Path
 
 import uvloop
-from prometheus_client import start_http_server
 
 from service import logs, metrics
 from service.settings import Settings
 from service.worker import serve
+from service.worker.heartbeat import Heartbeat, serve_probe
 
 CGROUP = Path("/sys/fs/cgroup")  # a container sees its own group here
 
@@ -76,10 +76,11 @@ def run_one(settings: Settings, redis_url: str, index: int, parent: int) -> None
         watch_parent(parent)
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     logs.quiet_third_parties()
+    heartbeat = Heartbeat(settings.worker_stall_seconds)
     if settings.worker_metrics_port:
-        start_http_server(settings.worker_metrics_port + index, registry=metrics.REGISTRY)
+        serve_probe(heartbeat, metrics.REGISTRY, settings.worker_metrics_port + index)
     name = f"{socket.gethostname()}-{os.getpid()}"
-    uvloop.run(serve(settings, redis_url, name))
+    uvloop.run(serve(settings, redis_url, name, heartbeat))
 
 
 def main() -> int:

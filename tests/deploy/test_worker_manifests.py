@@ -53,8 +53,10 @@ def test_worker_probes_and_monitor_reach_its_metrics_port(name: str) -> None:
     env = {e["name"]: e.get("value") for e in container["env"]}
     (port,) = container["ports"]
     assert port["containerPort"] == int(env["RULES_WORKER_METRICS_PORT"])
-    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+    for probe in ("startupProbe", "readinessProbe"):
         assert container[probe]["httpGet"] == {"path": "/metrics", "port": port["name"]}
+    # a worker whose loops stopped turning fails it (service/worker/heartbeat.py)
+    assert container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": port["name"]}
     labels = one(docs, "Deployment", WORKER)["spec"]["template"]["metadata"]["labels"]
     service = one(docs, "Service", WORKER)
     assert selects(service["spec"]["selector"], labels)

@@ -34,6 +34,7 @@ PROBLEMS = {
     "METHOD_NOT_ALLOWED": (405, "Method not allowed"),
     "HINTS_BUSY": (503, "Every hint process is busy"),
     "HINT_TIMEOUT": (503, "The hint took too long"),
+    "UNREADABLE_RECORD": (500, "The game cannot be read"),
 }
 STATUS = {code: status for code, (status, _) in PROBLEMS.items()}
 RETRYABLE = {"UNAVAILABLE", "HINTS_BUSY", "HINT_TIMEOUT"}

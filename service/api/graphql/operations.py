@@ -57,7 +57,7 @@ from service.core import GameService, LoadedGame
 from service.core.listing import GameFilter as ListingFilter
 from service.games import games
 from service.refusals import Code, Refused
-from service.store import StoreUnavailable
+from service.store import StoreUnavailable, UnreadableRecord
 from service.store.events import RESYNC
 
 if TYPE_CHECKING:  # generated from the Structs at import (typed.py): opaque to mypy
@@ -147,7 +147,7 @@ class Query(WebhookQueries):
             rejected = await context_service(info).validate(
                 str(game_id), context_token(info), _move(move, typed_move)
             )
-        except StoreUnavailable as refused:
+        except (StoreUnavailable, UnreadableRecord) as refused:
             raise api_error(refused) from None
         except Refused as refused:  # the move itself: no JSON, or typed fields that do not fit
             rejected = refused

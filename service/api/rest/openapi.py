@@ -19,6 +19,7 @@ from service.store.records import END_REASONS
 
 STRATEGY_NAMES = list(STRATEGIES)
 EVERY_ROUTE = ("BAD_REQUEST", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "UNAVAILABLE")
+GAME_ROUTE = ("NOT_FOUND", "UNREADABLE_RECORD")  # every route that reads one game's record
 VERSION = "1.0.0"
 STATUSES = list(indexes.STATUSES)
 
@@ -168,7 +169,7 @@ def openapi() -> dict[str, Any]:
                     "responses": {
                         "200": {**ok(_ref("Game"), "the game")["200"], "headers": {"ETag": etag}},
                         "304": {"description": "not modified", "headers": {"ETag": etag}},
-                        **problems("NOT_FOUND", "UNAUTHORIZED"),
+                        **problems(*GAME_ROUTE, "UNAUTHORIZED"),
                     },
                 }
             },
@@ -179,7 +180,7 @@ def openapi() -> dict[str, Any]:
                     "summary": "The bearer seat's legal decisions now.",
                     "responses": {
                         **ok(_ref("LegalMoves"), "legal moves"),
-                        **problems("NOT_FOUND", "UNAUTHORIZED"),
+                        **problems(*GAME_ROUTE, "UNAUTHORIZED"),
                     },
                 }
             },
@@ -216,7 +217,7 @@ def openapi() -> dict[str, Any]:
                     "responses": {
                         **ok(_ref("MoveApplied"), "applied (or an idempotent replay)"),
                         **problems(
-                            "NOT_FOUND",
+                            *GAME_ROUTE,
                             "UNAUTHORIZED",
                             "NOT_YOUR_TURN",
                             "STALE_VERSION",
@@ -234,7 +235,7 @@ def openapi() -> dict[str, Any]:
                     "requestBody": body(_ref("CandidateBody")),
                     "responses": {
                         **ok(_ref("Validation"), "the verdict"),
-                        **problems("NOT_FOUND", "UNAUTHORIZED"),
+                        **problems(*GAME_ROUTE, "UNAUTHORIZED"),
                     },
                 }
             },
@@ -246,7 +247,7 @@ def openapi() -> dict[str, Any]:
                     "summary": "The bearer's seat resigns: the game is FINISHED with an outcome.",
                     "responses": {
                         **ok(_ref("EndedGame"), "the game, over"),
-                        **problems("NOT_FOUND", "UNAUTHORIZED", "GAME_OVER", "STALE_VERSION"),
+                        **problems(*GAME_ROUTE, "UNAUTHORIZED", "GAME_OVER", "STALE_VERSION"),
                     },
                 }
             },
@@ -259,7 +260,7 @@ def openapi() -> dict[str, Any]:
                     "winners. Another tenant's key gets 404.",
                     "responses": {
                         **ok(_ref("EndedGame"), "the game, abandoned"),
-                        **problems("NOT_FOUND", "UNAUTHORIZED", "GAME_OVER", "STALE_VERSION"),
+                        **problems(*GAME_ROUTE, "UNAUTHORIZED", "GAME_OVER", "STALE_VERSION"),
                     },
                 }
             },
@@ -272,7 +273,7 @@ def openapi() -> dict[str, Any]:
                     "requestBody": body(_ref("SuggestBody")),
                     "responses": {
                         **ok(_ref("Suggestion"), "the suggestion"),
-                        **problems("NOT_FOUND", "UNAUTHORIZED", "NOT_YOUR_TURN", "MALFORMED_MOVE"),
+                        **problems(*GAME_ROUTE, "UNAUTHORIZED", "NOT_YOUR_TURN", "MALFORMED_MOVE"),
                     },
                 }
             },
@@ -283,7 +284,7 @@ def openapi() -> dict[str, Any]:
                     "summary": "Live scores with a breakdown; final with winners at the end.",
                     "responses": {
                         **ok(_ref("Scores"), "scores"),
-                        **problems("NOT_FOUND", "UNAUTHORIZED"),
+                        **problems(*GAME_ROUTE, "UNAUTHORIZED"),
                     },
                 }
             },
@@ -302,7 +303,7 @@ def openapi() -> dict[str, Any]:
                     "summary": "Applied decisions after version `after`, oldest first.",
                     "responses": {
                         **ok(_ref("History"), "history"),
-                        **problems("NOT_FOUND", "UNAUTHORIZED"),
+                        **problems(*GAME_ROUTE, "UNAUTHORIZED"),
                     },
                 }
             },
@@ -322,7 +323,7 @@ def openapi() -> dict[str, Any]:
                     "summary": "The caller's view as of an earlier version (GraphQL `stateAt`).",
                     "responses": {
                         **ok(_ref("PastState"), "the view then"),
-                        **problems("NOT_FOUND", "UNAUTHORIZED"),
+                        **problems(*GAME_ROUTE, "UNAUTHORIZED"),
                     },
                 }
             },
