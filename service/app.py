@@ -21,7 +21,6 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from service import metrics
 from service.api.edge.guard import Admission, Guard
-from service.api.edge.headers import SecurityHeaders
 from service.api.edge.problems import unrouted
 from service.api.edge.ratelimit import RateLimiter
 from service.api.graphql.app import GRAPHIQL_DIR, GraphQLApp
@@ -144,7 +143,6 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
             expose_headers=CORS_RESPONSE_HEADERS,
             max_age=600,
         )
-    guarded = SecurityHeaders(guarded)  # outermost: every answer, refusals and preflights too
     if settings.forwarded_allow_ips:
         # The client address (rate limits, socket limits) comes from X-Forwarded-For only when
         # the peer is a configured proxy; uvicorn's own handling is off (it trusts loopback).

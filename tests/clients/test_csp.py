@@ -42,6 +42,7 @@ async def _violations(page: Page) -> list[str]:
 
 
 def _strict(policy: str) -> None:
+    assert policy, "the page has no content security policy"
     directives = dict(part.strip().split(" ", 1) for part in policy.split(";"))
     assert directives["script-src"] == "'self'" and directives["frame-ancestors"] == "'none'"
 

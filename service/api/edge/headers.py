@@ -1,4 +1,4 @@
-"""Security headers on every HTTP response (docs/security.md, "Security headers").
+"""Security headers on every HTTP answer (docs/security.md, "Security headers").
 
 Every answer says `nosniff` (a JSON body is never run as a script or rendered as a page), gives
 no referrer, and may not be framed (no clickjacking of a page that holds seat tokens). The two
@@ -6,13 +6,13 @@ pages the service serves, the playground at /play and GraphiQL (GET /graphql fro
 its assets under /graphiql), also get a policy that runs only the service's own script files:
 an injected `<script>` or inline handler does not run, and nothing leaves for another origin.
 
-The headers are built once, as bytes; per request this costs a path test and one list copy.
-WebSocket upgrades are not HTTP responses and pass untouched.
+The guard (guard.py) adds them to every answer that passes it, its own refusals too: built
+once, as bytes, they cost a path test and one list copy per request. (CORS preflights, answered
+outside the guard, are read by the browser only, never shown.) WebSocket upgrades are not HTTP
+responses and get none.
 """
 
 from __future__ import annotations
-
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 COMMON = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]
 
@@ -37,24 +37,9 @@ PLAYGROUND = _page("'self'", "'self'")
 GRAPHIQL = _page("'self' 'unsafe-inline'", "'self' data:")
 
 
-class SecurityHeaders:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        path: str = scope["path"]
-        added = API
-        if path.startswith("/play"):
-            added = PLAYGROUND
-        elif path.startswith("/graphiql") or (path == "/graphql" and scope["method"] == "GET"):
-            added = GRAPHIQL  # the page itself is the answer to a browser's GET of /graphql
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", ()), *added]
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
+def headers_for(path: str, method: str) -> list[tuple[bytes, bytes]]:
+    if path.startswith("/play"):
+        return PLAYGROUND
+    if path.startswith("/graphiql") or (path == "/graphql" and method == "GET"):
+        return GRAPHIQL  # the page itself is the answer to a browser's GET of /graphql
+    return API
