@@ -66,6 +66,7 @@ async def watchdog(request: pytest.FixtureRequest) -> AsyncIterator[None]:
 # test of each behaviour: one player count, one Kubernetes version, one process.
 SLOW = (
     "tests/clients/test_browser.py",
+    "tests/clients/test_csp.py",
     "tests/clients/test_playground.py",
     "tests/clients/test_gql.py",
     "tests/clients/test_node.py",

@@ -70,7 +70,7 @@ async def _open(
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     await page.goto(f"{service.url}/play/", timeout=TIMEOUT_MS)
-    await page.wait_for_function("document.body.dataset.ready === '1'", timeout=TIMEOUT_MS)
+    await page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=TIMEOUT_MS)
     return page, blocked + errors
 
 
@@ -134,11 +134,13 @@ async def test_the_page_creates_a_game_and_plays_a_move_by_keyboard(
         "() => Number(document.body.dataset.version) >= 1 && document.body.dataset.busy === '0'",
         timeout=TIMEOUT_MS,
     )
-    focused = "document.activeElement?.matches('#board .target, #moves button')"
+    focused = "() => document.activeElement?.matches('#board .target, #moves button')"
     await page.wait_for_function(focused, timeout=TIMEOUT_MS)  # keyboard play goes on
     after = await _game(http, game_id, None)
     seat = after["toAct"][0]
-    await page.wait_for_function(f"document.body.dataset.viewer === '{seat}'", timeout=TIMEOUT_MS)
+    await page.wait_for_function(
+        f"() => document.body.dataset.viewer === '{seat}'", timeout=TIMEOUT_MS
+    )
     _agrees(await _shown(page), await _game(http, game_id, tokens[seat]))  # hot seat turned
 
     await page.click("#raw-move summary")
@@ -168,7 +170,9 @@ async def test_a_spectator_follows_a_live_game_on_a_phone_sized_screen(
 
     page.on("request", spy)
     await page.goto(f"{service.url}/play/#game={game_id}&as=spectator", timeout=TIMEOUT_MS)
-    await page.wait_for_function("document.body.dataset.viewer === 'spectator'", timeout=TIMEOUT_MS)
+    await page.wait_for_function(
+        "() => document.body.dataset.viewer === 'spectator'", timeout=TIMEOUT_MS
+    )
     chooser = random.Random(7)
     for _ in range(6):  # the test plays both seats over HTTP; the page only listens
         game = await _game(http, game_id, None)
@@ -206,7 +210,7 @@ async def _slide(page: Page, version: int) -> None:
         "#slider", "(s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }", str(version)
     )
     await page.wait_for_function(
-        f"document.querySelector('#shown-version').textContent.startsWith('{version} of')",
+        f"() => document.querySelector('#shown-version').textContent.startsWith('{version} of')",
         timeout=TIMEOUT_MS,
     )
 
@@ -267,7 +271,7 @@ async def test_a_whole_game_against_bots_shows_what_the_api_says(
     await page.wait_for_function(SETTLED, timeout=TIMEOUT_MS)
     await _slide(page, past)
     await page.wait_for_function(
-        "document.querySelector('#past').textContent.includes('server replays it for seat 0')",
+        "() => document.querySelector('#past').textContent.includes('server replays it for seat 0')",
         timeout=TIMEOUT_MS,
     )
     assert await page.locator("#moves button").count() == 0

@@ -1,4 +1,5 @@
-"""The outermost middleware: body size limit, the admission path, in-flight gauge, latency.
+"""The outermost middleware: body size limit, the admission path, in-flight gauge, latency,
+security headers (headers.py).
 
 Everything here happens before any parsing, so hostile traffic is refused cheaply. Admission
 (rate limits per seat token and per client address) is one function for every way in: each
@@ -18,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from service import metrics
+from service.api.edge.headers import headers_for
 from service.api.edge.parsing import credential, header, natural
 from service.api.edge.problems import refusal
 from service.api.edge.ratelimit import RateLimiter
@@ -90,9 +92,16 @@ class Guard:
             await self.app(scope, receive, send)
             return
         path: str = scope["path"]
+        added = headers_for(path, scope["method"])
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", ()), *added]
+            await send(message)
+
         refused = self._refuse_early(scope, path)
         if refused is not None:
-            await refused(scope, receive, send)
+            await refused(scope, receive, send_with_headers)
             return
         received = 0
 
@@ -107,9 +116,9 @@ class Guard:
         metrics.IN_FLIGHT.value += 1
         started = time.perf_counter()
         try:
-            await self.app(scope, limited_receive, send)
+            await self.app(scope, limited_receive, send_with_headers)
         except BodyTooLarge:
-            await self._too_large(path)(scope, receive, send)
+            await self._too_large(path)(scope, receive, send_with_headers)
         finally:
             metrics.IN_FLIGHT.value -= 1
             operation = scope.get("rules.operation") or (path if path in OPEN_PATHS else "other")
