@@ -1,9 +1,10 @@
 """Secondary indexes of a tenant's games, laid out for Redis Cluster (docs/reliability.md).
 
-Four kinds of sorted set, all members scored 0 and ordered by their text
+Five kinds of sorted set, all members scored 0 and ordered by their text
 `<created ms, 15 digits>:<game id>` (newest last, so listings read them in reverse):
 
     ix:{bots-n}:t:<tenant>             every game of the tenant
+    ix:{bots-n}:k:<tenant>:<kind>      the tenant's games of one kind
     ix:{bots-n}:s:<tenant>:<status>    the tenant's games by status (ACTIVE, FINISHED, ABANDONED)
     ix:{bots-n}:p:<tenant>:<player>    the games a player id sits in
     ix:{bots-n}:a:<tenant>:<player>    the games where that player must decide now
@@ -46,6 +47,10 @@ def tenant_key(lane: int, tenant: str) -> str:
     return f"ix:{{{_tag(lane)}}}:t:{tenant}"
 
 
+def kind_key(lane: int, tenant: str, kind: str) -> str:
+    return f"ix:{{{_tag(lane)}}}:k:{tenant}:{kind}"
+
+
 def status_key(lane: int, tenant: str, status: str) -> str:
     return f"ix:{{{_tag(lane)}}}:s:{tenant}:{status}"
 
@@ -82,9 +87,11 @@ def updates(game_id: str, record: Record) -> tuple[list[str], str]:
     if not record.tenant:
         return [], ""
     players = tuple(dict.fromkeys(p for p in record.player_ids if p is not None))
-    keys = _keys(lane_of(game_id), record.tenant, players, record.clock is not None)
+    keys = _keys(lane_of(game_id), record.tenant, record.kind, players, record.clock is not None)
     status = record.status()
-    flags = "+" + "".join("+" if s == status else "-" for s in STATUSES)
+    # the tenant and kind sets at every write (a game never changes kind; the write pushes
+    # their TTL, and adds the games of earlier releases at their next write)
+    flags = "++" + "".join("+" if s == status else "-" for s in STATUSES)
     acting = {record.player_ids[s] for s in record.acting if s < len(record.player_ids)}
     for player_id in players:
         flags += "+" + ("+" if player_id in acting and not record.finished else "-")
@@ -94,8 +101,11 @@ def updates(game_id: str, record: Record) -> tuple[list[str], str]:
 
 
 @functools.lru_cache(maxsize=4096)  # a game's keys stay the same from its first write on
-def _keys(lane: int, tenant: str, players: tuple[str, ...], clocked: bool) -> tuple[str, ...]:
-    keys = [tenant_key(lane, tenant), *(status_key(lane, tenant, s) for s in STATUSES)]
+def _keys(
+    lane: int, tenant: str, kind: str, players: tuple[str, ...], clocked: bool
+) -> tuple[str, ...]:
+    keys = [tenant_key(lane, tenant), kind_key(lane, tenant, kind)]
+    keys += [status_key(lane, tenant, s) for s in STATUSES]
     for player_id in players:
         keys += [player_key(lane, tenant, player_id), acting_key(lane, tenant, player_id)]
     if clocked:

@@ -446,25 +446,23 @@ class RedisStore:
         await self._timed("enqueue", append)
 
     async def listed(
-        self, keys: list[str], below: str | None, floor: str | None, count: int
-    ) -> list[tuple[str, str]]:
-        """Up to `count` (member, key) of the index `keys` (one per lane), merged newest first:
-        members below `below` (exclusive) and from `floor` on. One pipelined ZRANGE per key."""
-        top = f"({below}" if below else "+"
+        self, reads: list[tuple[str, str | None]], floor: str | None, count: int
+    ) -> list[list[str]]:
+        """Per (index key, below) of `reads`, up to `count` members of the key newest first:
+        below `below` (exclusive; None: from the newest) and from `floor` on. One pipelined
+        ZRANGE per key."""
         bottom = f"[{floor}" if floor else "-"
 
         async def fetch() -> list[Any]:
             async with self.redis.pipeline(transaction=False) as pipe:
-                for key in keys:
+                for key, below in reads:
+                    top = f"({below}" if below else "+"
                     pipe.zrange(key, top, bottom, desc=True, bylex=True, offset=0, num=count)
                 replies: list[Any] = await pipe.execute()
                 return replies
 
         replies = await self._timed("index", fetch)
-        found = [
-            (m.decode(), key) for key, members in zip(keys, replies, strict=True) for m in members
-        ]
-        return sorted(found, reverse=True)[:count]
+        return [[m.decode() for m in members] for members in replies]
 
     async def claim_deadlines(self, lane: int, now: float, lease: float, count: int) -> list[str]:
         """Up to `count` games of `lane` whose clock ran out by `now`, claimed: their score is

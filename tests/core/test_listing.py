@@ -1,17 +1,29 @@
 """Tenants, player ids and listing (issue 19): a tenant's games, a player's, "my turn".
 
 Two tenants on one server (RULES_API_KEYS `acme:...,globex:...`); every listing is checked
-against the games each one created, over GraphQL and REST.
+against the games each one created, over GraphQL and REST. Then the cost of a listing
+(issue 29): on a Redis of its own holding many games, every page of every filter sends at
+most `budget(first)` commands (counted by the server's INFO commandstats) and the pages
+still list exactly the games the filters select, newest first.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
+from redis.asyncio.cluster import RedisCluster
 
+from service.core.listing import GameFilter, budget, list_games
+from service.settings import Settings
+from service.store import Record, RedisStore, connect
+from service.store.jobs import new_game_id
+from tests.conftest import own_redis
+from tests.support import factories
 from tests.support.play import create_game
 from tests.support.tenants import (
     ACME,
@@ -153,3 +165,123 @@ async def test_a_bad_player_id_is_refused_at_create(http: httpx.AsyncClient) -> 
         variables = {"input": {"kind": "TREELINGS", "players": 2, "playerIds": ids}}
         body = await post(http, CREATE, variables, ACME)
         assert body["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
+
+
+# The stored games of the cost tests, oldest first: game n (created at n ms) is TREETOPIA for
+# n < 4, else TREELINGS; FINISHED when n % 100 == 7 (rare: a kind + status listing skips
+# ~100 entries between two); players p(n % 3) and "ben", seat n % 2 to act.
+GAMES = 400
+TENANT = "cost"
+
+
+def _stored(n: int) -> Record:
+    finished = n % 100 == 7
+    record = factories.record(
+        1,
+        finished=finished,
+        tenant=TENANT,
+        player_ids=[f"p{n % 3}", "ben"],
+        acting=[] if finished else [n % 2],
+    )
+    created = 1_000.0 + n / 1000
+    kind = "TREETOPIA" if n < 4 else "TREELINGS"
+    return msgspec.structs.replace(record, kind=kind, created=created, updated=created)
+
+
+@pytest.fixture(scope="module")
+async def stored() -> AsyncIterator[tuple[RedisStore, list[tuple[str, Record]]]]:
+    """A Redis of its own (no other test's commands in its counts) holding GAMES games."""
+    with own_redis() as url:
+        store = RedisStore(connect(Settings(), url), Settings())
+        made = [(new_game_id(), _stored(n)) for n in range(GAMES)]
+        for game_id, record in made:
+            assert await store.create(game_id, record, [factories.history_entry(1)])
+        yield store, made
+        await store.close()
+
+
+async def _commands(store: RedisStore) -> int:
+    """The commands the server (every master of a cluster) has run, INFO and the client's
+    cluster queries left out."""
+    if isinstance(store.redis, RedisCluster):
+        replies = await store.redis.info("commandstats", target_nodes=RedisCluster.PRIMARIES)
+        stats = list(replies.values())
+    else:
+        stats = [await store.redis.info("commandstats")]
+    skipped = ("cmdstat_info", "cmdstat_cluster", "cmdstat_command")
+    return sum(v["calls"] for s in stats for k, v in s.items() if not k.startswith(skipped))
+
+
+def _selected(made: list[tuple[str, Record]], only: GameFilter) -> list[str]:
+    """What `only` selects, newest first, decided here on the records alone."""
+    return [
+        game_id
+        for game_id, r in reversed(made)
+        if (only.kind is None or r.kind == only.kind)
+        and (only.status is None or r.status() == only.status)
+        and (only.player_id is None or only.player_id in r.player_ids)
+        and (
+            only.to_act_player_id is None
+            or any(r.player_ids[s] == only.to_act_player_id for s in r.acting)
+        )
+        and (only.created_after is None or r.created > only.created_after)
+    ]
+
+
+async def _walk(store: RedisStore, only: GameFilter, first: int) -> tuple[list[str], int, int]:
+    """Every page of `only`: the games listed, the most commands one page sent and the pages
+    the budget ended early (no game or fewer than `first`, and more to come)."""
+    listed: list[str] = []
+    most, early, after = 0, 0, None
+    while True:
+        before = await _commands(store)
+        page = await list_games(store, TENANT, only, first, after)
+        most = max(most, await _commands(store) - before)
+        listed += [loaded.id for _, loaded in page.games]
+        if not page.has_next:
+            return listed, most, early
+        early += len(page.games) < first
+        assert page.end_cursor is not None
+        after = page.end_cursor
+
+
+async def test_a_kind_listing_among_many_games_of_other_kinds_costs_few_commands(
+    stored: tuple[RedisStore, list[tuple[str, Record]]],
+) -> None:
+    store, made = stored
+    before = await _commands(store)
+    page = await list_games(store, TENANT, GameFilter(kind="TREETOPIA"), 1, None)
+    spent = await _commands(store) - before
+    assert [loaded.id for _, loaded in page.games] == [made[3][0]]
+    assert spent <= 100, f"{spent} commands for one game"  # 17,003 before (issue 29)
+
+
+async def test_every_filters_pages_list_what_it_selects_within_the_budget(
+    stored: tuple[RedisStore, list[tuple[str, Record]]],
+) -> None:
+    store, made = stored
+    filters = [
+        GameFilter(),
+        GameFilter(kind="TREETOPIA"),
+        GameFilter(kind="TREELINGS", status="FINISHED"),
+        GameFilter(status="FINISHED"),
+        GameFilter(player_id="p1"),
+        GameFilter(player_id="p1", kind="TREETOPIA"),
+        GameFilter(to_act_player_id="p1"),
+        GameFilter(created_after=made[350][1].created),
+    ]
+    for only in filters:
+        for first in (1, 7, 100):
+            listed, most, _ = await _walk(store, only, first)
+            assert listed == _selected(made, only), (only, first)
+            assert most <= budget(first), (only, first, most)
+
+
+async def test_the_budget_ends_a_page_early_with_a_cursor_that_goes_on(
+    stored: tuple[RedisStore, list[tuple[str, Record]]],
+) -> None:
+    store, made = stored
+    only = GameFilter(kind="TREELINGS", status="FINISHED")  # ~100 entries between two
+    listed, most, early = await _walk(store, only, 1)
+    assert listed == [made[n][0] for n in (307, 207, 107, 7)]
+    assert early > 0 and most <= budget(1)

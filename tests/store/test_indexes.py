@@ -35,8 +35,9 @@ def test_a_games_index_keys_share_its_slot() -> None:
         game_id, factories.record(1, tenant="acme", player_ids=PLAYERS, acting=[0])
     )
     assert {slot(key.partition("{")[2].partition("}")[0]) for key in keys} == {slot(game_id)}
-    # tenant; ACTIVE, not FINISHED nor ABANDONED; ann sits and acts; ben sits, does not act
-    assert flags == "+" + "+--" + "++" + "+-"
+    # tenant and kind; ACTIVE, not FINISHED nor ABANDONED; ann sits and acts; ben sits only
+    assert flags == "++" + "+--" + "++" + "+-"
+    assert keys[1] == indexes.kind_key(lane_of(game_id), "acme", "TREELINGS")
 
 
 def test_a_game_without_a_tenant_is_in_no_index() -> None:
@@ -58,7 +59,9 @@ async def test_indexes_follow_the_commits_and_a_stale_one_changes_nothing(
         factories.record(1, tenant=tenant, player_ids=PLAYERS, acting=[0]),
         [factories.history_entry(1)],
     )
+    kind = indexes.kind_key(lane, tenant, "TREELINGS")
     assert await _members(store, indexes.tenant_key(lane, tenant)) == [member]
+    assert await _members(store, kind) == [member]
     assert await _members(store, indexes.player_key(lane, tenant, "ben")) == [member]
     assert (await _members(store, ann), await _members(store, ben)) == ([member], [])
     committed = await store.commit(
@@ -91,7 +94,9 @@ async def test_indexes_follow_the_commits_and_a_stale_one_changes_nothing(
     assert await _members(store, indexes.tenant_key(lane, tenant)) == [member]
     active, finished = (indexes.status_key(lane, tenant, s) for s in ("ACTIVE", "FINISHED"))
     assert (await _members(store, active), await _members(store, finished)) == ([], [member])
-    assert 0 < await store.redis.ttl(indexes.tenant_key(lane, tenant)) <= 1000
+    assert await _members(store, kind) == [member], "a game keeps its kind to the end"
+    for key in (indexes.tenant_key(lane, tenant), kind):
+        assert 0 < await store.redis.ttl(key) <= 1000
 
 
 async def test_a_listing_drops_the_entries_of_games_that_expired(store: RedisStore) -> None:
@@ -105,11 +110,13 @@ async def test_a_listing_drops_the_entries_of_games_that_expired(store: RedisSto
         )
     await store.redis.delete(f"g:{{{gone}}}", f"g:{{{gone}}}:h")  # as its TTL would
     keys = [indexes.tenant_key(lane, tenant) for lane in indexes.lanes()]
-    listed = await store.listed(keys, None, None, 10)
+    reads: list[tuple[str, str | None]] = [(key, None) for key in keys]
+    replies = await store.listed(reads, None, 10)
+    listed = [(m, k) for k, ms in zip(keys, replies, strict=True) for m in ms]
     records = await store.records([indexes.game_of(m) for m, _ in listed])
     assert sorted(indexes.game_of(m) for m, _ in listed) == sorted([kept, gone])
     await store.unlist([entry for entry, r in zip(listed, records, strict=True) if r is None])
-    again = await store.listed(keys, None, None, 10)
-    assert [indexes.game_of(m) for m, _ in again] == [kept]
+    again = [m for ms in await store.listed(reads, None, 10) for m in ms]
+    assert [indexes.game_of(m) for m in again] == [kept]
     record = (await store.records([kept]))[0]
     assert record is not None and msgspec.structs.asdict(record)["tenant"] == tenant
