@@ -4,6 +4,10 @@ Fills a private redis-server with a million games of one tenant, a player sittin
 thousand of them (created by the real create script, index entries and all); then pages
 through that player's games, the games where they must act, and the tenant's newest page with
 the service's own `service.core.listing.list_games`, and prints the timings as JSON.
+
+`--costs` (issue 29) measures instead what one request costs Redis: 10,000 games of one tenant
+across the kinds (some rare), all written by the real create script, then `first: 1` with each
+filter, counting the commands the server ran (INFO commandstats deltas) and the time taken.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from service.games import games
 from service.settings import Settings
 from service.store import FORMAT, Record, RedisStore, connect
 from service.store.embedded import EmbeddedRedis
+from service.store.jobs import new_game_id
 
 TENANT, PLAYER = "bench", "the-player"
 BATCH = 5000
@@ -90,6 +95,81 @@ async def pages(
     return count, time.perf_counter() - started
 
 
+# (kind, every how many games) for the --costs fill; the last kind only for the 5 oldest games
+KINDS = (("TREETOPIA", 10), ("TREELINE", 100))
+RARE_KIND = "TREE_LINED_AVENUE"
+
+
+def _costed(n: int, states: dict[str, bytes], start: float) -> Record:
+    kind = next((k for k, every in reversed(KINDS) if n % every == 3), "TREELINGS")
+    kind = RARE_KIND if n < 5 else kind
+    finished = n % 50 == 7
+    players: list[str | None] = [PLAYER if n % 100 in (10, 11) else f"user-{n % 97}", f"user-{n}"]
+    return msgspec.structs.replace(
+        _record(states[kind], start + n / 1000, players, [] if finished else [n % 2]),
+        kind=kind,
+        finished=finished,
+    )
+
+
+async def _commands(store: RedisStore) -> int:
+    stats = await store.redis.info("commandstats")
+    return sum(v["calls"] for k, v in stats.items() if k != "cmdstat_info")
+
+
+async def costs(total: int, repeats: int) -> dict[str, Any]:
+    """Redis commands and milliseconds of one `first: 1` request per filter over `total` games."""
+    server = EmbeddedRedis().start()
+    try:
+        store = RedisStore(connect(Settings(), server.url), Settings())
+        states = {
+            kind: encode_state(engine_start(game, 2, {}, "bench").state)
+            for kind, game in games().items()
+        }
+        start = time.time() - total / 1000
+        made = [(new_game_id(), _costed(n, states, start)) for n in range(total)]
+        for game_id, record in made:
+            assert await store.create(game_id, record, [])
+        middle = made[total // 2][1].created
+        cases = {
+            "none": GameFilter(),
+            "kind (1 in 10)": GameFilter(kind="TREETOPIA"),
+            "kind (the 5 oldest games)": GameFilter(kind=RARE_KIND),
+            "status FINISHED (1 in 50)": GameFilter(status="FINISHED"),
+            "playerId (1 in 50)": GameFilter(player_id=PLAYER),
+            "toActPlayerId (1 in 100)": GameFilter(to_act_player_id=PLAYER),
+            "createdAfter (the newer half)": GameFilter(created_after=middle),
+            "kind + status (none match)": GameFilter(kind="TREETOPIA", status="FINISHED"),
+        }
+        results: dict[str, Any] = {"games": total}
+        for name, only in cases.items():
+            spent, timings = [], []
+            for _ in range(repeats):
+                before, started = await _commands(store), time.perf_counter()
+                page = await list_games(store, TENANT, only, 1, None)
+                timings.append(time.perf_counter() - started)
+                spent.append(await _commands(store) - before)
+            results[name] = {
+                "commands": max(spent),
+                "median_ms": round(statistics.median(timings) * 1000, 1),
+                "listed": len(page.games),
+                "has_next": page.has_next,
+            }
+        # the last case walked to its end: requests and commands in all
+        before, requests, after = await _commands(store), 0, None
+        while requests == 0 or (page.has_next and requests < 1000):
+            page = await list_games(store, TENANT, only, 1, after)
+            requests, after = requests + 1, page.end_cursor
+        results[name] |= {
+            "walk_requests": requests,
+            "walk_commands": await _commands(store) - before,
+        }
+        await store.close()
+        return results
+    finally:
+        server.cleanup()
+
+
 async def run(total: int, mine: int, repeats: int) -> dict[str, Any]:
     server = EmbeddedRedis().start()
     try:
@@ -137,7 +217,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--player-games", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--costs", action="store_true", help="commands per request (issue 29)")
     args = parser.parse_args()
+    if args.costs:
+        total = 10_000 if args.games == 1_000_000 else args.games
+        print(json.dumps(asyncio.run(costs(total, args.repeats)), indent=2))
+        return
     print(json.dumps(asyncio.run(run(args.games, args.player_games, args.repeats)), indent=2))
 
 
