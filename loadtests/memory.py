@@ -33,10 +33,16 @@ GOAL_BYTES = 4096
 
 
 async def game_bytes(store: RedisStore, game_id: str) -> dict[str, int]:
-    """MEMORY USAGE of each key of a game (record, history list, idempotency hash)."""
+    """MEMORY USAGE of each key of a game (record, history list, idempotency hash, checkpoints)."""
     base = f"g:{{{game_id}}}"
     sizes: dict[str, int] = {}
-    for name, key in (("record", base), ("history", f"{base}:h"), ("idempotency", f"{base}:i")):
+    keys = (
+        ("record", base),
+        ("history", f"{base}:h"),
+        ("idempotency", f"{base}:i"),
+        ("checkpoints", f"{base}:c"),
+    )
+    for name, key in keys:
         used = await store.redis.memory_usage(key, samples=0)
         sizes[name] = int(used or 0)
     return sizes
@@ -64,7 +70,9 @@ async def measure_game(service: GameService, kind: str, players: int, seed: str)
         "active_bytes_before_last_move": active,
         "bytes_per_decision": round((active - created) / max(decisions - 1, 1), 1),
         "finished_bytes": sum(finished.values()),
-        "finished_bytes_after_grace": finished["record"] + finished["history"],
+        "finished_bytes_after_grace": finished["record"]
+        + finished["history"]
+        + finished["checkpoints"],
         "finished_keys": finished,
     }
 

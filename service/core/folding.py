@@ -26,7 +26,7 @@ from service.engine import start as engine_start
 from service.engine.play import parse_move
 from service.games import games
 from service.store import HistoryRecord, Record, RedisStore, StoreUnavailable, UnreadableRecord
-from service.store.records import fold, label_digest
+from service.store.records import fold, fold_checkpoints, label_digest
 
 log = logging.getLogger("service.folding")
 
@@ -68,13 +68,16 @@ def replayable(game: Game[Any, Any], record: Record, entries: list[HistoryRecord
 
 
 async def fold_finished(store: RedisStore, game_id: str, record: Record) -> None:
-    """Fold the history of a game that `record` (just committed) finished. Not part of the
-    move: if Redis fails here the history stays a list, which reads the same."""
+    """Fold the history and the checkpoints of a game that `record` (just committed)
+    finished. Not part of the move: if Redis fails here the history stays a list, which reads
+    the same."""
     try:
         entries = await store.history(game_id, 0, record.version)
         if len(entries) == record.version:  # else folded already
             labelled = not replayable(games()[record.kind], record, entries)
-            await store.fold(game_id, record.version, fold(entries, labelled))
+            checkpoints = await store.checkpoints(game_id)
+            folded = fold_checkpoints(checkpoints) if checkpoints else b""
+            await store.fold(game_id, record.version, fold(entries, labelled), folded)
     except (StoreUnavailable, UnreadableRecord) as exc:  # read as it is (or refused) later
         log.warning("history of %s left unfolded: %s", game_id, exc)
 

@@ -35,7 +35,7 @@ from service.core.decisions import (
 )
 from service.core.folding import Labels, fold_finished
 from service.core.loaded import Applied, LoadedGame
-from service.engine import BadSetup, Game, IllegalMove, check, replay
+from service.engine import BadSetup, Game, IllegalMove, check, replay, resume
 from service.engine import play as engine_play
 from service.engine.play import decode_state, encode_state, to_move
 from service.games import games
@@ -357,7 +357,8 @@ class GameService:
 
     async def at_version(self, loaded: LoadedGame, version: int) -> LoadedGame:
         """The game as of `version` (0 up to its own), seen by the same viewer: replayed from
-        the seed, the options and the history's decisions. A version inside a run of forced
+        the latest checkpoint at or below it (else the seed and the options) and the history's
+        decisions after it, at most about records.CHECKPOINT_EVERY. A version inside a run of forced
         steps answers the state before the decision that started it: the run was committed
         in one step, so no client ever saw the states inside it (nor anything they reveal)."""
         record = loaded.record
@@ -378,14 +379,21 @@ class GameService:
         inside a run of forced steps."""
         record, game = loaded.record, loaded.game
         assert record.options is not None
-        entries = await self.store.history(loaded.id, 0, version + 1)
+        # a checkpoint is a committed version, never inside a run: the decision that starts
+        # the run `version` may be inside comes after it
+        checkpoint = await self.store.checkpoint(loaded.id, version)
+        after = 0 if checkpoint is None else checkpoint.version
+        entries = await self.store.history(loaded.id, after, version + 1)
         decided = [e for e in entries if e.version <= version and not e.forced]
         decided = [e for e in decided if e.move is not None]  # events (resign...) are no moves
         inside_run = any(e.version == version + 1 and e.forced for e in entries)
         if inside_run and decided:
             decided.pop()
         decisions = [(e.seat, e.move) for e in decided]
-        state = replay(game, record.players, record.options, record.seed, decisions)
+        if checkpoint is None:
+            state = replay(game, record.players, record.options, record.seed, decisions)
+        else:
+            state = resume(game, decode_state(game, checkpoint.state), decisions)
         then = msgspec.structs.replace(
             record,
             version=version,

@@ -15,7 +15,17 @@ from service.engine.contract import (
     closed_set,
 )
 from service.engine.errors import BadSetup, IllegalMove
-from service.engine.play import Played, Step, check, decode_state, encode_state, play, replay, start
+from service.engine.play import (
+    Played,
+    Step,
+    check,
+    decode_state,
+    encode_state,
+    play,
+    replay,
+    resume,
+    start,
+)
 from service.engine.rng import Rng
 
 __all__ = [
@@ -41,5 +51,6 @@ __all__ = [
     "encode_state",
     "play",
     "replay",
+    "resume",
     "start",
 ]

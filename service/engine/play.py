@@ -82,7 +82,12 @@ def replay(
 ) -> Any:
     """The state after `decisions` (each non-forced (seat, move) of a history, in order): the
     engine re-derives every forced step, so the same seed gives the same state."""
-    state = start(game, players, raw_options, seed).state
+    return resume(game, start(game, players, raw_options, seed).state, decisions)
+
+
+def resume(game: Game[Any, Any], state: Any, decisions: list[tuple[int, object]]) -> Any:
+    """The state after `decisions` played on `state` (a state of a committed version, which
+    is played on in place), as `replay` does from the seed."""
     for seat, move in decisions:
         state = play(game, state, seat, move, copy=False).state
     return state

@@ -94,10 +94,33 @@ class FoldedHistory(msgspec.Struct, array_like=True):
     events: list[str] | None = None
 
 
+# Past states (GameService.at_version) replay from the latest checkpoint at or below the version
+# asked: the state of the first committed version at or past each multiple of CHECKPOINT_EVERY,
+# so a replay plays at most about that many decisions (docs/performance.md, "Past states").
+CHECKPOINT_EVERY = 32
+
+
+class Checkpoint(msgspec.Struct, array_like=True):
+    """The game's State (msgpack, as in its Record) at a committed version: one a client could
+    see, never a state inside a run of forced steps."""
+
+    version: int
+    state: bytes
+
+
+def checkpoint_slot(before: int, after: int) -> int | None:
+    """The slot (multiple of CHECKPOINT_EVERY, counted) a commit from version `before` to
+    `after` fills, if it crosses one."""
+    slot = after // CHECKPOINT_EVERY
+    return slot if slot > before // CHECKPOINT_EVERY else None
+
+
 record_encoder = msgspec.msgpack.Encoder()
 record_decoder = msgspec.msgpack.Decoder(Record)
 history_decoder = msgspec.msgpack.Decoder(HistoryRecord)
 _folded_decoder = msgspec.msgpack.Decoder(FoldedHistory)
+checkpoint_decoder = msgspec.msgpack.Decoder(Checkpoint)
+_checkpoints_decoder = msgspec.msgpack.Decoder(list[Checkpoint])
 
 
 def label_digest(labels: list[str]) -> bytes:
@@ -133,3 +156,13 @@ def unfold(blob: bytes) -> tuple[list[HistoryRecord], bytes | None]:
         )
     ]
     return entries, None if folded.labels is not None else folded.digest
+
+
+def fold_checkpoints(checkpoints: list[Checkpoint]) -> bytes:
+    """A finished game's checkpoints in one compressed value (consecutive states share most of
+    their bytes: 4-5x smaller than apart, which keeps a finished game within 4 KiB)."""
+    return zlib.compress(record_encoder.encode(checkpoints), 9)
+
+
+def unfold_checkpoints(blob: bytes) -> list[Checkpoint]:
+    return _checkpoints_decoder.decode(zlib.decompress(blob))

@@ -7,6 +7,9 @@
     g:{id}:i       hash: "<seat>:<idempotency key>" -> version after that move, and
                    "f:<seat>:<idempotency key>" -> the request's fingerprint (entries of
                    earlier releases have none; a separate field keeps their readers working)
+    g:{id}:c       hash: slot n -> msgpack Checkpoint, the state at the first committed version
+                   at or past n * CHECKPOINT_EVERY (records.py), for past states; lives as
+                   long as the record; folded into g:{id} c (zlib) when the game ends
     g:{id}:events  channel: one JSON event per new version
     g:{id}:q       string: a bot job re-queued lately (games from before the lanes only)
     bots:{bots-n}  stream: bot turns due, one lane per slot (service/store/jobs.py)
@@ -58,11 +61,16 @@ from service.store.events import EventHub, Subscriber
 from service.store.jobs import LANE_KEYS, WAKE, in_lane_slot, lane_of
 from service.store.outbox import OUTBOX_MAX, enabled_key, outbox_key
 from service.store.records import (
+    CHECKPOINT_EVERY,
+    Checkpoint,
     HistoryRecord,
     Record,
+    checkpoint_decoder,
+    checkpoint_slot,
     history_decoder,
     record_decoder,
     unfold,
+    unfold_checkpoints,
 )
 
 T = TypeVar("T")
@@ -132,10 +140,11 @@ return 1
 """
 )
 
-# KEYS: record, history, idempotency[, lane[, index keys...[, outbox, outbox switch]]]. ARGV:
-# expected version, new version, record, idempotency field ('' for none), ttl, game id, final
-# status, request fingerprint, bot seat due ('' for none), index member, index flags, index
-# ttl, clock deadline ('' for none), webhook events ('' for none), history entries...
+# KEYS: record, history, idempotency, checkpoints[, lane[, index keys...[, outbox, outbox
+# switch]]]. ARGV: expected version, new version, record, idempotency field ('' for none), ttl,
+# game id, final status, request fingerprint, bot seat due ('' for none), index member, index
+# flags, index ttl, clock deadline ('' for none), webhook events ('' for none), checkpoint slot
+# ('' for none), checkpoint, history entries...
 _COMMIT_TEMPLATE = (
     _ENQUEUE
     + _OUTBOX
@@ -149,30 +158,33 @@ local current = redis.call('HGET', KEYS[1], 'v')
 if not current then return {'gone', 0} end
 if current ~= ARGV[1] then return {'stale', tonumber(current)} end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3])
-redis.call('RPUSH', KEYS[2], unpack(ARGV, 15))
+redis.call('RPUSH', KEYS[2], unpack(ARGV, 17))
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[2], 'f:' .. ARGV[4], ARGV[8]) end
-for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
+if ARGV[15] ~= '' then redis.call('HSET', KEYS[4], ARGV[15], ARGV[16]) end
+for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
 local channel = 'g:{' .. ARGV[6] .. '}:events'
 for v = tonumber(ARGV[1]) + 1, tonumber(ARGV[2]) do
   local status = 'ACTIVE'
   if v == tonumber(ARGV[2]) then status = ARGV[7] end
   redis.call('$PUBLISH', channel, cjson.encode({gameId = ARGV[6], version = v, status = status}))
 end
-enqueue(KEYS[4], ARGV[6], ARGV[2], ARGV[9])
-index(5, ARGV[10], ARGV[11], ARGV[12], ARGV[6], ARGV[13])
-outbox(5 + #ARGV[11], ARGV[6], ARGV[2], ARGV[14])
+enqueue(KEYS[5], ARGV[6], ARGV[2], ARGV[9])
+index(6, ARGV[10], ARGV[11], ARGV[12], ARGV[6], ARGV[13])
+outbox(6 + #ARGV[11], ARGV[6], ARGV[2], ARGV[14])
 return {'ok', tonumber(ARGV[2])}
 """
 )
 
-# KEYS: record, history, idempotency. ARGV: version, folded history, idempotency grace.
-# Only a game still at that version whose list holds every entry up to it is folded, so the
-# folded value always stands for the whole history; the list goes in the same step.
+# KEYS: record, history, idempotency, checkpoints. ARGV: version, folded history, idempotency
+# grace, folded checkpoints ('' for none). Only a game still at that version whose list holds
+# every entry up to it is folded, so the folded value always stands for the whole history; the
+# list goes in the same step, and so do the checkpoints read with it (no commit came between).
 _FOLD = """
 if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
 if redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'h', ARGV[2])
-redis.call('DEL', KEYS[2])
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'c', ARGV[4]) end
+redis.call('DEL', KEYS[2], KEYS[4])
 local ttl = redis.call('TTL', KEYS[3])
 if ttl == -1 or ttl > tonumber(ARGV[3]) then redis.call('EXPIRE', KEYS[3], ARGV[3]) end
 return 1
@@ -228,13 +240,23 @@ def _decoded(game_id: str, what: str, decode: Callable[[], T]) -> T:
         raise UnreadableRecord(game_id, what) from None
 
 
+def _checkpoint(expected: int, record: Record) -> tuple[int | str, bytes | str]:
+    """The checkpoint slot and value a commit from version `expected` to `record` writes
+    (records.checkpoint_slot), or ('', '')."""
+    slot = checkpoint_slot(expected, record.version)
+    if slot is None:
+        return "", ""
+    return slot, msgspec.msgpack.encode(Checkpoint(record.version, record.state))
+
+
 def _record(game_id: str, raw: bytes) -> Record:
     return _decoded(game_id, "record", lambda: record_decoder.decode(raw))
 
 
-def _keys(game_id: str) -> tuple[str, str, str]:
+def _keys(game_id: str) -> tuple[str, str, str, str]:
+    """The keys of one game: record, history, idempotency, checkpoints."""
     base = f"g:{{{game_id}}}"
-    return base, f"{base}:h", f"{base}:i"
+    return base, f"{base}:h", f"{base}:i", f"{base}:c"
 
 
 class RedisStore:
@@ -366,7 +388,7 @@ class RedisStore:
         self, game_id: str, idempotency: str | None = None
     ) -> tuple[Record | None, Done | None]:
         """The record and, if asked, what an earlier move with that key left (one round trip)."""
-        record_key, _, idem_key = _keys(game_id)
+        record_key, _, idem_key, _ = _keys(game_id)
 
         async def fetch() -> list[Any]:
             if self.direct is not None:
@@ -424,6 +446,7 @@ class RedisStore:
             self.index_ttl(),
             "" if record.deadline is None else repr(record.deadline),
             _events_encoder.encode(events) if events else "",
+            *_checkpoint(expected, record),
             *(msgspec.msgpack.encode(h) for h in history),
         ]
         reply = await self._timed("commit", lambda: self._evalsha(self._commit, keys, args))
@@ -529,7 +552,7 @@ class RedisStore:
         """Entries of versions after `after` up to `until` (inclusive; None: the latest), and
         None if they carry their labels, else the digest of the labels left to the engine
         (a folded history: service/core/folding.py)."""
-        record_key, history_key, _ = _keys(game_id)
+        record_key, history_key, _, _ = _keys(game_id)
         last = -1 if until is None else until - 1
 
         # The list first: `fold` writes the folded value and drops the list in one step, so
@@ -551,12 +574,51 @@ class RedisStore:
         until = newest if until is None else until
         return [e for e in entries if after < e.version <= until], digest
 
-    async def fold(self, game_id: str, version: int, folded: bytes) -> bool:
-        """Fold a finished game's history (records.fold of every entry up to `version`) into
-        its record and let its idempotency entries go after the grace; False if the game is
-        not at that version or its history was folded already."""
+    async def checkpoints(self, game_id: str) -> list[Checkpoint]:
+        """Every checkpoint of a game whose history is not folded yet, oldest first."""
+        key = _keys(game_id)[3]
+        raw: list[Any] = await self._timed("checkpoints", lambda: self.redis.hvals(key))
+        found = _decoded(game_id, "checkpoint", lambda: [checkpoint_decoder.decode(c) for c in raw])
+        return sorted(found, key=lambda checkpoint: checkpoint.version)
+
+    async def checkpoint(self, game_id: str, version: int) -> Checkpoint | None:
+        """The latest checkpoint at or below `version` (None: replay from the seed), in one
+        round trip: the slot of `version` or the one before, or the folded checkpoints of a
+        finished game."""
+        record_key, _, _, checkpoints_key = _keys(game_id)
+        slot = version // CHECKPOINT_EVERY
+
+        async def fetch() -> list[Any]:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.hmget(checkpoints_key, [slot, slot - 1])
+                pipe.hget(record_key, "c")
+                replies: list[Any] = await pipe.execute()
+                return replies
+
+        (here, before), folded = await self._timed("checkpoint", fetch)
+
+        def decode() -> list[Checkpoint]:
+            if folded is not None:
+                return unfold_checkpoints(folded)
+            return [checkpoint_decoder.decode(raw) for raw in (before, here) if raw is not None]
+
+        usable = [c for c in _decoded(game_id, "checkpoint", decode) if c.version <= version]
+        return max(usable, key=lambda checkpoint: checkpoint.version, default=None)
+
+    async def fold(
+        self, game_id: str, version: int, folded: bytes, checkpoints: bytes = b""
+    ) -> bool:
+        """Fold a finished game's history (records.fold of every entry up to `version`) and
+        its checkpoints (records.fold_checkpoints, read before) into its record and let its
+        idempotency entries go after the grace; False if the game is not at that version or
+        its history was folded already."""
         keys = _keys(game_id)
-        args: list[bytes | int | str] = [version, folded, self.settings.idempotency_grace]
+        args: list[bytes | int | str] = [
+            version,
+            folded,
+            self.settings.idempotency_grace,
+            checkpoints,
+        ]
         done = await self._timed("fold", lambda: self._evalsha(self._fold, keys, args))
         return bool(done)
 
