@@ -14,7 +14,8 @@ its own task on the same event loop, woken by the same channel.
 
 Every poll interval the workers also sweep the turn clocks (`clocks:{bots-n}`, one per lane):
 a game whose deadline passed is claimed atomically and its timeout applied through the same
-commit, so clocks run out even when no client ever comes back (service/core/clocks.py).
+commit, so clocks run out even when no client ever comes back (service/core/clocks.py); one
+timeout per game per pass, earliest deadline first across the lanes.
 
 The decision runs on a thread beside the event loop, one at a time: a worker process is one
 core's worth of bot thinking, and `python -m service.worker` starts one per core.
@@ -147,18 +148,25 @@ class Worker:
 
     async def _clocks(self) -> None:
         """Turn clocks that ran out with no client there: each due game is claimed for one
-        reclaim interval (exactly one sweeper takes it) and its timeouts applied through the
-        version-checked commit (a last-second move that commits first wins)."""
-        lease = self.settings.worker_reclaim_seconds
-        for lane in range(LANES):
-            now = time.time()
-            for game_id in await self.store.claim_deadlines(lane, now, lease, CLOCK_BATCH):
-                record, _ = await self.store.load(game_id)
-                if record is None:  # expired: nothing will ever commit its clock away
-                    await self.store.unclock(lane, game_id)
-                    continue
-                await enforce_clock(self.store, game_id, record, now)
-                log.info("clock of %s swept at v%d", game_id, record.version)
+        reclaim interval (exactly one sweeper takes it) and one timeout applied through the
+        version-checked commit (a last-second move that commits first wins). One per game per
+        pass: a game still due is back in its lane with its next deadline (the commit writes
+        it), behind the games due before it. The lanes' batches are served earliest deadline
+        first, so a clock that ran out waits for those due before it, not for the lanes before
+        its own; a pass applies at most LANES * CLOCK_BATCH timeouts."""
+        lease, now = self.settings.worker_reclaim_seconds, time.time()
+        claimed = [
+            (deadline, lane, game_id)
+            for lane in range(LANES)
+            for deadline, game_id in await self.store.claim_deadlines(lane, now, lease, CLOCK_BATCH)
+        ]
+        for _, lane, game_id in sorted(claimed):
+            record, _ = await self.store.load(game_id)
+            if record is None:  # expired: nothing will ever commit its clock away
+                await self.store.unclock(lane, game_id)
+                continue
+            await enforce_clock(self.store, game_id, record, now, limit=1)
+            log.info("clock of %s swept at v%d", game_id, record.version)
 
     async def _listen(self) -> None:
         while not self.stopping.is_set():
