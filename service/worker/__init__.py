@@ -12,10 +12,11 @@ both end up committing, the version check lets exactly one through.
 Beside the bot turns, each worker delivers the tenants' webhooks (service/webhooks/deliverer.py):
 its own task on the same event loop, woken by the same channel.
 
-Every poll interval the workers also sweep the turn clocks (`clocks:{bots-n}`, one per lane):
-a game whose deadline passed is claimed atomically and its timeout applied through the same
-commit, so clocks run out even when no client ever comes back (service/core/clocks.py); one
-timeout per game per pass, earliest deadline first across the lanes.
+Every poll interval, and pass after pass while games are due, the workers also sweep the turn
+clocks (`clocks:{bots-n}`, one per lane): a game whose deadline passed is claimed atomically and
+its timeout applied through the same commit, so clocks run out even when no client ever comes
+back (service/core/clocks.py); one timeout per game per pass, earliest deadline first across
+the lanes.
 
 The decision runs on a thread beside the event loop, one at a time: a worker process is one
 core's worth of bot thinking, and `python -m service.worker` starts one per core.
@@ -82,6 +83,7 @@ class Worker:
         background = [
             asyncio.create_task(self._listen()),
             asyncio.create_task(self._sweep()),
+            asyncio.create_task(self._clock_sweep()),
             asyncio.create_task(self.webhooks.run(self.stopping)),
         ]
         try:
@@ -95,7 +97,7 @@ class Worker:
                 await self._redis_call(functools.partial(self.play, job))
                 self.due.add(job.lane)  # its commit may have queued the next turn there
         finally:
-            # The sweeper and the deliverer end by themselves once stopping is set (redis-py
+            # The sweepers and the deliverer end by themselves once stopping is set (redis-py
             # may swallow a cancellation in the middle of a command); the listener waits on a
             # socket.
             background[0].cancel()
@@ -134,7 +136,6 @@ class Worker:
                 await asyncio.wait_for(self.stopping.wait(), self.settings.worker_poll_seconds)
 
     async def _sweep_once(self) -> None:
-        await self._clocks()
         for lane in range(LANES):
             job = await self.queue.reclaim(lane)
             if job is not None:
@@ -146,14 +147,23 @@ class Worker:
         self.due.update(range(LANES))
         self.rung.set()
 
-    async def _clocks(self) -> None:
+    async def _clock_sweep(self) -> None:
+        """The turn clocks: pass after pass while a pass found games due (more are due by its
+        end when the clocks are many), else one pass every poll interval."""
+        while not self.stopping.is_set():
+            if not await self._redis_call(self._clocks):
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.stopping.wait(), self.settings.worker_poll_seconds)
+
+    async def _clocks(self) -> int:
         """Turn clocks that ran out with no client there: each due game is claimed for one
         reclaim interval (exactly one sweeper takes it) and one timeout applied through the
         version-checked commit (a last-second move that commits first wins). One per game per
         pass: a game still due is back in its lane with its next deadline (the commit writes
         it), behind the games due before it. The lanes' batches are served earliest deadline
         first, so a clock that ran out waits for those due before it, not for the lanes before
-        its own; a pass applies at most LANES * CLOCK_BATCH timeouts."""
+        its own; a pass applies at most LANES * CLOCK_BATCH timeouts. Returns the games it
+        claimed."""
         lease, now = self.settings.worker_reclaim_seconds, time.time()
         claimed = [
             (deadline, lane, game_id)
@@ -167,6 +177,7 @@ class Worker:
                 continue
             await enforce_clock(self.store, game_id, record, now, limit=1)
             log.info("clock of %s swept at v%d", game_id, record.version)
+        return len(claimed)
 
     async def _listen(self) -> None:
         while not self.stopping.is_set():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from datetime import datetime
@@ -25,11 +26,12 @@ from service.settings import Settings
 from service.store import RedisStore, connect, indexes
 from service.store.embedded import EmbeddedRedis
 from service.store.jobs import LANES, lane_of, new_game_id
+from service.worker import Worker
 from tests.conftest import own_redis
 from tests.support.play import create_game
 from tests.support.tenants import ACME, post, tenants_app
 from tests.support.waiting import until
-from tests.support.workers import WorkerProcess, worker_process
+from tests.support.workers import WorkerProcess
 
 CREATE = """
 mutation Create($input: CreateGameInput!) {
@@ -273,26 +275,29 @@ async def test_a_read_of_a_game_far_behind_applies_a_bounded_few_timeouts() -> N
             await store.close()
 
 
-async def test_a_sweep_applies_one_timeout_per_game_earliest_deadline_first() -> None:
-    """Two games far behind, the one due earlier in the last lane: one pass (the worker's
-    first, the next an hour later) times each out once, that one first, and puts each back in
-    its lane with its next deadline."""
+async def test_a_sweep_applies_one_timeout_per_game_earliest_deadline_first(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Two games far behind, the one due earlier in the last lane: one pass of a worker's
+    clock sweep times each out once, that one first, and leaves each in its lane with its next
+    deadline (due again at once: the next pass's)."""
     with own_redis() as url:
         store = RedisStore(connect(Settings(), url), Settings())
+        worker = Worker(Settings(), url, "sweeper")
         try:
             later = await _far_behind(store, lane=0, late=1)
             earlier = await _far_behind(store, lane=LANES - 1, late=100)
-            with worker_process(url, RULES_WORKER_POLL_SECONDS="3600") as worker:
-                await worker.until_logged(f"clock of {later} swept")
-                await worker.until_logged(f"clock of {earlier} swept")
-                log = worker.output()
-            assert log.index(f"clock of {earlier} swept") < log.index(f"clock of {later} swept")
-            for game_id in (earlier, later):
+            with caplog.at_level(logging.INFO, "service.worker"):
+                assert await worker._clocks() == 2  # one pass
+            swept = [r.args[0] for r in caplog.records if r.msg == "clock of %s swept at v%d"]
+            assert swept == [earlier, later]
+            for game_id in swept:
                 assert await _timeouts(store, game_id) == 1
                 record, _ = await store.load(game_id)
                 assert record is not None and record.deadline is not None
                 lane = indexes.clock_key(lane_of(game_id))
                 assert await store.redis.zscore(lane, game_id) == record.deadline
-                assert clocks.due(record, time.time())  # due again: the next pass's
+                assert clocks.due(record, time.time())
         finally:
+            await worker.store.close()
             await store.close()
