@@ -12,7 +12,7 @@ both end up committing, the version check lets exactly one through.
 Beside the bot turns, each worker delivers the tenants' webhooks (service/webhooks/deliverer.py):
 its own task on the same event loop, woken by the same channel.
 
-Every poll interval, and pass after pass while games are due, the workers also sweep the turn
+When the first deadline comes (a poll interval at the latest), the workers also sweep the turn
 clocks (`clocks:{bots-n}`, one per lane): a game whose deadline passed is claimed atomically and
 its timeout applied through the same commit, so clocks run out even when no client ever comes
 back (service/core/clocks.py); one timeout per game per pass, earliest deadline first across
@@ -148,27 +148,34 @@ class Worker:
         self.rung.set()
 
     async def _clock_sweep(self) -> None:
-        """The turn clocks: pass after pass while a pass found games due (more are due by its
-        end when the clocks are many), else one pass every poll interval."""
+        """The turn clocks: a pass when the next one is due (see _clocks), a poll interval
+        later at the latest (a clock set meanwhile by another process)."""
+        poll = self.settings.worker_poll_seconds
         while not self.stopping.is_set():
-            if not await self._redis_call(self._clocks):
+            upcoming = await self._redis_call(self._clocks)
+            wait = poll if upcoming is None else min(max(upcoming - time.time(), 0.0), poll)
+            if wait > 0:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.stopping.wait(), self.settings.worker_poll_seconds)
+                    await asyncio.wait_for(self.stopping.wait(), wait)
 
-    async def _clocks(self) -> int:
+    async def _clocks(self) -> float:
         """Turn clocks that ran out with no client there: each due game is claimed for one
         reclaim interval (exactly one sweeper takes it) and one timeout applied through the
         version-checked commit (a last-second move that commits first wins). One per game per
         pass: a game still due is back in its lane with its next deadline (the commit writes
         it), behind the games due before it. The lanes' batches are served earliest deadline
         first, so a clock that ran out waits for those due before it, not for the lanes before
-        its own; a pass applies at most LANES * CLOCK_BATCH timeouts. Returns the games it
-        claimed."""
+        its own; a pass applies at most LANES * CLOCK_BATCH timeouts. Returns when the next
+        pass is due: at once after a pass that found games due (their next deadlines may have
+        come already), else at the lanes' first deadline (the poll interval without one)."""
         lease, now = self.settings.worker_reclaim_seconds, time.time()
+        batches = await asyncio.gather(
+            *(self.store.claim_deadlines(lane, now, lease, CLOCK_BATCH) for lane in range(LANES))
+        )
         claimed = [
             (deadline, lane, game_id)
-            for lane in range(LANES)
-            for deadline, game_id in await self.store.claim_deadlines(lane, now, lease, CLOCK_BATCH)
+            for lane, (batch, _) in enumerate(batches)
+            for deadline, game_id in batch
         ]
         for _, lane, game_id in sorted(claimed):
             record, _ = await self.store.load(game_id)
@@ -177,7 +184,10 @@ class Worker:
                 continue
             await enforce_clock(self.store, game_id, record, now, limit=1)
             log.info("clock of %s swept at v%d", game_id, record.version)
-        return len(claimed)
+        if claimed:
+            return now
+        firsts = [first for _, first in batches if first is not None]
+        return min(firsts, default=now + self.settings.worker_poll_seconds)
 
     async def _listen(self) -> None:
         while not self.stopping.is_set():

@@ -288,7 +288,7 @@ async def test_a_sweep_applies_one_timeout_per_game_earliest_deadline_first(
             later = await _far_behind(store, lane=0, late=1)
             earlier = await _far_behind(store, lane=LANES - 1, late=100)
             with caplog.at_level(logging.INFO, "service.worker"):
-                assert await worker._clocks() == 2  # one pass
+                await worker._clocks()  # one pass
             swept = [r.args[0] for r in caplog.records if r.msg == "clock of %s swept at v%d"]
             assert swept == [earlier, later]
             for game_id in swept:
