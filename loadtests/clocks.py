@@ -9,9 +9,9 @@ interval). Tenant A creates `--games` 4-player Treetopia games with the minimum 
 applied by the worker's sweep. Once they run, tenant B creates one 2-player Treelings game with
 a 2 s FORFEIT clock, `--runs` times in turn, and waits for its end on the game's events: the
 figure is the time the end arrived minus the game's deadline (median and max over the runs).
-`--games 0` gives the same figure without tenant A (the poll interval alone). It also prints
-tenant A's timeouts per second and the worker's CPU time per timeout: the demand is `--games`
-timeouts a second, which the worker meets only with that many times its CPU per timeout to spare.
+`--games 0` gives the same figure without tenant A. It also prints tenant A's timeouts per
+second and the worker's CPU time per timeout: the demand is `--games` timeouts a second, which
+the worker meets only with that many times its CPU per timeout to spare.
 """
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ from service.webhooks.deliverer import Deliverer
 from service.webhooks.events import of_commit as webhook_events
 
 log = logging.getLogger("service.worker")
-CLOCK_BATCH = 16  # due clocks one sweep claims per lane
+CLOCK_BATCH = 4  # due clocks one sweep claims per lane (a pass: LANES * CLOCK_BATCH at most)
 T = TypeVar("T")
 
 
