@@ -169,9 +169,9 @@ class Worker:
         pass is due: at once after a pass that found games due (their next deadlines may have
         come already), else at the lanes' first deadline (the poll interval without one)."""
         lease, now = self.settings.worker_reclaim_seconds, time.time()
-        batches = await asyncio.gather(
-            *(self.store.claim_deadlines(lane, now, lease, CLOCK_BATCH) for lane in range(LANES))
-        )
+        batches = [
+            await self.store.claim_deadlines(lane, now, lease, CLOCK_BATCH) for lane in range(LANES)
+        ]
         claimed = [
             (deadline, lane, game_id)
             for lane, (batch, _) in enumerate(batches)
