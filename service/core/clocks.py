@@ -8,6 +8,10 @@ another seat does not stop it) unless that seat is a bot. `perDecisionSeconds` g
 decision that long; `perSeatTotalSeconds` gives each seat a bank of time for the whole game,
 charged with the time between the decision becoming due and its commit; `incrementSeconds`
 is added after each decision of the seat on the clock.
+
+Each clock has a floor (MIN_PER_DECISION, MIN_PER_SEAT_TOTAL): every timeout costs a commit
+and, for AUTO clocks, a bot decision, so a clock of nanoseconds would let one tenant keep the
+workers busy applying timeouts and delay every other tenant's clocks (issue 29).
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from service.store.records import Clock, Record
 
 ON_TIMEOUT = ("AUTO_RANDOM", "AUTO_GREEDY", "FORFEIT")
 MAX_SECONDS = 30 * 24 * 3600.0
+MIN_PER_DECISION = 1.0  # seconds: the shortest perDecisionSeconds
+MIN_PER_SEAT_TOTAL = 10.0  # seconds: the smallest perSeatTotalSeconds bank
 
 
 def _seconds(raw: dict[str, Any], name: str, default: float | None) -> float | None:
@@ -47,8 +53,10 @@ def parse_clock(raw: object) -> Clock | None:
     per_seat_total = _seconds(raw, "perSeatTotalSeconds", None)
     if (per_decision is None) == (per_seat_total is None):
         raise BadSetup("clock needs exactly one of perDecisionSeconds and perSeatTotalSeconds")
-    if (per_decision or per_seat_total or 0) <= 0:
-        raise BadSetup("a clock's time must be more than 0 seconds")
+    if per_decision is not None and per_decision < MIN_PER_DECISION:
+        raise BadSetup(f"clock.perDecisionSeconds is at least {MIN_PER_DECISION:g} second")
+    if per_seat_total is not None and per_seat_total < MIN_PER_SEAT_TOTAL:
+        raise BadSetup(f"clock.perSeatTotalSeconds is at least {MIN_PER_SEAT_TOTAL:g} seconds")
     on_timeout = raw.get("onTimeout", "AUTO_RANDOM")
     if on_timeout not in ON_TIMEOUT:
         raise BadSetup(f"clock.onTimeout is one of {', '.join(ON_TIMEOUT)}")

@@ -26,7 +26,10 @@ from service.store import FORMAT, HistoryRecord, Record, RedisStore
 from service.store.records import Outcome
 from service.webhooks.events import of_commit as webhook_events
 
-MAX_TIMEOUTS = 64  # timeouts one read applies at most (a bank at 0 times out every decision)
+# Timeouts a read or a move applies at most before answering: a game far behind (every bank at
+# 0 times out each decision at once) costs the request a bounded few bot decisions; the
+# workers' sweep applies the rest, one per game per pass (service/worker).
+LAZY_TIMEOUTS = 2
 
 
 def acting(game: Game[Any, Any], state: Any) -> list[int]:
@@ -118,12 +121,13 @@ def timeout_step(
 
 
 async def enforce_clock(
-    store: RedisStore, game_id: str, record: Record, now: float | None = None
+    store: RedisStore, game_id: str, record: Record, now: float | None = None, *, limit: int
 ) -> Record | None:
-    """The record once every timeout due by `now` is applied (each through the version-checked
-    commit: a move or another sweeper that commits first wins, and this one reads again);
-    None if the game is gone."""
-    for _ in range(MAX_TIMEOUTS):
+    """The record once the timeouts due by `now` are applied, `limit` of them at most (each
+    through the version-checked commit: a move or another sweeper that commits first wins, and
+    this one reads again; that try counts too, so the cost stays bounded). The record may still
+    be due: the next sweep or read goes on. None if the game is gone."""
+    for _ in range(limit):
         at = time.time() if now is None else now
         if not clocks.due(record, at):
             return record

@@ -24,6 +24,7 @@ from service.core import clocks, listing
 from service.core.access import Tenants, seat_of, seat_token
 from service.core.creation import new_game
 from service.core.decisions import (
+    LAZY_TIMEOUTS,
     advance,
     best_of,
     bot_due,
@@ -219,7 +220,7 @@ class GameService:
             raise _not_found(game_id)
         viewer = seat_of(record, token)
         if clocks.due(record, time.time()):
-            record = await enforce_clock(self.store, game_id, record)
+            record = await enforce_clock(self.store, game_id, record, limit=LAZY_TIMEOUTS)
             if record is None:
                 raise _not_found(game_id)
         loaded = LoadedGame(game_id, record, games()[record.kind], viewer)
@@ -405,7 +406,8 @@ class GameService:
     async def _load(
         self, game_id: str, token: str | None, idempotency_key: str | None
     ) -> tuple[Record, Done | None]:
-        """The record, its due timeouts applied, and with a key the token's seat's entry for it."""
+        """The record, its due timeouts applied (LAZY_TIMEOUTS at most: a game still due then is
+        taken as it is, the workers catch up), and with a key the token's seat's entry for it."""
         parsed = seat_token(token) if token else None
         field_key = None
         if idempotency_key is not None and parsed is not None:
@@ -413,7 +415,7 @@ class GameService:
         record, done = await self.store.load(game_id, field_key)
         if record is not None and clocks.due(record, time.time()):
             # the time ran out before this request came: the timeout first, then the request
-            record = await enforce_clock(self.store, game_id, record)
+            record = await enforce_clock(self.store, game_id, record, limit=LAZY_TIMEOUTS)
         if record is None:
             raise _not_found(game_id)
         return record, done

@@ -191,11 +191,15 @@ return 1
 """
 
 
-# KEYS: a lane's clock deadlines. ARGV: now, the claim's end, how many at most.
+# KEYS: a lane's clock deadlines. ARGV: now, the claim's end, how many at most. Returns the
+# claimed games and their deadlines, earliest first ({game, deadline, game, deadline...}), and
+# the lane's first score after the claim (nil: no clock).
 _CLAIM = """
-local due = redis.call('ZRANGE', KEYS[1], '-inf', ARGV[1], 'BYSCORE', 'LIMIT', 0, ARGV[3])
-for _, game in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], game) end
-return due
+local due = redis.call('ZRANGE', KEYS[1], '-inf', ARGV[1], 'BYSCORE', 'LIMIT', 0, ARGV[3],
+  'WITHSCORES')
+for i = 1, #due, 2 do redis.call('ZADD', KEYS[1], ARGV[2], due[i]) end
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return {due, first[2] or false}
 """
 
 
@@ -487,14 +491,22 @@ class RedisStore:
         replies = await self._timed("index", fetch)
         return [[m.decode() for m in members] for members in replies]
 
-    async def claim_deadlines(self, lane: int, now: float, lease: float, count: int) -> list[str]:
-        """Up to `count` games of `lane` whose clock ran out by `now`, claimed: their score is
-        pushed `lease` seconds on in the same script, so another sweeper skips them until then
-        (and takes them over if this one dies); the timeout's commit sets or removes it."""
+    async def claim_deadlines(
+        self, lane: int, now: float, lease: float, count: int
+    ) -> tuple[list[tuple[float, str]], float | None]:
+        """Up to `count` games of `lane` whose clock ran out by `now`, earliest deadline first,
+        as (deadline, game id), claimed: their score is pushed `lease` seconds on in the same
+        script, so another sweeper skips them until then (and takes them over if this one
+        dies); the timeout's commit sets or removes it. With them, when the lane's next clock
+        is due after the claim (None: no clock in the lane)."""
         keys = [indexes.clock_key(lane)]
         args = [repr(now), repr(now + lease), count]
-        claimed = await self._timed("claim", lambda: self._evalsha(self._claim, keys, args))
-        return [game_id.decode() for game_id in claimed]
+        claimed, first = await self._timed("claim", lambda: self._evalsha(self._claim, keys, args))
+        games = [
+            (float(deadline), game_id.decode())
+            for game_id, deadline in zip(claimed[::2], claimed[1::2], strict=True)
+        ]
+        return games, None if first is None else float(first)
 
     async def unclock(self, lane: int, game_id: str) -> None:
         """The deadline of a game that no longer exists, removed."""

@@ -12,9 +12,11 @@ both end up committing, the version check lets exactly one through.
 Beside the bot turns, each worker delivers the tenants' webhooks (service/webhooks/deliverer.py):
 its own task on the same event loop, woken by the same channel.
 
-Every poll interval the workers also sweep the turn clocks (`clocks:{bots-n}`, one per lane):
-a game whose deadline passed is claimed atomically and its timeout applied through the same
-commit, so clocks run out even when no client ever comes back (service/core/clocks.py).
+When the first deadline comes (a poll interval at the latest), the workers also sweep the turn
+clocks (`clocks:{bots-n}`, one per lane): a game whose deadline passed is claimed atomically and
+its timeout applied through the same commit, so clocks run out even when no client ever comes
+back (service/core/clocks.py); one timeout per game per pass, earliest deadline first across
+the lanes.
 
 A job or a clock whose game fails to decode or to play (a damaged record, one from another
 release, a bug) is set aside with its reason (service/store/quarantine.py), logged in one line
@@ -59,7 +61,7 @@ from service.webhooks.events import of_commit as webhook_events
 from service.worker.heartbeat import Heartbeat
 
 log = logging.getLogger("service.worker")
-CLOCK_BATCH = 16  # due clocks one sweep claims per lane
+CLOCK_BATCH = 4  # due clocks one sweep claims per lane (a pass: LANES * CLOCK_BATCH at most)
 T = TypeVar("T")
 
 
@@ -92,6 +94,7 @@ class Worker:
         background = [
             asyncio.create_task(self._listen()),
             asyncio.create_task(self._sweep()),
+            asyncio.create_task(self._clock_sweep()),
             asyncio.create_task(self.webhooks.run(self.stopping)),
         ]
         try:
@@ -106,7 +109,7 @@ class Worker:
                 await self._redis_call(functools.partial(self.play, job))
                 self.due.add(job.lane)  # its commit may have queued the next turn there
         finally:
-            # The sweeper and the deliverer end by themselves once stopping is set (redis-py
+            # The sweepers and the deliverer end by themselves once stopping is set (redis-py
             # may swallow a cancellation in the middle of a command); the listener waits on a
             # socket.
             background[0].cancel()
@@ -146,7 +149,6 @@ class Worker:
                 await asyncio.wait_for(self.stopping.wait(), self.settings.worker_poll_seconds)
 
     async def _sweep_once(self) -> None:
-        await self._clocks()
         for lane in range(LANES):
             job = await self.queue.reclaim(lane)
             if job is not None:
@@ -158,28 +160,57 @@ class Worker:
         self.due.update(range(LANES))
         self.rung.set()
 
-    async def _clocks(self) -> None:
+    async def _clock_sweep(self) -> None:
+        """The turn clocks: a pass when the next one is due (see _clocks), a poll interval
+        later at the latest (a clock set meanwhile by another process)."""
+        poll = self.settings.worker_poll_seconds
+        while not self.stopping.is_set():
+            upcoming = await self._redis_call(self._clocks)
+            self.heartbeat.beat("clocks")
+            wait = poll if upcoming is None else min(max(upcoming - time.time(), 0.0), poll)
+            if wait > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.stopping.wait(), wait)
+
+    async def _clocks(self) -> float:
         """Turn clocks that ran out with no client there: each due game is claimed for one
-        reclaim interval (exactly one sweeper takes it) and its timeouts applied through the
-        version-checked commit (a last-second move that commits first wins)."""
-        lease = self.settings.worker_reclaim_seconds
-        for lane in range(LANES):
-            now = time.time()
-            for game_id in await self.store.claim_deadlines(lane, now, lease, CLOCK_BATCH):
-                try:
-                    await self._clock(lane, game_id, now)
-                except (RedisError, StoreUnavailable):
-                    raise
-                except Exception as exc:  # this game only: the sweep goes on
-                    await self._set_aside("clock", game_id, exc)
-                    await self.store.unclock(lane, game_id)
+        reclaim interval (exactly one sweeper takes it) and one timeout applied through the
+        version-checked commit (a last-second move that commits first wins). One per game per
+        pass: a game still due is back in its lane with its next deadline (the commit writes
+        it), behind the games due before it. The lanes' batches are served earliest deadline
+        first, so a clock that ran out waits for those due before it, not for the lanes before
+        its own; a pass applies at most LANES * CLOCK_BATCH timeouts. A game that fails for
+        another reason than Redis is set aside and the pass goes on. Returns when the next
+        pass is due: at once after a pass that found games due (their next deadlines may have
+        come already), else at the lanes' first deadline (the poll interval without one)."""
+        lease, now = self.settings.worker_reclaim_seconds, time.time()
+        batches = [
+            await self.store.claim_deadlines(lane, now, lease, CLOCK_BATCH) for lane in range(LANES)
+        ]
+        claimed = [
+            (deadline, lane, game_id)
+            for lane, (batch, _) in enumerate(batches)
+            for deadline, game_id in batch
+        ]
+        for _, lane, game_id in sorted(claimed):
+            try:
+                await self._clock(lane, game_id, now)
+            except (RedisError, StoreUnavailable):
+                raise
+            except Exception as exc:  # this game only: the sweep goes on
+                await self._set_aside("clock", game_id, exc)
+                await self.store.unclock(lane, game_id)
+        if claimed:
+            return now
+        firsts = [first for _, first in batches if first is not None]
+        return min(firsts, default=now + self.settings.worker_poll_seconds)
 
     async def _clock(self, lane: int, game_id: str, now: float) -> None:
         record, _ = await self.store.load(game_id)
         if record is None:  # expired: nothing will ever commit its clock away
             await self.store.unclock(lane, game_id)
             return
-        await enforce_clock(self.store, game_id, record, now)
+        await enforce_clock(self.store, game_id, record, now, limit=1)
         log.info("clock of %s swept at v%d", game_id, record.version)
 
     async def _set_aside(self, loop: str, game_id: str, exc: Exception) -> None:

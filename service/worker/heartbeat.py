@@ -19,7 +19,7 @@ from prometheus_client.exposition import ThreadingWSGIServer
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
-LOOPS = ("jobs", "sweep")
+LOOPS = ("jobs", "sweep", "clocks")
 
 
 class Heartbeat:

@@ -1,10 +1,12 @@
 """Turn clocks (issue 19): the deadline in every view, lazy enforcement on a read, the worker
-sweep with no client connected, and a timeout racing a last-second move (exactly one wins)."""
+sweep with no client connected, and a timeout racing a last-second move (exactly one wins).
+Their cost is bounded (issue 29): minimums, a few timeouts per read, one per game per sweep."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from datetime import datetime
@@ -14,14 +16,18 @@ import httpx
 import msgspec
 import pytest
 
-from service.core import Applied, GameService
-from service.core.decisions import enforce_clock, timeout_step
+from service.core import Applied, GameService, clocks
+from service.core.creation import new_game
+from service.core.decisions import LAZY_TIMEOUTS, enforce_clock, history_entries, timeout_step
 from service.engine.play import decode_state
 from service.games import games
 from service.refusals import Refused
 from service.settings import Settings
-from service.store import RedisStore, connect
+from service.store import RedisStore, connect, indexes
 from service.store.embedded import EmbeddedRedis
+from service.store.jobs import LANES, lane_of, new_game_id
+from service.worker import Worker
+from tests.conftest import own_redis
 from tests.support.play import create_game
 from tests.support.tenants import ACME, post, tenants_app
 from tests.support.waiting import until
@@ -82,6 +88,9 @@ async def test_the_deadline_is_in_every_view_and_moves_on_with_each_decision(
         {"perDecisionSeconds": 0},
         {"perDecisionSeconds": -1},
         {"perDecisionSeconds": 1e12},
+        {"perDecisionSeconds": 1e-9, "onTimeout": "AUTO_GREEDY"},
+        {"perDecisionSeconds": 0.5},
+        {"perSeatTotalSeconds": 9},
     ],
 )
 async def test_a_bad_clock_is_a_typed_refusal(http: httpx.AsyncClient, bad: dict[str, Any]) -> None:
@@ -96,13 +105,37 @@ async def test_a_bad_clock_is_a_typed_refusal(http: httpx.AsyncClient, bad: dict
     assert response.status_code == 422 and response.json()["code"] == "BAD_USER_INPUT"
 
 
+@pytest.mark.parametrize(
+    ("bad", "least", "minimum"),
+    [
+        ({"perDecisionSeconds": 1e-9}, {"perDecisionSeconds": 1}, "at least 1 second"),
+        ({"perSeatTotalSeconds": 9.99}, {"perSeatTotalSeconds": 10}, "at least 10 seconds"),
+    ],
+)
+async def test_a_clock_below_its_minimum_is_refused_naming_the_minimum(
+    http: httpx.AsyncClient, bad: dict[str, Any], least: dict[str, Any], minimum: str
+) -> None:
+    """Each timeout costs a commit and maybe a bot decision: a clock of nanoseconds would buy
+    one tenant the workers' time (issue 29). The minimum itself is a clock."""
+    variables = {"input": {"kind": "TREETOPIA", "players": 4, "clock": bad}}
+    assert minimum in (await post(http, CREATE, variables, ACME))["errors"][0]["message"]
+    response = await http.post(
+        "/v1/games",
+        json={"kind": "TREETOPIA", "players": 4, "clock": bad},
+        headers={"x-api-key": ACME},
+    )
+    assert response.status_code == 422 and minimum in response.json()["detail"]
+    least = {**least, "onTimeout": "FORFEIT"}
+    assert (await create_game(http, document=CREATE, key=ACME, clock=least))["game"]["clock"]
+
+
 async def test_a_read_after_the_deadline_applies_the_timeout_itself() -> None:
     """No worker on this Redis: only the read can apply it."""
     server = EmbeddedRedis().start()
     try:
         async with tenants_app(server.url) as http:
             game = (
-                await create_game(http, document=CREATE, key=ACME, clock=clock(0.05, "AUTO_GREEDY"))
+                await create_game(http, document=CREATE, key=ACME, clock=clock(1, "AUTO_GREEDY"))
             )["game"]
             seat = game["toAct"][0]
 
@@ -116,13 +149,10 @@ async def test_a_read_after_the_deadline_applies_the_timeout_itself() -> None:
             assert timed_out["label"].startswith("timeout: ") and timed_out["move"] is not None
             assert seen["status"] == "ACTIVE"
             # a move that comes after the deadline: the timeout first, then the move is judged
-            payload = await create_game(
-                http, document=CREATE, key=ACME, clock=clock(0.05, "FORFEIT")
-            )
+            payload = await create_game(http, document=CREATE, key=ACME, clock=clock(1, "FORFEIT"))
             forfeit, tokens = payload["game"], [s["token"] for s in payload["seats"]]
             deadline = datetime.fromisoformat(forfeit["clock"]["deadline"]).timestamp()
-            while time.time() <= deadline:  # the wall clock passing it is the event
-                await asyncio.sleep(0.01)
+            await until(lambda: time.time() > deadline, "the wall clock to pass the deadline")
             late = await post(http, APPLY, {"id": forfeit["id"], "move": {"type": "any"}},
                               token=tokens[forfeit["toAct"][0]])  # fmt: skip
             assert late["data"]["applyMove"]["code"] == "GAME_OVER"
@@ -136,7 +166,7 @@ async def test_a_read_after_the_deadline_applies_the_timeout_itself() -> None:
 async def test_a_clock_runs_out_with_no_client_connected(
     http: httpx.AsyncClient, store: RedisStore, bot_worker: WorkerProcess
 ) -> None:
-    game = (await create_game(http, document=CREATE, key=ACME, clock=clock(0.3, "FORFEIT")))["game"]
+    game = (await create_game(http, document=CREATE, key=ACME, clock=clock(1, "FORFEIT")))["game"]
     async with store.events(game["id"]) as events:
         while True:  # the worker's commit publishes the end; nobody reads the game meanwhile
             event = json.loads(await asyncio.wait_for(events.next(), 60))
@@ -167,7 +197,7 @@ async def test_a_timeout_racing_a_last_second_move_lets_exactly_one_win(
         async def sweeper(game_id: str = game_id, late: float = late) -> Any:
             loaded, _ = await store.load(game_id)  # as the worker: load, then commit
             assert loaded is not None
-            return await enforce_clock(store, game_id, loaded, late)
+            return await enforce_clock(store, game_id, loaded, late, limit=1)
 
         racers = [
             service.apply(game_id, tokens[seat], msgspec.to_builtins(move), record.version, None),
@@ -205,3 +235,69 @@ async def test_an_auto_timeout_is_the_same_move_whoever_applies_it(
     second = timeout_step(record, rules, record.deadline + 5)
     assert [e.move for e in first[1]] == [e.move for e in second[1]]
     assert first[1][0].event == "TIMEOUT" and first[0].outcome is None
+
+
+async def _far_behind(store: RedisStore, lane: int | None = None, late: float = 0.0) -> str:
+    """A 4-player Treetopia game (in `lane` if given) whose every bank is empty, as a long game's
+    may be, due since `late` seconds: each of its decisions times out at once, so a clock
+    cannot be further behind. Stored as created, with its deadline in its lane's clocks."""
+    record, played, _ = new_game(
+        "acme", "TREETOPIA", 4, None, None, {}, [], clock(10, "AUTO_GREEDY", total=True)
+    )
+    record = msgspec.structs.replace(record, remaining=[0.0] * 4, deadline=record.updated - late)
+    game_id = new_game_id()
+    while lane is not None and lane_of(game_id) != lane:
+        game_id = new_game_id()
+    assert await store.create(game_id, record, history_entries(0, played.steps))
+    return game_id
+
+
+async def _timeouts(store: RedisStore, game_id: str) -> int:
+    return [entry.event for entry in await store.history(game_id)].count("TIMEOUT")
+
+
+async def test_a_read_of_a_game_far_behind_applies_a_bounded_few_timeouts() -> None:
+    """No worker on this Redis. An anonymous read pays for LAZY_TIMEOUTS bot decisions at
+    most (it paid for 64 before issue 29); the game answered is still due: the sweep goes on."""
+    with own_redis() as url:
+        store = RedisStore(connect(Settings(), url), Settings())
+        try:
+            game_id = await _far_behind(store)
+            async with tenants_app(url) as http:
+                response = await http.get(f"/v1/games/{game_id}")
+                assert response.status_code == 200
+                assert await _timeouts(store, game_id) == LAZY_TIMEOUTS
+                await http.get(f"/v1/games/{game_id}")
+            assert await _timeouts(store, game_id) == 2 * LAZY_TIMEOUTS
+            record, _ = await store.load(game_id)
+            assert record is not None and clocks.due(record, time.time())
+        finally:
+            await store.close()
+
+
+async def test_a_sweep_applies_one_timeout_per_game_earliest_deadline_first(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Two games far behind, the one due earlier in the last lane: one pass of a worker's
+    clock sweep times each out once, that one first, and leaves each in its lane with its next
+    deadline (due again at once: the next pass's)."""
+    with own_redis() as url:
+        store = RedisStore(connect(Settings(), url), Settings())
+        worker = Worker(Settings(), url, "sweeper")
+        try:
+            later = await _far_behind(store, lane=0, late=1)
+            earlier = await _far_behind(store, lane=LANES - 1, late=100)
+            with caplog.at_level(logging.INFO, "service.worker"):
+                await worker._clocks()  # one pass
+            swept = [r.args[0] for r in caplog.records if r.msg == "clock of %s swept at v%d"]
+            assert swept == [earlier, later]
+            for game_id in swept:
+                assert await _timeouts(store, game_id) == 1
+                record, _ = await store.load(game_id)
+                assert record is not None and record.deadline is not None
+                lane = indexes.clock_key(lane_of(game_id))
+                assert await store.redis.zscore(lane, game_id) == record.deadline
+                assert clocks.due(record, time.time())
+        finally:
+            await worker.store.close()
+            await store.close()

@@ -11,8 +11,9 @@ import pytest
 from redis.asyncio import Redis
 
 from service.settings import Settings
-from service.store import Done, RedisStore, connect
+from service.store import Done, RedisStore, connect, indexes
 from service.store.records import fold, label_digest
+from tests.conftest import own_redis
 from tests.support import factories
 
 SETTINGS = Settings(active_ttl=1000, finished_ttl=100, idempotency_grace=10)
@@ -204,3 +205,20 @@ async def test_a_folded_history_without_labels_says_so(store: RedisStore) -> Non
     assert [(e.version, e.seat, e.move, e.label) for e in read] == [
         (e.version, e.seat, e.move, "") for e in entries
     ]
+
+
+async def test_a_clock_claim_takes_the_due_games_earliest_first_and_tells_the_next() -> None:
+    """The sweep's claim (a Redis of its own: the lanes' clocks hold only these)."""
+    with own_redis() as url:
+        store = RedisStore(connect(SETTINGS, url), SETTINGS)
+        try:
+            lane = indexes.clock_key(3)
+            await store.redis.zadd(lane, {"late": 100.0, "early": 50.0, "later": 200.0})
+            claimed, first = await store.claim_deadlines(3, 150.0, 30.0, 5)
+            assert claimed == [(50.0, "early"), (100.0, "late")]
+            assert first == 180.0  # their lease ends before "later" is due
+            assert await store.claim_deadlines(3, 150.0, 30.0, 5) == ([], 180.0)
+            assert await store.claim_deadlines(3, 1000.0, 30.0, 1) == ([(180.0, "early")], 180.0)
+            assert await store.claim_deadlines(4, 1000.0, 30.0, 5) == ([], None)
+        finally:
+            await store.close()

@@ -136,7 +136,7 @@ async def test_resign_abandon_and_timeout_have_their_events(
     clocked = (await post(http, CREATE, variables, ACME))["data"]["createGame"]["game"]
     record, _ = await store.load(clocked["id"])
     assert record is not None
-    await enforce_clock(store, clocked["id"], record, time.time() + 7200)
+    await enforce_clock(store, clocked["id"], record, time.time() + 7200, limit=1)
     found = await events(store, "acme", clocked["id"])
     assert [e["type"] for e in found] == ["turn.started", "game.timeout", "game.finished"]
     assert found[0]["data"]["deadline"] is not None

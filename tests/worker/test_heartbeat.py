@@ -16,8 +16,8 @@ def test_a_loop_that_stops_beating_is_stalled() -> None:
     heartbeat = Heartbeat(60)
     now = time.monotonic()
     assert heartbeat.stalled(now) == []
-    assert heartbeat.stalled(now + 61) == ["jobs", "sweep"]
-    heartbeat.beats["jobs"] = now + 30
+    assert heartbeat.stalled(now + 61) == ["jobs", "sweep", "clocks"]
+    heartbeat.beats["jobs"] = heartbeat.beats["clocks"] = now + 30
     assert heartbeat.stalled(now + 61) == ["sweep"]
     heartbeat.beat("sweep")
     assert heartbeat.stalled() == []

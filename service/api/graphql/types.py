@@ -17,7 +17,7 @@ from service.api.graphql import typed
 from service.api.graphql.errors import api_error
 from service.bots import STRATEGIES
 from service.core import GameService, LoadedGame
-from service.core.clocks import ON_TIMEOUT, clock_json
+from service.core.clocks import MIN_PER_DECISION, MIN_PER_SEAT_TOTAL, ON_TIMEOUT, clock_json
 from service.games import games
 from service.refusals import DECISIONS, Refused
 from service.store.indexes import STATUSES
@@ -87,8 +87,13 @@ class SeedReveal:
 
 @strawberry.input(description="A turn clock: exactly one of the two limits.")
 class ClockInput:
-    per_decision_seconds: float | None = None
-    per_seat_total_seconds: float | None = None
+    per_decision_seconds: float | None = strawberry.field(
+        default=None, description=f"Each decision's time; at least {MIN_PER_DECISION:g} s."
+    )
+    per_seat_total_seconds: float | None = strawberry.field(
+        default=None,
+        description=f"Each seat's bank for the whole game; at least {MIN_PER_SEAT_TOTAL:g} s.",
+    )
     increment_seconds: float = 0.0
     on_timeout: TimeoutAction = TimeoutAction.AUTO_RANDOM
 

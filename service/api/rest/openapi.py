@@ -11,7 +11,7 @@ from service.api.edge.problems import STATUS
 from service.api.rest import webhook_openapi
 from service.api.rest.rendering import GAME_FIELDS
 from service.bots import STRATEGIES
-from service.core.clocks import ON_TIMEOUT
+from service.core.clocks import MIN_PER_DECISION, MIN_PER_SEAT_TOTAL, ON_TIMEOUT
 from service.engine import Game, Scores
 from service.games import games
 from service.store import indexes
@@ -455,8 +455,8 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
             "type": "object",
             "description": "A turn clock: exactly one of the two limits (seconds).",
             "properties": {
-                "perDecisionSeconds": {"type": "number", "exclusiveMinimum": 0},
-                "perSeatTotalSeconds": {"type": "number", "exclusiveMinimum": 0},
+                "perDecisionSeconds": {"type": "number", "minimum": MIN_PER_DECISION},
+                "perSeatTotalSeconds": {"type": "number", "minimum": MIN_PER_SEAT_TOTAL},
                 "incrementSeconds": {"type": "number", "minimum": 0},
                 "onTimeout": {"enum": list(ON_TIMEOUT)},
             },
