@@ -121,7 +121,7 @@ STORE_ERRORS = Counter(
 UNREADABLE_RECORDS = Counter(
     "rules_unreadable_records_total",
     "Reads of a game's stored data that could not be decoded (damaged, or written by another "
-    "release), by what was read: record, history, idempotency.",
+    "release), by what was read: record, history, idempotency, endpoint.",
     ["what"],
     registry=REGISTRY,
 )

@@ -11,6 +11,7 @@ an endpoint may be (URL rules, event types, sizes, how many).
 from __future__ import annotations
 
 import base64
+import logging
 import re
 import secrets
 import time
@@ -20,6 +21,7 @@ from typing import TypeVar, cast
 import msgspec
 from redis.exceptions import RedisError
 
+from service import metrics
 from service.refusals import Code, Refused
 from service.settings import Settings
 from service.store import Client, StoreUnavailable
@@ -60,6 +62,9 @@ MAX_MESSAGE_ID = 300  # "msg_" + a game id, a version and a type: far below
 ROTATION_GRACE = 24 * 3600  # seconds the previous secret still signs (docs/webhooks.md)
 UPDATE_ATTEMPTS = 5  # compare-and-set rounds against a concurrent change of the same endpoint
 ENDPOINT_ID = re.compile(r"ep_[A-Za-z0-9_-]{16}")
+UNREADABLE = "this webhook endpoint cannot be read at the moment: a fault on our side"
+
+log = logging.getLogger("service.webhooks")
 
 # KEYS: endpoints; ARGV: id, blob, most endpoints. 1 saved, 0 the tenant has the most already.
 _CREATE = """
@@ -136,6 +141,7 @@ class EndpointStore:
         self._replace = redis.register_script(_REPLACE)
         self._delete = redis.register_script(_DELETE)
         self._redeliver = redis.register_script(_REDELIVER)
+        self.unreadable: set[tuple[str, str]] = set()  # logged already
 
     async def _call(self, pending: Awaitable[T]) -> T:
         try:
@@ -175,14 +181,36 @@ class EndpointStore:
         return endpoint
 
     async def list(self, tenant: str) -> list[Endpoint]:
-        """The tenant's endpoints, oldest first."""
-        blobs = cast(Blobs, await self._call(self.redis.hvals(endpoints_key(tenant))))
-        found = [endpoint_decoder.decode(blob) for blob in blobs]
-        return sorted(found, key=lambda e: (e.created, e.id))
+        """The tenant's endpoints that can be read, oldest first: one that cannot (damaged, or
+        written by another release) is left out, so the tenant's others and every other
+        tenant's still deliver (docs/reliability.md, "Unreadable records")."""
+        saved = cast(
+            dict[bytes, bytes], await self._call(self.redis.hgetall(endpoints_key(tenant)))
+        )
+        found = [self._decoded(tenant, key.decode(), blob) for key, blob in saved.items()]
+        return sorted((e for e in found if e is not None), key=lambda e: (e.created, e.id))
 
     async def get(self, tenant: str, endpoint_id: str) -> Endpoint | None:
         blob = await self._blob(tenant, endpoint_id)
-        return None if blob is None else endpoint_decoder.decode(blob)
+        return None if blob is None else self._readable(tenant, endpoint_id, blob)
+
+    def _decoded(self, tenant: str, endpoint_id: str, blob: bytes) -> Endpoint | None:
+        """The endpoint, or None if it cannot be decoded: counted, and logged once per endpoint
+        and process (the deliverer lists endpoints on every pass)."""
+        try:
+            return endpoint_decoder.decode(blob)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            metrics.UNREADABLE_RECORDS.labels("endpoint").inc()
+            if (tenant, endpoint_id) not in self.unreadable:
+                self.unreadable.add((tenant, endpoint_id))
+                log.warning("webhook endpoint %s of %s unreadable (%s)", endpoint_id, tenant, exc)
+            return None
+
+    def _readable(self, tenant: str, endpoint_id: str, blob: bytes) -> Endpoint:
+        endpoint = self._decoded(tenant, endpoint_id, blob)
+        if endpoint is None:
+            raise Refused(Code.UNREADABLE_RECORD, UNREADABLE)
+        return endpoint
 
     async def _blob(self, tenant: str, endpoint_id: str) -> bytes | None:
         if not known_id(endpoint_id):
@@ -240,7 +268,7 @@ class EndpointStore:
             blob = await self._blob(tenant, endpoint_id)
             if blob is None:
                 return None
-            endpoint = endpoint_decoder.decode(blob)
+            endpoint = self._readable(tenant, endpoint_id, blob)
             changed = msgspec.structs.replace(endpoint, **changes(endpoint), updated=time.time())
             written = endpoint_encoder.encode(changed)
             keys = [endpoints_key(tenant)]

@@ -28,6 +28,7 @@ from service.store.outbox import outbox_key
 from service.webhooks.model import (
     GROUP,
     Endpoint,
+    endpoints_key,
     failed_key,
     failing_key,
 )
@@ -263,6 +264,22 @@ async def test_a_token_in_a_receiver_url_never_reaches_the_worker_log() -> None:
         logged = h.worker.output()
         assert "service.webhooks" in logged or "service.worker" in logged, logged
         assert token not in logged, logged
+
+
+async def test_an_unreadable_endpoint_leaves_the_tenants_other_endpoints_delivering() -> None:
+    """Issue 29: one endpoint record the worker cannot decode is left out of its passes (logged
+    once), and the tenant's other endpoint still gets its events."""
+    async with hooks() as h:
+        broken = await register(h.redis, "acme", h.receiver.url("/broken"))
+        await h.redis.hset(endpoints_key("acme"), broken.id, b"\xc1 not msgpack")
+        endpoint = await register(h.redis, "acme", h.receiver.url("/ok"))
+        await create(h, ACME, ["alice", "bob"])
+        (delivered, *_) = await h.log("acme", endpoint.id, settled=1)
+        assert delivered.outcome == "DELIVERED", delivered
+        assert all(line["path"] == "/ok" for line in h.receiver.lines())
+        logged = h.worker.output()
+        assert logged.count(f"webhook endpoint {broken.id} of acme unreadable") == 1, logged
+        assert "Traceback" not in logged, logged
 
 
 async def test_an_outbox_entry_a_dead_worker_took_is_fanned_out_by_another() -> None:

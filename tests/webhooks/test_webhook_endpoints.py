@@ -413,3 +413,24 @@ async def test_an_unreachable_store_is_unavailable_not_a_500() -> None:
             assert error_code(body) == "UNAVAILABLE", body
         problem(await http.get(ENDPOINTS), 503, "UNAVAILABLE")
         problem(await http.post(ENDPOINTS, json={"url": PUBLIC}), 503, "UNAVAILABLE")
+
+
+async def test_an_unreadable_endpoint_is_typed_and_leaves_the_others_listed(
+    dev: Tenants, redis: Client, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A damaged endpoint record (or one another release wrote) is UNREADABLE_RECORD where it is
+    asked for by id and left out of the listing, logged once, with no traceback (issue 29)."""
+    kept = (await dev.create(dev.a, description="kept"))["endpoint"]["id"]
+    broken = (await dev.create(dev.a, description="broken"))["endpoint"]["id"]
+    await redis.hset(endpoints_key(dev.a), broken, b"\xc1 not msgpack")
+    for _ in range(3):
+        listed = [e["id"] for e in (await dev.data(LIST, {}, dev.a))["webhookEndpoints"]]
+        assert kept in listed and broken not in listed
+    assert error_code(await dev.gql(GET, {"id": broken}, dev.a)) == "UNREADABLE_RECORD"
+    problem(await dev.rest("GET", f"{ENDPOINTS}/{broken}", dev.a), 500, "UNREADABLE_RECORD")
+    patched = await dev.rest("PATCH", f"{ENDPOINTS}/{broken}", dev.a, json={"enabled": False})
+    problem(patched, 500, "UNREADABLE_RECORD")
+    assert (await dev.rest("GET", ENDPOINTS, dev.a)).status_code == 200
+    lines = [r for r in caplog.records if broken in r.getMessage()]
+    assert len(lines) == 1 and lines[0].exc_info is None, lines
+    assert (await dev.data(DELETE, {"id": broken}, dev.a)) == {"deleteWebhookEndpoint": True}
