@@ -50,6 +50,17 @@ async def isolated() -> AsyncIterator[tuple[str, Api, RedisStore]]:
         await store.close()
 
 
+async def _bot_game(
+    api: Api, kind: str, players: int, seed: str, bots: dict[int, str]
+) -> tuple[str, str]:
+    """A game whose `bots` seats the workers play: its id and the first human seat's token."""
+    created = await create_game(
+        api.http, document=CREATE_WITH_BOTS, kind=kind, players=players, seed=seed,
+        bots=bot_seats(bots),
+    )  # fmt: skip
+    return created["game"]["id"], created["seats"][0]["token"]
+
+
 async def _claimed_by_one_worker(store: RedisStore, game_id: str) -> bool:
     try:
         pending = await store.redis.xpending(LANE_KEYS[lane_of(game_id)], GROUP)
@@ -65,15 +76,7 @@ async def _in_a_workers_hands(
     """A new game whose SEARCH bot (seat 0) is due, its job taken by a new worker process;
     yields the game's id, the human's token and the worker."""
     url, api, store = isolated
-    created = await create_game(
-        api.http,
-        document=CREATE_WITH_BOTS,
-        kind="TREELINGS",
-        players=2,
-        seed=seed,
-        bots=bot_seats({0: "SEARCH"}),
-    )
-    game_id, token = created["game"]["id"], created["seats"][0]["token"]
+    game_id, token = await _bot_game(api, "TREELINGS", 2, seed, {0: "SEARCH"})
     with worker_process(url, **settings) as worker:
         await until(lambda: _claimed_by_one_worker(store, game_id), "the worker took the job")
         yield game_id, token, worker
@@ -87,15 +90,7 @@ async def test_the_human_is_answered_at_once_and_the_bots_moves_follow_as_events
     api: Api, bot_worker: WorkerProcess
 ) -> None:
     bots = {1: "SEARCH", 2: "GREEDY", 3: "GREEDY"}
-    created = await create_game(
-        api.http,
-        document=CREATE_WITH_BOTS,
-        kind="TREELINE",
-        players=4,
-        seed="answer-at-once",
-        bots=bot_seats(bots),
-    )
-    game_id, token = created["game"]["id"], created["seats"][0]["token"]
+    game_id, token = await _bot_game(api, "TREELINE", 4, "answer-at-once", bots)
     seen = await until_seat_acts(api, game_id, token, 0)
     store = RedisStore(connect(SETTINGS, bot_worker.redis_url), SETTINGS)
     async with store.events(game_id) as events:
@@ -126,15 +121,9 @@ async def test_bots_play_the_same_moves_for_the_same_seed_and_human_moves(
 ) -> None:
     finals = []
     for _ in range(2):
-        created = await create_game(
-            api.http,
-            document=CREATE_WITH_BOTS,
-            kind="TREELINGS",
-            players=3,
-            seed="same-seed",
-            bots=bot_seats({0: "SEARCH", 2: "GREEDY"}),
+        game_id, token = await _bot_game(
+            api, "TREELINGS", 3, "same-seed", {0: "SEARCH", 2: "GREEDY"}
         )
-        game_id, token = created["game"]["id"], created["seats"][0]["token"]
         for _ in range(2):
             seen = await until_seat_acts(api, game_id, token, 1)
             move = seen["legalMoves"][0]["move"]
@@ -196,15 +185,7 @@ async def test_stale_and_unknown_jobs_are_acknowledged_and_dropped(
     isolated: tuple[str, Api, RedisStore],
 ) -> None:
     url, api, store = isolated
-    created = await create_game(
-        api.http,
-        document=CREATE_WITH_BOTS,
-        kind="TREELINGS",
-        players=2,
-        seed="stale",
-        bots=bot_seats({0: "GREEDY"}),
-    )
-    game_id, token = created["game"]["id"], created["seats"][0]["token"]
+    game_id, token = await _bot_game(api, "TREELINGS", 2, "stale", {0: "GREEDY"})
     lane = LANE_KEYS[lane_of(game_id)]
     await store.redis.xadd(lane, {"g": game_id, "v": 5, "s": 0})  # a version never reached
     await store.redis.xadd(lane, {"g": game_id, "v": 0, "s": 1})  # not a bot seat
@@ -294,14 +275,6 @@ async def test_a_worker_makes_its_groups_again_when_redis_loses_them(
     with worker_process(url):
         await until(grouped, "the worker made its groups")
         await store.redis.flushall()
-        created = await create_game(
-            api.http,
-            document=CREATE_WITH_BOTS,
-            kind="TREELINGS",
-            players=2,
-            seed="regroup",
-            bots=bot_seats({0: "GREEDY"}),
-        )
-        game_id, token = created["game"]["id"], created["seats"][0]["token"]
+        game_id, token = await _bot_game(api, "TREELINGS", 2, "regroup", {0: "GREEDY"})
         seen = await until_seat_acts(api, game_id, token, 1)
     assert seen["version"] >= 1
