@@ -16,6 +16,7 @@ from service.settings import Settings
 from service.store import FORMAT, Record, RedisStore, connect
 from service.store.jobs import LANE_KEYS, lane_of, new_game_id
 from tests.conftest import own_redis
+from tests.support.waiting import until
 from tests.support.workers import worker_process
 
 SETTINGS = Settings()
@@ -83,4 +84,6 @@ async def test_a_job_queued_on_a_lanes_own_stream_is_still_played(
     await _bot_game(redis_store, game_id, "acme", 3, 2, queued=False)
     await redis_store.redis.xadd(LANE_KEYS[lane_of(game_id)], {"g": game_id, "v": 0, "s": 0})
     with worker_process(url, **TENANTS) as worker:
-        await worker.until_logged(f"{game_id} v1 seat 0: played")  # v0's, then its successor
+        await worker.until_logged(f"{game_id} v0 seat 0: played")
+        successor = re.compile(rf"{re.escape(game_id)} v1 seat \d: played")  # on its own stream
+        await until(lambda: successor.search(worker.output()), "the next bot turn played")
