@@ -14,10 +14,10 @@ webhook outboxes do); the lane's own stream `bots:{bots-<n>}` takes the jobs of 
 tenant (earlier releases) and still holds the jobs those releases queued.
 
 Each job is one stream entry {g: game id, v: version, s: seat}: "at version v, bot seat s is
-due". Workers read every (lane, tenant) stream through the consumer group GROUP, acknowledge and delete each
-entry when done, and reclaim (XAUTOCLAIM) entries a dead worker left pending. The commit script
-also PUBLISHes the stream's key on WAKE (a plain channel: it has no slot and reaches every
-node) so idle workers look at once instead of at their next poll.
+due". Workers read every (lane, tenant) stream through the consumer group GROUP, acknowledge
+and delete each entry when done, and reclaim (XAUTOCLAIM) entries a dead worker left pending.
+The commit script also PUBLISHes the stream's key on WAKE (a plain channel: it has no slot and
+reaches every node) so idle workers look at once instead of at their next poll.
 """
 
 from __future__ import annotations

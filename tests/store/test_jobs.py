@@ -1,6 +1,7 @@
 """Bot jobs on the lanes (service/store/jobs.py): the commit that leaves a bot seat due queues
-its job on its tenant's stream of the lane of the game's own slot in the same script, a refused commit queues none,
-and the workers' queue reads, reclaims and acknowledges them. On one Redis and on a cluster."""
+its job on its tenant's stream in the lane of the game's own slot (the lane's own stream for a
+game without a tenant) in the same script, a refused commit queues none, and the workers' queue
+reads, reclaims and acknowledges them. On one Redis and on a cluster."""
 
 from __future__ import annotations
 
