@@ -23,10 +23,11 @@ CLUSTER_DESELECT := \
 # all of them (the game service, its adapters, the hint pool and the bot worker).
 CLUSTER_TESTS := tests/store tests/webhooks \
   $(addprefix tests/core/test_,$(addsuffix .py,moves idempotency listing clocks endings folding)) \
-  tests/worker/test_bot_worker.py tests/api/graphql/test_subscriptions.py tests/api/rest/test_rest.py \
+  tests/worker/test_bot_worker.py tests/worker/test_fairness.py tests/api/graphql/test_subscriptions.py \
+  tests/api/rest/test_rest.py \
   $(CLUSTER_DESELECT)
 CLUSTER_TESTS_ALL := tests/store tests/core tests/api tests/webhooks tests/bots/test_hints.py \
-  tests/worker/test_bot_worker.py $(CLUSTER_DESELECT)
+  tests/worker/test_bot_worker.py tests/worker/test_fairness.py $(CLUSTER_DESELECT)
 
 .PHONY: run test test-all test-stress lint lock schema screenshots clean bench profile load soak instructions
 

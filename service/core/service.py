@@ -243,7 +243,10 @@ class GameService:
             return
         seat = bot_due(loaded.game, loaded.state, loaded.record.bots)
         if seat is not None:
-            await self.store.requeue(loaded.id, loaded.record.version, seat, self.requeue_after)
+            record = loaded.record
+            await self.store.requeue(
+                loaded.id, record.tenant, record.version, seat, self.requeue_after
+            )
 
     async def list_games(
         self, tenant: str | None, only: listing.GameFilter, first: int, after: str | None

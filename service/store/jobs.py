@@ -8,11 +8,16 @@ commit. A game whose id hashes elsewhere (created before lanes existed) uses the
 `crc16(id) % LANES`: on one Redis server the script still writes it atomically; on a cluster
 the store appends it right after the commit (see RedisStore.commit).
 
+Each lane holds one stream per tenant, `bots:{bots-<n>}:<tenant>` (job_key), so a worker can
+serve the tenants in turn and one tenant's backlog does not delay another's bot turns (as the
+webhook outboxes do); the lane's own stream `bots:{bots-<n>}` takes the jobs of games without a
+tenant (earlier releases) and still holds the jobs those releases queued.
+
 Each job is one stream entry {g: game id, v: version, s: seat}: "at version v, bot seat s is
-due". Workers read every lane through the consumer group GROUP, acknowledge and delete each
-entry when done, and reclaim (XAUTOCLAIM) entries a dead worker left pending. The commit script
-also PUBLISHes the lane's key on WAKE (a plain channel: it has no slot and reaches every
-node) so idle workers look at once instead of at their next poll.
+due". Workers read every (lane, tenant) stream through the consumer group GROUP, acknowledge
+and delete each entry when done, and reclaim (XAUTOCLAIM) entries a dead worker left pending.
+The commit script also PUBLISHes the stream's key on WAKE (a plain channel: it has no slot and
+reaches every node) so idle workers look at once instead of at their next poll.
 """
 
 from __future__ import annotations
@@ -40,12 +45,18 @@ _URL_SAFE = ascii_letters + digits + "-_"
 _SUFFIXES = [(a + b).encode() for a in _URL_SAFE for b in _URL_SAFE]
 
 
+def job_key(lane: int, tenant: str) -> str:
+    """The stream of `tenant`'s bot jobs in `lane` (the lane's own stream for tenant "")."""
+    return f"{LANE_KEYS[lane]}:{tenant}" if tenant else LANE_KEYS[lane]
+
+
 class Job(msgspec.Struct, frozen=True):
     lane: int
     entry: str  # the stream entry id, "<milliseconds>-<n>"
     game_id: str
     version: int
     seat: int
+    tenant: str = ""  # whose stream of the lane holds it ("": the lane's own)
 
     def age(self) -> float:
         return _age(self.entry, time.time())
@@ -80,61 +91,72 @@ def new_game_id() -> str:
                 return prefix + suffix.decode()
 
 
-def _job(lane: int, entry: Any, fields: dict[bytes, bytes]) -> Job | None:
+def _job(lane: int, tenant: str, entry: Any, fields: dict[bytes, bytes]) -> Job | None:
     try:
         return Job(
             lane,
-            entry.decode() if isinstance(entry, bytes) else str(entry),
+            _entry(entry),
             fields[b"g"].decode(),
             int(fields[b"v"]),
             int(fields[b"s"]),
+            tenant,
         )
     except (KeyError, ValueError):
         return None  # not a job this release understands: acknowledged and dropped by caller
 
 
-class JobQueue:
-    """The workers' side of the lanes: read, reclaim, acknowledge, measure."""
+def _entry(entry: Any) -> str:
+    return entry.decode() if isinstance(entry, bytes) else str(entry)
 
-    def __init__(self, redis: Any, consumer: str, reclaim_after_ms: int) -> None:
+
+class JobQueue:
+    """The workers' side of the lanes: read, reclaim, acknowledge, measure; over the streams of
+    `tenants` and the lanes' own."""
+
+    def __init__(
+        self, redis: Any, consumer: str, reclaim_after_ms: int, tenants: list[str]
+    ) -> None:
         self.redis = redis
         self.consumer = consumer
         self.reclaim_after_ms = reclaim_after_ms
+        self.tenants = list(dict.fromkeys(["", *tenants]))
+        self.keys = [job_key(lane, tenant) for tenant in self.tenants for lane in range(LANES)]
 
     async def ensure_groups(self) -> None:
-        for key in LANE_KEYS:
+        for key in self.keys:
             try:
                 await self.redis.xgroup_create(key, GROUP, id="0", mkstream=True)
             except ResponseError as exc:
                 if "BUSYGROUP" not in str(exc):
                     raise
 
-    async def read(self, lane: int) -> Job | None:
-        """The next new job of `lane` for this consumer, without waiting."""
+    async def read(self, lane: int, tenant: str) -> Job | None:
+        """The next new job of `tenant` in `lane` for this consumer, without waiting."""
         try:
             reply = await self.redis.xreadgroup(
-                GROUP, self.consumer, {LANE_KEYS[lane]: ">"}, count=1
+                GROUP, self.consumer, {job_key(lane, tenant): ">"}, count=1
             )
         except ResponseError as exc:
             await self._regroup(exc)
             return None
         for _, entries in reply or []:
             for entry, fields in entries:
-                return await self._usable(lane, entry, fields)
+                return await self._usable(lane, tenant, entry, fields)
         return None
 
-    async def reclaim(self, lane: int) -> Job | None:
-        """A job of `lane` left pending by another consumer for longer than the timeout."""
+    async def reclaim(self, lane: int, tenant: str) -> Job | None:
+        """A job of `tenant` in `lane` left pending by another consumer for longer than the
+        timeout."""
         try:
             reply = await self.redis.xautoclaim(
-                LANE_KEYS[lane], GROUP, self.consumer, self.reclaim_after_ms, "0-0", count=1
+                job_key(lane, tenant), GROUP, self.consumer, self.reclaim_after_ms, "0-0", count=1
             )
         except ResponseError as exc:
             await self._regroup(exc)
             return None
         for entry, fields in reply[1]:
             if fields:  # a deleted entry comes back without fields
-                return await self._usable(lane, entry, fields)
+                return await self._usable(lane, tenant, entry, fields)
         return None
 
     async def _regroup(self, exc: ResponseError) -> None:
@@ -144,24 +166,26 @@ class JobQueue:
             raise exc
         await self.ensure_groups()
 
-    async def _usable(self, lane: int, entry: Any, fields: dict[bytes, bytes]) -> Job | None:
-        job = _job(lane, entry, fields)
+    async def _usable(
+        self, lane: int, tenant: str, entry: Any, fields: dict[bytes, bytes]
+    ) -> Job | None:
+        job = _job(lane, tenant, entry, fields)
         if job is None:
-            await self.done(lane, entry.decode() if isinstance(entry, bytes) else str(entry))
+            await self.done(lane, tenant, _entry(entry))
         return job
 
-    async def done(self, lane: int, entry: str) -> None:
+    async def done(self, lane: int, tenant: str, entry: str) -> None:
         """Acknowledged and deleted: the stream holds only jobs not yet done."""
-        key = LANE_KEYS[lane]
+        key = job_key(lane, tenant)
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.xack(key, GROUP, entry)
             pipe.xdel(key, entry)
             await pipe.execute()
 
     async def backlog(self) -> tuple[int, float]:
-        """Jobs not yet done over all lanes, and the age in seconds of the oldest one."""
+        """Jobs not yet done over all streams, and the age in seconds of the oldest one."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            for key in LANE_KEYS:
+            for key in self.keys:
                 pipe.xlen(key)
                 pipe.xrange(key, count=1)
             replies = await pipe.execute()

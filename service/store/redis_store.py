@@ -12,7 +12,8 @@
                    long as the record; folded into g:{id} c (zlib) when the game ends
     g:{id}:events  channel: one JSON event per new version
     g:{id}:q       string: a bot job re-queued lately (games from before the lanes only)
-    bots:{bots-n}  stream: bot turns due, one lane per slot (service/store/jobs.py)
+    bots:{bots-n}:<tenant>  stream: the tenant's bot turns due, one lane per slot
+                   (service/store/jobs.py); bots:{bots-n}: those of games without a tenant
     ix:{bots-n}:*  sorted sets: a tenant's games, a player's, where a player must act, per
                    lane (service/store/indexes.py), written by the same scripts
     clocks:{bots-n} sorted set: turn-clock deadlines of the lane's games (same scripts)
@@ -58,7 +59,7 @@ from service.store import indexes
 from service.store.connection import Client, StoreUnavailable, UnreadableRecord
 from service.store.direct import DirectConnections
 from service.store.events import EventHub, Subscriber
-from service.store.jobs import LANE_KEYS, WAKE, in_lane_slot, lane_of
+from service.store.jobs import WAKE, in_lane_slot, job_key, lane_of
 from service.store.outbox import OUTBOX_MAX, enabled_key, outbox_key
 from service.store.records import (
     CHECKPOINT_EVERY,
@@ -76,8 +77,8 @@ from service.store.records import (
 T = TypeVar("T")
 log = logging.getLogger("service.store")
 
-# A bot seat due at a version becomes a job on the game's lane (KEYS[#KEYS] when the caller
-# passes it, i.e. when it shares the game's slot) and a wake-up for idle workers.
+# A bot seat due at a version becomes a job on the stream of the game's tenant in its lane (when
+# the caller passes that key, i.e. when it shares the game's slot) and a wake-up for idle workers.
 _ENQUEUE = f"""
 local function enqueue(lane, game, version, seat)
   if seat == '' or not lane then return end
@@ -347,7 +348,7 @@ class RedisStore:
         """Store a new game; with `bot_due`, that bot seat's job at its version too (new ids
         come from jobs.new_game_id(), so the lane shares the game's slot); `events` go to the
         tenant's webhook outbox (service/webhooks/events.py)."""
-        lane = self._lane(game_id)
+        lane = self._lane(game_id, record.tenant)
         index_keys, flags = indexes.updates(game_id, record) if lane else ([], "")
         keys = [*_keys(game_id)[:2], *lane, *index_keys, *_outbox(game_id, record, lane, events)]
         args: list[bytes | int | str] = [
@@ -365,28 +366,30 @@ class RedisStore:
         ]
         created = await self._timed("create", lambda: self._evalsha(self._create, keys, args))
         if created and bot_due is not None and not lane:
-            await self._enqueue_after(game_id, record.version, bot_due)
+            await self._enqueue_after(game_id, record.tenant, record.version, bot_due)
         return bool(created)
 
     def queues_after_commit(self, game_id: str) -> bool:
         """Whether this game's bot jobs are appended after its commits instead of by them."""
         return self.cluster and not in_lane_slot(game_id)
 
-    async def requeue(self, game_id: str, version: int, seat: int, every: float) -> None:
+    async def requeue(
+        self, game_id: str, tenant: str, version: int, seat: int, every: float
+    ) -> None:
         """Append the job (version, seat) again, at most once per `every` seconds per game."""
         marker = f"g:{{{game_id}}}:q"
         fresh = await self._timed(
             "requeue", lambda: self.redis.set(marker, version, nx=True, px=int(every * 1000))
         )
         if fresh:
-            await self._enqueue_after(game_id, version, seat)
+            await self._enqueue_after(game_id, tenant, version, seat)
 
-    def _lane(self, game_id: str) -> list[str]:
-        """The lane key, as a script key, when the script may write it (same slot, or one
-        server where slots do not matter); else nothing."""
+    def _lane(self, game_id: str, tenant: str) -> list[str]:
+        """The tenant's job stream of the game's lane, as a script key, when the script may
+        write it (same slot, or one server where slots do not matter); else nothing."""
         if self.queues_after_commit(game_id):
             return []
-        return [LANE_KEYS[lane_of(game_id)]]
+        return [job_key(lane_of(game_id), tenant)]
 
     async def load(
         self, game_id: str, idempotency: str | None = None
@@ -432,7 +435,7 @@ class RedisStore:
     ) -> Committed:
         """The version-checked write; with `bot_due`, that bot seat's job at the new version;
         `events` go to the tenant's webhook outbox (service/webhooks/events.py)."""
-        lane = self._lane(game_id)
+        lane = self._lane(game_id, record.tenant)
         index_keys, flags = indexes.updates(game_id, record) if lane else ([], "")
         keys = [*_keys(game_id), *lane, *index_keys, *_outbox(game_id, record, lane, events)]
         args: list[bytes | int | str] = [
@@ -456,14 +459,14 @@ class RedisStore:
         reply = await self._timed("commit", lambda: self._evalsha(self._commit, keys, args))
         committed = Committed(reply[0].decode(), int(reply[1]))
         if committed.outcome == "ok" and bot_due is not None and not lane:
-            await self._enqueue_after(game_id, record.version, bot_due)
+            await self._enqueue_after(game_id, record.tenant, record.version, bot_due)
         return committed
 
-    async def _enqueue_after(self, game_id: str, version: int, seat: int) -> None:
+    async def _enqueue_after(self, game_id: str, tenant: str, version: int, seat: int) -> None:
         """A game from before the lanes, on a cluster: its slot holds no lane, so the job is
         appended right after the commit. Not atomic with it: if this process dies in between,
         the next read of the game after the reclaim timeout queues it again (GameService.read)."""
-        key = LANE_KEYS[lane_of(game_id)]
+        key = job_key(lane_of(game_id), tenant)
         fields: dict[Any, Any] = {"g": game_id, "v": version, "s": seat}
 
         async def append() -> None:

@@ -1,13 +1,16 @@
 """Bot workers: play the bot turns queued on the lanes (service/store/jobs.py, docs/bots.md).
 
-A worker takes one job at a time: it loads the game, and if the game is still at the job's
-version with that bot seat to act, it decides (the bot's strategy, seeded from the game's seed
-and the version, seeing only the seat's view) and commits through the same version-checked
-script as any client, expected version = the job's version. That commit queues the next bot
-job if another bot is due. A job whose game has moved on is stale: acknowledged and dropped.
-A job is acknowledged only after its commit, so a worker that dies mid-decision leaves it
-pending, and another worker takes it over (XAUTOCLAIM) after RULES_WORKER_RECLAIM_SECONDS; if
-both end up committing, the version check lets exactly one through.
+A worker takes one job at a time, from the tenants in turn (round-robin over the tenants of
+RULES_API_KEYS and the lanes' own streams of games without a tenant), so one tenant's backlog
+delays another tenant's bot turn by one job per tenant, not by the whole backlog. It loads
+the game, and if the game is still at the job's version with that bot seat to act, it decides
+(the bot's strategy, seeded from the game's seed and the version, seeing only the seat's view)
+and commits through the same version-checked script as any client, expected version = the
+job's version. That commit queues the next bot job if another bot is due. A job whose game
+has moved on is stale: acknowledged and dropped. A job is acknowledged only after its commit,
+so a worker that dies mid-decision leaves it pending, and another worker takes it over
+(XAUTOCLAIM) after RULES_WORKER_RECLAIM_SECONDS; if both end up committing, the version check
+lets exactly one through.
 
 Beside the bot turns, each worker delivers the tenants' webhooks (service/webhooks/deliverer.py):
 its own task on the same event loop, woken by the same channel.
@@ -54,7 +57,7 @@ from service.games import games
 from service.refusals import Refused
 from service.settings import Settings
 from service.store import RedisStore, StoreUnavailable, connect
-from service.store.jobs import LANE_KEYS, LANES, WAKE, Job, JobQueue
+from service.store.jobs import LANES, WAKE, Job, JobQueue, job_key
 from service.store.quarantine import set_aside
 from service.webhooks.deliverer import Deliverer
 from service.webhooks.events import of_commit as webhook_events
@@ -72,12 +75,16 @@ class Worker:
         self.settings = settings
         self.heartbeat = heartbeat or Heartbeat(settings.worker_stall_seconds)
         self.store = RedisStore(connect(settings, redis_url), settings)
-        self.queue = JobQueue(self.store.redis, name, int(settings.worker_reclaim_seconds * 1000))
-        self.due: set[int] = set(range(LANES))  # lanes worth a look now
+        tenants = tenant_names(settings.api_keys)
+        reclaim_ms = int(settings.worker_reclaim_seconds * 1000)
+        self.queue = JobQueue(self.store.redis, name, reclaim_ms, tenants)
+        self.tenants = self.queue.tenants  # "" first: the lanes' own streams
+        self.due = {tenant: set(range(LANES)) for tenant in self.tenants}  # lanes worth a look
+        self.served = 0  # the index of the tenant served last
         self.reclaimed: list[Job] = []
         self.rung = asyncio.Event()  # set when a lane may hold a job, or to stop
         self.stopping = asyncio.Event()
-        self.webhooks = Deliverer(self.store.redis, settings, name, tenant_names(settings.api_keys))
+        self.webhooks = Deliverer(self.store.redis, settings, name, tenants)
 
     def stop(self) -> None:
         """Finish the job in hand, then return from run()."""
@@ -103,11 +110,11 @@ class Worker:
                 job = await self._redis_call(self._next)
                 if job is None:
                     self.rung.clear()
-                    if not (self.due or self.reclaimed or self.stopping.is_set()):
+                    if not (any(self.due.values()) or self.reclaimed or self.stopping.is_set()):
                         await self.rung.wait()  # a wake-up, the next sweep, or stop()
                     continue
                 await self._redis_call(functools.partial(self.play, job))
-                self.due.add(job.lane)  # its commit may have queued the next turn there
+                self.due[job.tenant].add(job.lane)  # its commit may have queued the next turn there
         finally:
             # The sweepers and the deliverer end by themselves once stopping is set (redis-py
             # may swallow a cancellation in the middle of a command); the listener waits on a
@@ -131,17 +138,23 @@ class Worker:
             return None
 
     async def _next(self) -> Job | None:
+        """A reclaimed job, else the next job of the tenant after the one served last that has
+        one in a due lane."""
         if self.reclaimed:
             return self.reclaimed.pop()
-        while self.due:
-            job = await self.queue.read(self.due.pop())
-            if job is not None:
-                return job
+        for step in range(1, len(self.tenants) + 1):
+            turn = (self.served + step) % len(self.tenants)
+            tenant, due = self.tenants[turn], self.due[self.tenants[turn]]
+            while due:
+                job = await self.queue.read(due.pop(), tenant)
+                if job is not None:
+                    self.served = turn
+                    return job
         return None
 
     async def _sweep(self) -> None:
         """Every poll interval: reclaim jobs of dead workers, look at every lane (a wake-up
-        may have been lost), and export the backlog."""
+        may have been lost), and export the backlog; over every tenant's streams."""
         while not self.stopping.is_set():
             await self._redis_call(self._sweep_once)
             self.heartbeat.beat("sweep")
@@ -149,15 +162,17 @@ class Worker:
                 await asyncio.wait_for(self.stopping.wait(), self.settings.worker_poll_seconds)
 
     async def _sweep_once(self) -> None:
-        for lane in range(LANES):
-            job = await self.queue.reclaim(lane)
-            if job is not None:
-                log.info("reclaimed job %s of %s v%d", job.entry, job.game_id, job.version)
-                self.reclaimed.append(job)
+        for tenant in self.tenants:
+            for lane in range(LANES):
+                job = await self.queue.reclaim(lane, tenant)
+                if job is not None:
+                    log.info("reclaimed job %s of %s v%d", job.entry, job.game_id, job.version)
+                    self.reclaimed.append(job)
         pending, oldest = await self.queue.backlog()
         metrics.BOT_JOBS_PENDING.set(pending)
         metrics.BOT_OLDEST_JOB_SECONDS.set(oldest)
-        self.due.update(range(LANES))
+        for due in self.due.values():
+            due.update(range(LANES))
         self.rung.set()
 
     async def _clock_sweep(self) -> None:
@@ -230,14 +245,19 @@ class Worker:
         if isinstance(redis, RedisCluster):
             await redis.initialize()
         pubsub = redis.pubsub()
-        lane_of_key = {key.encode(): lane for lane, key in enumerate(LANE_KEYS)}
+        stream_of_key = {
+            job_key(lane, tenant).encode(): (lane, tenant)
+            for tenant in self.tenants
+            for lane in range(LANES)
+        }
         try:
             await pubsub.subscribe(WAKE)
             while True:
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
                 data = message.get("data") if message else None
-                if data in lane_of_key:
-                    self.due.add(lane_of_key[data])
+                if data in stream_of_key:
+                    lane, tenant = stream_of_key[data]
+                    self.due[tenant].add(lane)
                     self.rung.set()
                 elif isinstance(data, bytes) and data.startswith(b"wh:{bots-"):  # an outbox
                     self.webhooks.wake(int(data[9:].partition(b"}")[0]))
@@ -253,7 +273,7 @@ class Worker:
         except Exception as exc:  # this game only: acknowledged, the loop goes on
             await self._set_aside("job", job.game_id, exc)
             outcome, strategy = "set_aside", ""
-        await self.queue.done(job.lane, job.entry)
+        await self.queue.done(job.lane, job.tenant, job.entry)
         metrics.BOT_JOBS.labels(outcome).inc()
         if outcome == "played":
             metrics.BOT_DECISIONS.labels(strategy).inc()

@@ -40,7 +40,7 @@ async def retry(store: RedisStore, game_id: str) -> str:
     if record.deadline is not None:
         await store.reclock(game_id, record.deadline)
     if seat is not None:
-        await store.requeue(game_id, record.version, seat, every=1.0)
+        await store.requeue(game_id, record.tenant, record.version, seat, every=1.0)
     return "released to the workers"
 
 

@@ -1,6 +1,7 @@
 """Bot jobs on the lanes (service/store/jobs.py): the commit that leaves a bot seat due queues
-its job on the lane of the game's own slot in the same script, a refused commit queues none,
-and the workers' queue reads, reclaims and acknowledges them. On one Redis and on a cluster."""
+its job on its tenant's stream in the lane of the game's own slot (the lane's own stream for a
+game without a tenant) in the same script, a refused commit queues none, and the workers' queue
+reads, reclaims and acknowledges them. On one Redis and on a cluster."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from service.settings import Settings
 from service.store import RedisStore, connect
-from service.store.jobs import LANE_KEYS, Job, JobQueue, lane_of, new_game_id, slot
+from service.store.jobs import LANE_KEYS, Job, JobQueue, job_key, lane_of, new_game_id, slot
 from tests.conftest import own_redis
 from tests.support import factories
 
@@ -27,10 +28,11 @@ async def store() -> AsyncIterator[RedisStore]:
         await store.close()
 
 
-async def _jobs(store: RedisStore, game_id: str) -> list[tuple[int, int]]:
-    """(version, seat) of every job of the game on its lane, oldest first."""
+async def _jobs(store: RedisStore, game_id: str, tenant: str = "") -> list[tuple[int, int]]:
+    """(version, seat) of every job of the game on its tenant's stream of its lane, oldest
+    first."""
     entries: list[tuple[bytes, dict[bytes, bytes]]] = await store.redis.xrange(
-        LANE_KEYS[lane_of(game_id)]
+        job_key(lane_of(game_id), tenant)
     )  # type: ignore[assignment]
     return [
         (int(fields[b"v"]), int(fields[b"s"]))
@@ -42,7 +44,21 @@ async def _jobs(store: RedisStore, game_id: str) -> list[tuple[int, int]]:
 async def test_a_new_games_lane_shares_its_slot() -> None:
     for _ in range(50):
         game_id = new_game_id()
-        assert slot(LANE_KEYS[lane_of(game_id)].split("{")[1].rstrip("}")) == slot(game_id)
+        for key in (LANE_KEYS[lane_of(game_id)], job_key(lane_of(game_id), "acme")):
+            assert slot(key.split("{")[1].partition("}")[0]) == slot(game_id)
+
+
+async def test_a_games_jobs_go_to_its_tenants_stream_and_without_one_to_the_lanes(
+    store: RedisStore,
+) -> None:
+    tenanted, untenanted = new_game_id(), new_game_id()
+    record = factories.record(0, token_hashes=SEATS, tenant="acme")
+    assert await store.create(tenanted, record, [], bot_due=1)
+    assert await store.create(untenanted, factories.record(0, token_hashes=SEATS), [], bot_due=1)
+    assert job_key(lane_of(tenanted), "acme") == f"bots:{{bots-{lane_of(tenanted)}}}:acme"
+    assert await _jobs(store, tenanted, "acme") == [(0, 1)]
+    assert await _jobs(store, tenanted) == []
+    assert await _jobs(store, untenanted) == [(0, 1)]
 
 
 async def test_only_an_accepted_commit_queues_its_bot_job(store: RedisStore) -> None:
@@ -85,16 +101,16 @@ async def test_only_an_accepted_commit_queues_its_bot_job(store: RedisStore) -> 
 async def test_a_job_left_by_a_dead_consumer_is_reclaimed_then_done(store: RedisStore) -> None:
     game_id = new_game_id()
     lane = lane_of(game_id)
-    dead, alive = JobQueue(store.redis, "dead", 0), JobQueue(store.redis, "alive", 0)
+    dead, alive = JobQueue(store.redis, "dead", 0, []), JobQueue(store.redis, "alive", 0, [])
     await dead.ensure_groups()
     assert await store.create(game_id, factories.record(0, token_hashes=SEATS), [], bot_due=1)
-    taken = await dead.read(lane)
+    taken = await dead.read(lane, "")
     assert taken is not None and (taken.game_id, taken.version, taken.seat) == (game_id, 0, 1)
-    assert await alive.read(lane) is None, "a job is handed to one consumer"
-    reclaimed = await alive.reclaim(lane)
+    assert await alive.read(lane, "") is None, "a job is handed to one consumer"
+    reclaimed = await alive.reclaim(lane, "")
     assert reclaimed == Job(lane, taken.entry, game_id, 0, 1)
     pending, oldest = await alive.backlog()
     assert pending == 1 and oldest == pytest.approx(reclaimed.age(), abs=1)
-    await alive.done(lane, reclaimed.entry)
-    assert await alive.reclaim(lane) is None
+    await alive.done(lane, "", reclaimed.entry)
+    assert await alive.reclaim(lane, "") is None
     assert (await alive.backlog())[0] == 0 and await _jobs(store, game_id) == []

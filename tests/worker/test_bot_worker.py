@@ -19,14 +19,14 @@ import pytest
 from redis.exceptions import ResponseError
 
 from service.app import create_app
-from service.core.access import new_token
+from service.core.access import DEFAULT_TENANT, new_token
 from service.engine import start as engine_start
 from service.engine.play import encode_state
 from service.games import games
 from service.settings import Settings
 from service.store import FORMAT, Record, RedisStore, connect
 from service.store.embedded import free_port
-from service.store.jobs import GROUP, LANE_KEYS, in_lane_slot, lane_of
+from service.store.jobs import GROUP, LANE_KEYS, in_lane_slot, job_key, lane_of
 from tests.conftest import Api, client_for, own_redis
 from tests.support import gql
 from tests.support.gql import CREATE_WITH_BOTS
@@ -63,7 +63,7 @@ async def _bot_game(
 
 async def _claimed_by_one_worker(store: RedisStore, game_id: str) -> bool:
     try:
-        pending = await store.redis.xpending(LANE_KEYS[lane_of(game_id)], GROUP)
+        pending = await store.redis.xpending(_jobs_key(game_id), GROUP)
     except ResponseError:  # the worker has not created its consumer group yet
         return False
     return bool(pending["pending"] == 1 and len(pending["consumers"]) == 1)
@@ -82,8 +82,14 @@ async def _in_a_workers_hands(
         yield game_id, token, worker
 
 
+def _jobs_key(game_id: str) -> str:
+    """The stream of the API's games' bot jobs (their tenant is the default one)."""
+    return job_key(lane_of(game_id), DEFAULT_TENANT)
+
+
 async def _jobs_left(store: RedisStore) -> int:
-    return sum([await store.redis.xlen(key) for key in LANE_KEYS])
+    keys = [*LANE_KEYS, *(job_key(lane, DEFAULT_TENANT) for lane in range(len(LANE_KEYS)))]
+    return sum([await store.redis.xlen(key) for key in keys])
 
 
 async def test_the_human_is_answered_at_once_and_the_bots_moves_follow_as_events(
@@ -186,7 +192,7 @@ async def test_stale_and_unknown_jobs_are_acknowledged_and_dropped(
 ) -> None:
     url, api, store = isolated
     game_id, token = await _bot_game(api, "TREELINGS", 2, "stale", {0: "GREEDY"})
-    lane = LANE_KEYS[lane_of(game_id)]
+    lane = _jobs_key(game_id)
     await store.redis.xadd(lane, {"g": game_id, "v": 5, "s": 0})  # a version never reached
     await store.redis.xadd(lane, {"g": game_id, "v": 0, "s": 1})  # not a bot seat
     await store.redis.xadd(lane, {"what": "not a job"})

@@ -25,7 +25,7 @@ from service.store.jobs import lane_of
 from service.store.quarantine import listed, take
 from service.worker.quarantine import retry
 from tests.support.play import bot_seats, create_game
-from tests.support.tenants import ACME, GLOBEX, tenants_app
+from tests.support.tenants import ACME, GLOBEX, KEYS, tenants_app
 from tests.support.waiting import until
 from tests.support.workers import worker_process
 
@@ -62,7 +62,7 @@ async def test_a_corrupt_record_stops_no_other_tenant(server: str) -> None:
         for game_id in broken:
             await redis.hset(f"g:{{{game_id}}}", "r", GARBAGE)
         await until(lambda: time.time() > _deadline(clocked), "the deadline passed")
-        with worker_process(server) as worker:
+        with worker_process(server, RULES_API_KEYS=",".join(KEYS)) as worker:
             key, deadline = clock_key(lane_of(broken[0])), _deadline(clocked)
 
             async def met() -> bool:  # claimed by the sweep (old code) or removed (new)

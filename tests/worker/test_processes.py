@@ -20,10 +20,11 @@ import pytest
 from redis.exceptions import ResponseError
 
 from service.app import create_app
+from service.core.access import DEFAULT_TENANT
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.embedded import free_port
-from service.store.jobs import GROUP, LANE_KEYS, WAKE, lane_of
+from service.store.jobs import GROUP, WAKE, job_key, lane_of
 from service.worker.processes import quota_cores
 from tests.conftest import Api, client_for, own_redis
 from tests.support.gql import CREATE_WITH_BOTS
@@ -105,7 +106,7 @@ async def _listening(store: RedisStore, count: int) -> bool:
 async def _holder(store: RedisStore, game_id: str) -> str | None:
     """The consumer (`<host>-<pid>`) holding the game's job, once one took it."""
     try:
-        pending = await store.redis.xpending(LANE_KEYS[lane_of(game_id)], GROUP)
+        pending = await store.redis.xpending(job_key(lane_of(game_id), DEFAULT_TENANT), GROUP)
     except ResponseError:  # no consumer group yet
         return None
     consumers = pending["consumers"]
