@@ -40,6 +40,8 @@ def test_workers_run_the_api_image_one_process_per_pod_on_the_same_redis(name: s
     assert worker["envFrom"] == api["envFrom"]
     env = {e["name"]: e for e in worker["env"]}
     assert env["REDIS_URL"] == next(e for e in api["env"] if e["name"] == "REDIS_URL")
+    # the tenants' bot job streams and webhook outboxes are found by the tenants' names
+    assert env["RULES_API_KEYS"] == next(e for e in api["env"] if e["name"] == "RULES_API_KEYS")
     assert env["RULES_WORKER_PROCESSES"]["value"] == "1"
     assert {name for name in env} <= settings_names()
     assert worker["resources"]["requests"]["cpu"] == worker["resources"]["limits"]["cpu"] == "1"
