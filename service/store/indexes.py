@@ -9,8 +9,10 @@ Five kinds of sorted set, all members scored 0 and ordered by their text
     ix:{bots-n}:p:<tenant>:<player>    the games a player id sits in
     ix:{bots-n}:a:<tenant>:<player>    the games where that player must decide now
 
-and, per lane, `clocks:{bots-n}`: the deadlines of the games with a turn clock (member the game
-id, score the deadline), swept by the workers (service/worker).
+and, per lane and tenant, `clocks:{bots-n}:<tenant>`: the deadlines of the tenant's games with a
+turn clock (member the game id, score the deadline), swept by the workers tenant by tenant in
+turn (service/worker). The lane's own `clocks:{bots-n}` holds the deadlines written by earlier
+releases: a commit removes the game's entry there (the sweep claims it until then).
 
 `{bots-n}` is the hash tag of the game's lane (service/store/jobs.py): new game ids hash to a
 lane's slot, so a game's record and its index entries share one slot and the commit script
@@ -63,9 +65,10 @@ def acting_key(lane: int, tenant: str, player_id: str) -> str:
     return f"ix:{{{_tag(lane)}}}:a:{tenant}:{_player(player_id)}"
 
 
-def clock_key(lane: int) -> str:
-    """The lane's turn-clock deadlines: member the game id, score its deadline (epoch s)."""
-    return f"clocks:{{{_tag(lane)}}}"
+def clock_key(lane: int, tenant: str) -> str:
+    """`tenant`'s turn-clock deadlines in `lane`: member the game id, score its deadline (epoch
+    s); the lane's own set (earlier releases' entries) for tenant ""."""
+    return f"clocks:{{{_tag(lane)}}}:{tenant}" if tenant else f"clocks:{{{_tag(lane)}}}"
 
 
 def member(game_id: str, record: Record) -> str:
@@ -95,8 +98,8 @@ def updates(game_id: str, record: Record) -> tuple[list[str], str]:
     acting = {record.player_ids[s] for s in record.acting if s < len(record.player_ids)}
     for player_id in players:
         flags += "+" + ("+" if player_id in acting and not record.finished else "-")
-    if record.clock is not None:  # 'c': the deadline, scored; '-': no deadline now
-        flags += "c" if record.deadline is not None else "x"
+    if record.clock is not None:  # 'c': the deadline, scored; 'x': no deadline now
+        flags += ("c" if record.deadline is not None else "x") + "x"  # 'x': the lane's own set
     return list(keys), flags
 
 
@@ -109,7 +112,7 @@ def _keys(
     for player_id in players:
         keys += [player_key(lane, tenant, player_id), acting_key(lane, tenant, player_id)]
     if clocked:
-        keys.append(clock_key(lane))
+        keys += [clock_key(lane, tenant), clock_key(lane, "")]
     return tuple(keys)
 
 

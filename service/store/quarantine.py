@@ -6,10 +6,10 @@ Cluster), game id -> why, when, and by which loop:
 
     quarantine:{bots-n}  hash: game id -> JSON {"loop": "job" | "clock", "reason": ..., "at": ...}
 
-The job is acknowledged and the game's deadline removed from `clocks:{bots-n}`, so neither
-loop meets it again. An operator lists them and retries one (`python -m service.worker
-quarantine list|retry <game id>`, service/worker/quarantine.py); a retried game that still fails comes back
-here with its reason.
+The job is acknowledged and the game's deadline removed from its tenant's clocks
+(`clocks:{bots-n}:<tenant>`), so neither loop meets it again. An operator lists them and
+retries one (`python -m service.worker quarantine list|retry <game id>`,
+service/worker/quarantine.py); a retried game that still fails comes back here with its reason.
 """
 
 from __future__ import annotations

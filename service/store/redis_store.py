@@ -16,7 +16,8 @@
                    (service/store/jobs.py); bots:{bots-n}: those of games without a tenant
     ix:{bots-n}:*  sorted sets: a tenant's games, a player's, where a player must act, per
                    lane (service/store/indexes.py), written by the same scripts
-    clocks:{bots-n} sorted set: turn-clock deadlines of the lane's games (same scripts)
+    clocks:{bots-n}:<tenant>  sorted set: turn-clock deadlines of the tenant's games in the
+                   lane (same scripts); clocks:{bots-n}: those earlier releases wrote
     wh:{bots-n}:o:<tenant>  stream: the tenant's webhook events of the lane's games, written by
                    the same scripts while wh:{bots-n}:on:<tenant> exists (service/webhooks)
 
@@ -495,14 +496,15 @@ class RedisStore:
         return [[m.decode() for m in members] for members in replies]
 
     async def claim_deadlines(
-        self, lane: int, now: float, lease: float, count: int
+        self, lane: int, tenant: str, now: float, lease: float, count: int
     ) -> tuple[list[tuple[float, str]], float | None]:
-        """Up to `count` games of `lane` whose clock ran out by `now`, earliest deadline first,
+        """Up to `count` games of `tenant` in `lane` whose clock ran out by `now` (tenant "":
+        the lane's own set, earlier releases' entries), earliest deadline first,
         as (deadline, game id), claimed: their score is pushed `lease` seconds on in the same
         script, so another sweeper skips them until then (and takes them over if this one
-        dies); the timeout's commit sets or removes it. With them, when the lane's next clock
-        is due after the claim (None: no clock in the lane)."""
-        keys = [indexes.clock_key(lane)]
+        dies); the timeout's commit sets or removes it. With them, when the set's next clock
+        is due after the claim (None: no clock in it)."""
+        keys = [indexes.clock_key(lane, tenant)]
         args = [repr(now), repr(now + lease), count]
         claimed, first = await self._timed("claim", lambda: self._evalsha(self._claim, keys, args))
         games = [
@@ -511,14 +513,16 @@ class RedisStore:
         ]
         return games, None if first is None else float(first)
 
-    async def unclock(self, lane: int, game_id: str) -> None:
-        """The deadline of a game that no longer exists, removed."""
-        key = indexes.clock_key(lane)
+    async def unclock(self, lane: int, tenant: str, game_id: str) -> None:
+        """The deadline of a game that no longer exists (or was set aside), removed from the
+        set of `tenant` in `lane`."""
+        key = indexes.clock_key(lane, tenant)
         await self._timed("unclock", lambda: self.redis.zrem(key, game_id))
 
-    async def reclock(self, game_id: str, deadline: float) -> None:
-        """A game's deadline back among its lane's clocks (a game retried from quarantine)."""
-        key = indexes.clock_key(lane_of(game_id))
+    async def reclock(self, game_id: str, tenant: str, deadline: float) -> None:
+        """A game's deadline back among its tenant's clocks in its lane (a game retried from
+        quarantine)."""
+        key = indexes.clock_key(lane_of(game_id), tenant)
         await self._timed("reclock", lambda: self.redis.zadd(key, {game_id: deadline}))
 
     async def records(self, game_ids: list[str]) -> list[Record | UnreadableRecord | None]:

@@ -16,10 +16,10 @@ Beside the bot turns, each worker delivers the tenants' webhooks (service/webhoo
 its own task on the same event loop, woken by the same channel.
 
 When the first deadline comes (a poll interval at the latest), the workers also sweep the turn
-clocks (`clocks:{bots-n}`, one per lane): a game whose deadline passed is claimed atomically and
-its timeout applied through the same commit, so clocks run out even when no client ever comes
-back (service/core/clocks.py); one timeout per game per pass, earliest deadline first across
-the lanes.
+clocks (`clocks:{bots-n}:<tenant>`, one per lane and tenant): a game whose deadline passed is
+claimed atomically and its timeout applied through the same commit, so clocks run out even when
+no client ever comes back (service/core/clocks.py); one timeout per game per pass, the tenants
+in turn, each tenant's earliest deadline first across the lanes.
 
 A job or a clock whose game fails to decode or to play (a damaged record, one from another
 release, a bug) is set aside with its reason (service/store/quarantine.py), logged in one line
@@ -64,7 +64,7 @@ from service.webhooks.events import of_commit as webhook_events
 from service.worker.heartbeat import Heartbeat
 
 log = logging.getLogger("service.worker")
-CLOCK_BATCH = 4  # due clocks one sweep claims per lane (a pass: LANES * CLOCK_BATCH at most)
+CLOCK_BATCH = 4  # due clocks a pass claims per lane and tenant
 T = TypeVar("T")
 
 
@@ -81,6 +81,7 @@ class Worker:
         self.tenants = self.queue.tenants  # "" first: the lanes' own streams
         self.due = {tenant: set(range(LANES)) for tenant in self.tenants}  # lanes worth a look
         self.served = 0  # the index of the tenant served last
+        self.clocks_served = 0  # the index of the tenant whose clocks a pass served first
         self.reclaimed: list[Job] = []
         self.rung = asyncio.Event()  # set when a lane may hold a job, or to stop
         self.stopping = asyncio.Event()
@@ -191,39 +192,52 @@ class Worker:
         """Turn clocks that ran out with no client there: each due game is claimed for one
         reclaim interval (exactly one sweeper takes it) and one timeout applied through the
         version-checked commit (a last-second move that commits first wins). One per game per
-        pass: a game still due is back in its lane with its next deadline (the commit writes
-        it), behind the games due before it. The lanes' batches are served earliest deadline
-        first, so a clock that ran out waits for those due before it, not for the lanes before
-        its own; a pass applies at most LANES * CLOCK_BATCH timeouts. A game that fails for
-        another reason than Redis is set aside and the pass goes on. Returns when the next
-        pass is due: at once after a pass that found games due (their next deadlines may have
-        come already), else at the lanes' first deadline (the poll interval without one)."""
+        pass: a game still due is back in its tenant's set with its next deadline (the commit
+        writes it), behind the games due before it. A pass claims CLOCK_BATCH games of each
+        tenant in each lane and serves the tenants in turn, one game each, starting after the
+        tenant served first last pass, each tenant's earliest deadline first; so one tenant's
+        backlog delays another tenant's timeout by one game per tenant, and a pass applies at
+        most tenants * LANES * CLOCK_BATCH timeouts. A game that fails for another reason than
+        Redis is set aside and the pass goes on. Returns when the next pass is due: at once
+        after a pass that found games due (their next deadlines may have come already), else
+        at the first deadline (the poll interval without one)."""
         lease, now = self.settings.worker_reclaim_seconds, time.time()
-        batches = [
-            await self.store.claim_deadlines(lane, now, lease, CLOCK_BATCH) for lane in range(LANES)
-        ]
-        claimed = [
-            (deadline, lane, game_id)
-            for lane, (batch, _) in enumerate(batches)
-            for deadline, game_id in batch
-        ]
-        for _, lane, game_id in sorted(claimed):
-            try:
-                await self._clock(lane, game_id, now)
-            except (RedisError, StoreUnavailable):
-                raise
-            except Exception as exc:  # this game only: the sweep goes on
-                await self._set_aside("clock", game_id, exc)
-                await self.store.unclock(lane, game_id)
-        if claimed:
+        queues: list[list[tuple[float, int, str]]] = []  # per tenant, latest deadline first
+        firsts: list[float] = []
+        for tenant in self.tenants:
+            claimed: list[tuple[float, int, str]] = []
+            for lane in range(LANES):
+                batch, first = await self.store.claim_deadlines(
+                    lane, tenant, now, lease, CLOCK_BATCH
+                )
+                claimed += [(deadline, lane, game_id) for deadline, game_id in batch]
+                firsts += [] if first is None else [first]
+            queues.append(sorted(claimed, reverse=True))
+        self.clocks_served = (self.clocks_served + 1) % len(self.tenants)
+        turns = [(self.clocks_served + step) % len(self.tenants) for step in range(len(queues))]
+        found = any(queues)
+        while any(queues):
+            for turn in turns:
+                if queues[turn]:
+                    _, lane, game_id = queues[turn].pop()
+                    await self._clock_of(lane, self.tenants[turn], game_id, now)
+        if found:
             return now
-        firsts = [first for _, first in batches if first is not None]
         return min(firsts, default=now + self.settings.worker_poll_seconds)
 
-    async def _clock(self, lane: int, game_id: str, now: float) -> None:
+    async def _clock_of(self, lane: int, tenant: str, game_id: str, now: float) -> None:
+        try:
+            await self._clock(lane, tenant, game_id, now)
+        except (RedisError, StoreUnavailable):
+            raise
+        except Exception as exc:  # this game only: the sweep goes on
+            await self._set_aside("clock", game_id, exc)
+            await self.store.unclock(lane, tenant, game_id)
+
+    async def _clock(self, lane: int, tenant: str, game_id: str, now: float) -> None:
         record, _ = await self.store.load(game_id)
         if record is None:  # expired: nothing will ever commit its clock away
-            await self.store.unclock(lane, game_id)
+            await self.store.unclock(lane, tenant, game_id)
             return
         await enforce_clock(self.store, game_id, record, now, limit=1)
         log.info("clock of %s swept at v%d", game_id, record.version)

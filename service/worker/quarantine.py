@@ -38,7 +38,7 @@ async def retry(store: RedisStore, game_id: str) -> str:
     if record is None or record.finished:
         return "released (the game expired or is over)"
     if record.deadline is not None:
-        await store.reclock(game_id, record.deadline)
+        await store.reclock(game_id, record.tenant, record.deadline)
     if seat is not None:
         await store.requeue(game_id, record.tenant, record.version, seat, every=1.0)
     return "released to the workers"

@@ -26,12 +26,12 @@ from service.settings import Settings
 from service.store import RedisStore, connect, indexes
 from service.store.embedded import EmbeddedRedis
 from service.store.jobs import LANES, lane_of, new_game_id
-from service.worker import Worker
+from service.worker import CLOCK_BATCH, Worker
 from tests.conftest import own_redis
 from tests.support.play import create_game
-from tests.support.tenants import ACME, post, tenants_app
+from tests.support.tenants import ACME, KEYS, post, tenants_app
 from tests.support.waiting import until
-from tests.support.workers import WorkerProcess
+from tests.support.workers import worker_process
 
 CREATE = """
 mutation Create($input: CreateGameInput!) {
@@ -162,22 +162,25 @@ async def test_a_read_after_the_deadline_applies_the_timeout_itself() -> None:
         server.cleanup()
 
 
-@pytest.mark.xdist_group("bot_worker")
 async def test_a_clock_runs_out_with_no_client_connected(
-    http: httpx.AsyncClient, store: RedisStore, bot_worker: WorkerProcess
+    http: httpx.AsyncClient, store: RedisStore, redis_url: str
 ) -> None:
-    game = (await create_game(http, document=CREATE, key=ACME, clock=clock(1, "FORFEIT")))["game"]
-    async with store.events(game["id"]) as events:
-        while True:  # the worker's commit publishes the end; nobody reads the game meanwhile
-            event = json.loads(await asyncio.wait_for(events.next(), 60))
-            if event["status"] != "ACTIVE":
-                break
-    assert event["status"] == "FINISHED"
-    seen = (await post(http, READ, {"id": game["id"]}))["data"]["game"]
-    seat = game["toAct"][0]
-    assert seen["outcome"] == {"reason": "TIMEOUT", "seat": seat}
-    assert seen["history"][-1]["event"] == "TIMEOUT" and seen["clock"]["deadline"] is None
-    await bot_worker.until_logged(f"clock of {game['id']} swept")  # logged after the commit
+    """A worker that knows the tenants (RULES_API_KEYS, as the API) sweeps their clocks."""
+    with worker_process(redis_url, RULES_API_KEYS=",".join(KEYS)) as worker:
+        game = (await create_game(http, document=CREATE, key=ACME, clock=clock(1, "FORFEIT")))[
+            "game"
+        ]
+        async with store.events(game["id"]) as events:
+            while True:  # the worker's commit publishes the end; nobody reads the game meanwhile
+                event = json.loads(await asyncio.wait_for(events.next(), 60))
+                if event["status"] != "ACTIVE":
+                    break
+        assert event["status"] == "FINISHED"
+        seen = (await post(http, READ, {"id": game["id"]}))["data"]["game"]
+        seat = game["toAct"][0]
+        assert seen["outcome"] == {"reason": "TIMEOUT", "seat": seat}
+        assert seen["history"][-1]["event"] == "TIMEOUT" and seen["clock"]["deadline"] is None
+        await worker.until_logged(f"clock of {game['id']} swept")  # logged after the commit
 
 
 async def test_a_timeout_racing_a_last_second_move_lets_exactly_one_win(
@@ -237,12 +240,14 @@ async def test_an_auto_timeout_is_the_same_move_whoever_applies_it(
     assert first[1][0].event == "TIMEOUT" and first[0].outcome is None
 
 
-async def _far_behind(store: RedisStore, lane: int | None = None, late: float = 0.0) -> str:
+async def _far_behind(
+    store: RedisStore, lane: int | None = None, late: float = 0.0, tenant: str = "acme"
+) -> str:
     """A 4-player Treetopia game (in `lane` if given) whose every bank is empty, as a long game's
     may be, due since `late` seconds: each of its decisions times out at once, so a clock
-    cannot be further behind. Stored as created, with its deadline in its lane's clocks."""
+    cannot be further behind. Stored as created, with its deadline in its tenant's clocks."""
     record, played, _ = new_game(
-        "acme", "TREETOPIA", 4, None, None, {}, [], clock(10, "AUTO_GREEDY", total=True)
+        tenant, "TREETOPIA", 4, None, None, {}, [], clock(10, "AUTO_GREEDY", total=True)
     )
     record = msgspec.structs.replace(record, remaining=[0.0] * 4, deadline=record.updated - late)
     game_id = new_game_id()
@@ -283,7 +288,7 @@ async def test_a_sweep_applies_one_timeout_per_game_earliest_deadline_first(
     deadline (due again at once: the next pass's)."""
     with own_redis() as url:
         store = RedisStore(connect(Settings(), url), Settings())
-        worker = Worker(Settings(), url, "sweeper")
+        worker = Worker(Settings(api_keys=KEYS), url, "sweeper")
         try:
             later = await _far_behind(store, lane=0, late=1)
             earlier = await _far_behind(store, lane=LANES - 1, late=100)
@@ -295,9 +300,57 @@ async def test_a_sweep_applies_one_timeout_per_game_earliest_deadline_first(
                 assert await _timeouts(store, game_id) == 1
                 record, _ = await store.load(game_id)
                 assert record is not None and record.deadline is not None
-                lane = indexes.clock_key(lane_of(game_id))
+                lane = indexes.clock_key(lane_of(game_id), "acme")
                 assert await store.redis.zscore(lane, game_id) == record.deadline
                 assert clocks.due(record, time.time())
+        finally:
+            await worker.store.close()
+            await store.close()
+
+
+async def test_a_sweep_serves_the_tenants_clocks_in_turn(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """acme has more games due long ago in globex's game's lane than a pass claims there;
+    globex's clock ran out just now. One pass times out globex's game, among the first
+    (before issue 29's fair clocks it waited behind every one of acme's)."""
+    with own_redis() as url:
+        store = RedisStore(connect(Settings(), url), Settings())
+        worker = Worker(Settings(api_keys=KEYS), url, "sweeper")
+        try:
+            backlog = [
+                await _far_behind(store, lane=5, late=100 + n) for n in range(2 * CLOCK_BATCH)
+            ]
+            other = await _far_behind(store, lane=5, tenant="globex")
+            with caplog.at_level(logging.INFO, "service.worker"):
+                await worker._clocks()  # one pass
+            swept = [r.args[0] for r in caplog.records if r.msg == "clock of %s swept at v%d"]
+            assert other in swept[:2], swept
+            assert len(swept) == CLOCK_BATCH + 1 and set(swept) - {other} <= set(backlog)
+            assert await _timeouts(store, other) == 1
+        finally:
+            await worker.store.close()
+            await store.close()
+
+
+async def test_a_sweep_still_claims_the_clocks_earlier_releases_wrote() -> None:
+    """A deadline in the lane's own set (where releases before the tenants' sets wrote it) is
+    swept, and the timeout's commit moves the game to its tenant's set."""
+    with own_redis() as url:
+        store = RedisStore(connect(Settings(), url), Settings())
+        worker = Worker(Settings(api_keys=KEYS), url, "sweeper")
+        try:
+            game_id = await _far_behind(store, lane=2)
+            ours, legacy = indexes.clock_key(2, "acme"), indexes.clock_key(2, "")
+            deadline = await store.redis.zscore(ours, game_id)
+            await store.redis.zrem(ours, game_id)
+            await store.redis.zadd(legacy, {game_id: deadline})  # as an earlier release wrote it
+            await worker._clocks()  # one pass
+            assert await _timeouts(store, game_id) == 1
+            record, _ = await store.load(game_id)
+            assert record is not None
+            assert await store.redis.zscore(ours, game_id) == record.deadline
+            assert await store.redis.zscore(legacy, game_id) is None
         finally:
             await worker.store.close()
             await store.close()

@@ -12,6 +12,7 @@ import pytest
 from service.settings import Settings
 from service.store import RedisStore, connect, indexes
 from service.store.jobs import lane_of, new_game_id, slot
+from service.store.records import Clock
 from tests.support import factories
 
 SETTINGS = Settings(active_ttl=1000, finished_ttl=100)
@@ -120,3 +121,29 @@ async def test_a_listing_drops_the_entries_of_games_that_expired(store: RedisSto
     assert [indexes.game_of(m) for m in again] == [kept]
     record = (await store.records([kept]))[0]
     assert record is not None and msgspec.structs.asdict(record)["tenant"] == tenant
+
+
+async def test_a_games_clock_is_in_its_tenants_set_and_leaves_the_lanes_own(
+    store: RedisStore,
+) -> None:
+    """A clocked game's deadline is written to its tenant's clocks in its lane, another tenant's
+    holds nothing; the lane's own set (earlier releases') loses the game at its next commit."""
+    tenant, game_id = f"t-{secrets.token_hex(4)}", new_game_id()
+    lane, clock = lane_of(game_id), Clock(30.0, None, 0.0, "AUTO_GREEDY")
+    ours, legacy = indexes.clock_key(lane, tenant), indexes.clock_key(lane, "")
+    created = factories.record(1, tenant=tenant, clock=clock, deadline=100.0)
+    await store.redis.zadd(legacy, {game_id: 50.0})  # as an earlier release wrote it
+    assert await store.create(game_id, created, [factories.history_entry(1)])
+    assert await store.redis.zscore(ours, game_id) == 100.0
+    assert await store.redis.zscore(indexes.clock_key(lane, f"{tenant}-other"), game_id) is None
+    assert await store.redis.zscore(legacy, game_id) is None
+    later = factories.record(2, tenant=tenant, clock=clock, deadline=130.0)
+    assert (
+        await store.commit(game_id, 1, later, [factories.history_entry(2)], None)
+    ).outcome == "ok"
+    assert await store.redis.zscore(ours, game_id) == 130.0
+    over = factories.record(3, tenant=tenant, clock=clock, finished=True)
+    assert (
+        await store.commit(game_id, 2, over, [factories.history_entry(3)], None)
+    ).outcome == "ok"
+    assert await store.redis.zscore(ours, game_id) is None

@@ -212,13 +212,15 @@ async def test_a_clock_claim_takes_the_due_games_earliest_first_and_tells_the_ne
     with own_redis() as url:
         store = RedisStore(connect(SETTINGS, url), SETTINGS)
         try:
-            lane = indexes.clock_key(3)
+            lane = indexes.clock_key(3, "acme")
             await store.redis.zadd(lane, {"late": 100.0, "early": 50.0, "later": 200.0})
-            claimed, first = await store.claim_deadlines(3, 150.0, 30.0, 5)
+            claimed, first = await store.claim_deadlines(3, "acme", 150.0, 30.0, 5)
             assert claimed == [(50.0, "early"), (100.0, "late")]
             assert first == 180.0  # their lease ends before "later" is due
-            assert await store.claim_deadlines(3, 150.0, 30.0, 5) == ([], 180.0)
-            assert await store.claim_deadlines(3, 1000.0, 30.0, 1) == ([(180.0, "early")], 180.0)
-            assert await store.claim_deadlines(4, 1000.0, 30.0, 5) == ([], None)
+            assert await store.claim_deadlines(3, "acme", 150.0, 30.0, 5) == ([], 180.0)
+            again = await store.claim_deadlines(3, "acme", 1000.0, 30.0, 1)
+            assert again == ([(180.0, "early")], 180.0)
+            assert await store.claim_deadlines(4, "acme", 1000.0, 30.0, 5) == ([], None)
+            assert await store.claim_deadlines(3, "globex", 1000.0, 30.0, 5) == ([], None)
         finally:
             await store.close()

@@ -63,7 +63,7 @@ async def test_a_corrupt_record_stops_no_other_tenant(server: str) -> None:
             await redis.hset(f"g:{{{game_id}}}", "r", GARBAGE)
         await until(lambda: time.time() > _deadline(clocked), "the deadline passed")
         with worker_process(server, RULES_API_KEYS=",".join(KEYS)) as worker:
-            key, deadline = clock_key(lane_of(broken[0])), _deadline(clocked)
+            key, deadline = clock_key(lane_of(broken[0]), "acme"), _deadline(clocked)
 
             async def met() -> bool:  # claimed by the sweep (old code) or removed (new)
                 score = await redis.zscore(key, broken[0])
@@ -106,14 +106,14 @@ async def test_a_retried_game_that_still_fails_goes_back_with_its_reason(server:
         game = (await create_game(http, document=CREATE, key=ACME, clock=_clock(3600)))["game"]
     record = await store.redis.hget(f"g:{{{game['id']}}}", "r")
     await store.redis.hset(f"g:{{{game['id']}}}", "r", GARBAGE)
-    await store.redis.zrem(clock_key(lane_of(game["id"])), game["id"])  # as the sweep does
+    await store.redis.zrem(clock_key(lane_of(game["id"]), "acme"), game["id"])  # as the sweep does
     assert (await retry(store, game["id"])).startswith("still set aside: retried: record of")
     assert [g for g, _ in await listed(store.redis)] == [game["id"]]
 
     await store.redis.hset(f"g:{{{game['id']}}}", "r", record)  # repaired
     assert await retry(store, game["id"]) == "released to the workers"
     assert await listed(store.redis) == [] and not await take(store.redis, game["id"])
-    deadline = await store.redis.zscore(clock_key(lane_of(game["id"])), game["id"])
+    deadline = await store.redis.zscore(clock_key(lane_of(game["id"]), "acme"), game["id"])
     assert deadline == pytest.approx(_deadline(game))
     await store.close()
 
