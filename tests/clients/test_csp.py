@@ -63,6 +63,8 @@ async def test_the_playground_plays_and_follows_a_game_under_the_policy(
     await page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=TIMEOUT_MS)
     await page.select_option("#kind", "TREELINGS")
     await page.select_option("#players", "2")
+    for seat in (0, 1):  # both seats held by this tab: the test moves for whichever acts
+        await page.select_option(f"#seat-{seat}", "HUMAN")
     await page.click("#create-game")
     settled = "() => document.body.dataset.busy === '0' && document.body.dataset.version === '{}'"
     await page.wait_for_function(settled.format(0), timeout=TIMEOUT_MS)
@@ -71,10 +73,15 @@ async def test_the_playground_plays_and_follows_a_game_under_the_policy(
 
     # a move from elsewhere reaches the page only through its graphql-transport-ws socket
     game_id = await page.evaluate("new URLSearchParams(location.hash.slice(1)).get('game')")
-    token = await page.evaluate(
-        "document.querySelectorAll('#tokens li code')[Number(document.querySelector"
-        "('#status').dataset.toAct)].textContent"
+    # the token of the seat to act, as this tab keeps it, once the page shows that seat
+    held = await page.wait_for_function(
+        "(id) => { const seat = (document.querySelector('#status').dataset.toAct || '')"
+        ".split(',')[0]; const saved = JSON.parse(sessionStorage.getItem(`play:${id}`) || 'null');"
+        " return seat !== '' && saved && saved.tokens[seat]; }",
+        arg=game_id,
+        timeout=TIMEOUT_MS,
     )
+    token = await held.json_value()
     auth = {"authorization": f"Bearer {token}"}
     legal = (await http.get(f"/v1/games/{game_id}/legal-moves", headers=auth)).json()
     moved = await http.post(f"/v1/games/{game_id}/moves", headers=auth,
