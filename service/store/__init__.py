@@ -1,7 +1,13 @@
 """Game records in Redis: one hash per game, scripts that commit atomically, the lanes of
 background work, the indexes and the event channels (docs/architecture.md, "Records and keys")."""
 
-from service.store.connection import Client, StoreUnavailable, UnreadableRecord, connect
+from service.store.connection import (
+    Client,
+    StoreUnavailable,
+    UnreadableRecord,
+    UpgradeInProgress,
+    connect,
+)
 from service.store.records import FORMAT, HistoryRecord, Record
 from service.store.redis_store import Committed, Done, RedisStore
 
@@ -15,5 +21,6 @@ __all__ = [
     "RedisStore",
     "StoreUnavailable",
     "UnreadableRecord",
+    "UpgradeInProgress",
     "connect",
 ]

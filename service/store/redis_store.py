@@ -1,7 +1,9 @@
 """The Redis store. Keys of one game share the hash tag {id}, so it runs on Redis Cluster.
 
-    g:{id}         hash: v = version, r = msgpack Record, h = the FoldedHistory of a
-                   finished game (zlib; records.fold), written once when the game ends
+    g:{id}         hash: v = version, r = msgpack Record, w = the record's format (the
+                   oldest release that may write it; absent in records of earlier releases),
+                   h = the FoldedHistory of a finished game (zlib; records.fold), written
+                   once when the game ends
     g:{id}:h       list: msgpack HistoryRecord, one per version, oldest first; removed
                    when the game ends and its history is folded into g:{id} h
     g:{id}:i       hash: "<seat>:<idempotency key>" -> version after that move, and
@@ -30,6 +32,11 @@ A move costs two round trips: `load` (record and idempotency entry in one pipeli
 `commit` (one Lua script: version check, record write, history append, idempotency entry,
 TTLs, one published event per new version, the bot job if a bot seat is due; all or nothing).
 
+During a rolling upgrade two releases share the games. The commit script refuses to write a
+record whose stored format `w` is newer than the writer's (records.FORMAT): an older release
+would drop the fields it does not know. `commit` raises UpgradeInProgress then, and nothing
+is written (docs/reliability.md, "Rolling upgrades").
+
 When a game ends, `fold` replaces its history list with one compressed value in the record's
 hash and shortens the idempotency hash's life to RULES_IDEMPOTENCY_GRACE: a finished game then
 costs its record and the folded history (docs/performance.md, "Memory"). It runs after the
@@ -57,13 +64,14 @@ from redis.exceptions import NoScriptError, RedisError
 from service import metrics
 from service.settings import Settings
 from service.store import indexes
-from service.store.connection import Client, StoreUnavailable, UnreadableRecord
+from service.store.connection import Client, StoreUnavailable, UnreadableRecord, UpgradeInProgress
 from service.store.direct import DirectConnections
 from service.store.events import EventHub, Subscriber
 from service.store.jobs import WAKE, in_lane_slot, job_key, lane_of
 from service.store.outbox import OUTBOX_MAX, enabled_key, outbox_key
 from service.store.records import (
     CHECKPOINT_EVERY,
+    FORMAT,
     Checkpoint,
     HistoryRecord,
     Record,
@@ -124,15 +132,16 @@ end
 
 # KEYS: record, history[, lane[, index keys...[, outbox, outbox switch]]]. ARGV: version,
 # record, ttl, game id, bot seat due ('' for none), index member, index flags (one per index
-# key), index ttl, clock deadline ('' for none), webhook events ('' for none), history entries...
+# key), index ttl, clock deadline ('' for none), webhook events ('' for none), record format,
+# history entries...
 _CREATE = (
     _ENQUEUE
     + _OUTBOX
     + _INDEX
     + """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 'r', ARGV[2])
-if #ARGV > 10 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 11)) end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'r', ARGV[2], 'w', ARGV[11])
+if #ARGV > 11 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 12)) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
 enqueue(KEYS[3], ARGV[4], ARGV[1], ARGV[5])
@@ -146,7 +155,8 @@ return 1
 # switch]]]. ARGV: expected version, new version, record, idempotency field ('' for none), ttl,
 # game id, final status, request fingerprint, bot seat due ('' for none), index member, index
 # flags, index ttl, clock deadline ('' for none), webhook events ('' for none), checkpoint slot
-# ('' for none), checkpoint, history entries...
+# ('' for none), checkpoint, record format, history entries... A record whose stored format is
+# newer than ARGV[17] is not written ('new'): this release would drop what it does not know.
 _COMMIT_TEMPLATE = (
     _ENQUEUE
     + _OUTBOX
@@ -156,11 +166,15 @@ if ARGV[4] ~= '' then
   local done = redis.call('HGET', KEYS[3], ARGV[4])
   if done then return {'dup', tonumber(done)} end
 end
-local current = redis.call('HGET', KEYS[1], 'v')
+local stored = redis.call('HMGET', KEYS[1], 'v', 'w')
+local current = stored[1]
 if not current then return {'gone', 0} end
 if current ~= ARGV[1] then return {'stale', tonumber(current)} end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3])
-redis.call('RPUSH', KEYS[2], unpack(ARGV, 17))
+if stored[2] and tonumber(stored[2]) > tonumber(ARGV[17]) then
+  return {'new', tonumber(stored[2])}
+end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3], 'w', ARGV[17])
+redis.call('RPUSH', KEYS[2], unpack(ARGV, 18))
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[2], 'f:' .. ARGV[4], ARGV[8]) end
 if ARGV[15] ~= '' then redis.call('HSET', KEYS[4], ARGV[15], ARGV[16]) end
 for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
@@ -206,7 +220,7 @@ return {due, first[2] or false}
 
 
 class Committed(msgspec.Struct, frozen=True):
-    outcome: str  # "ok", "stale", "dup" or "gone"
+    outcome: str  # "ok", "stale", "dup" or "gone" ("new" becomes UpgradeInProgress)
     version: int
 
 
@@ -363,6 +377,7 @@ class RedisStore:
             self.index_ttl(),
             "" if record.deadline is None else repr(record.deadline),
             _events_encoder.encode(events) if events else "",
+            FORMAT,
             *(msgspec.msgpack.encode(h) for h in history),
         ]
         created = await self._timed("create", lambda: self._evalsha(self._create, keys, args))
@@ -435,7 +450,8 @@ class RedisStore:
         events: Sequence[msgspec.Struct] = (),
     ) -> Committed:
         """The version-checked write; with `bot_due`, that bot seat's job at the new version;
-        `events` go to the tenant's webhook outbox (service/webhooks/events.py)."""
+        `events` go to the tenant's webhook outbox (service/webhooks/events.py). Raises
+        UpgradeInProgress, writing nothing, when a newer release wrote the record last."""
         lane = self._lane(game_id, record.tenant)
         index_keys, flags = indexes.updates(game_id, record) if lane else ([], "")
         keys = [*_keys(game_id), *lane, *index_keys, *_outbox(game_id, record, lane, events)]
@@ -455,10 +471,14 @@ class RedisStore:
             "" if record.deadline is None else repr(record.deadline),
             _events_encoder.encode(events) if events else "",
             *_checkpoint(expected, record),
+            FORMAT,
             *(msgspec.msgpack.encode(h) for h in history),
         ]
         reply = await self._timed("commit", lambda: self._evalsha(self._commit, keys, args))
         committed = Committed(reply[0].decode(), int(reply[1]))
+        if committed.outcome == "new":
+            metrics.NEWER_RELEASE.labels("commit").inc()
+            raise UpgradeInProgress(game_id, f"record format {committed.version}, not {FORMAT}")
         if committed.outcome == "ok" and bot_due is not None and not lane:
             await self._enqueue_after(game_id, record.tenant, record.version, bot_due)
         return committed
