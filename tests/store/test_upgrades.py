@@ -13,7 +13,7 @@ import msgspec
 import pytest
 
 from service.settings import Settings
-from service.store import FORMAT, RedisStore, UpgradeInProgress, connect
+from service.store import FORMAT, HistoryRecord, RedisStore, UpgradeInProgress, connect
 from service.store.records import record_decoder
 from tests.conftest import Api
 from tests.support.play import create
@@ -101,9 +101,10 @@ async def test_the_commit_script_refuses_a_newer_record_whatever_the_caller_chec
     assert record is not None and record.format == FORMAT
     await store.redis.hset(_record_key(game["id"]), "w", FORMAT + 1)
     before = await _stored(store, game["id"])
-    newer = msgspec.structs.replace(record, version=record.version + 1)
+    after = msgspec.structs.replace(record, version=record.version + 1)
+    entry = HistoryRecord(after.version, -1, None, "abandoned by its tenant", event="ABANDONED")
     with pytest.raises(UpgradeInProgress) as refused:
-        await store.commit(game["id"], record.version, newer, [], None)
+        await store.commit(game["id"], record.version, after, [entry], None)
     assert refused.value.code == "UPGRADE_IN_PROGRESS"
     assert await _stored(store, game["id"]) == before
 
