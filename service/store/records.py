@@ -1,5 +1,5 @@
 """What the store keeps per game. Every record carries FORMAT; new fields get defaults so
-records written by earlier releases still decode (docs/architecture.md, "Records and keys"),
+records written by earlier releases still decode (docs/architecture.md, "Record format"),
 and a record names the oldest release that may write it, so an older one never drops the
 fields it does not know (docs/reliability.md, "Rolling upgrades")."""
 

@@ -1,4 +1,4 @@
-"""Records saved by earlier releases still decode and play on (docs/architecture.md, "Records and keys").
+"""Records saved by earlier releases still decode and play on (docs/architecture.md, "Record format").
 
 Each fixture is a record written by a release (its FORMAT in the name); when a State or Record
 gains a field, the fixtures must still decode, and records of a newer release must too. Add a fixture whenever FORMAT or a game's State changes shape. The same holds for folded
