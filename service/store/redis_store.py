@@ -192,11 +192,14 @@ return {'ok', tonumber(ARGV[2])}
 )
 
 # KEYS: record, history, idempotency, checkpoints. ARGV: version, folded history, idempotency
-# grace, folded checkpoints ('' for none). Only a game still at that version whose list holds
-# every entry up to it is folded, so the folded value always stands for the whole history; the
-# list goes in the same step, and so do the checkpoints read with it (no commit came between).
+# grace, folded checkpoints ('' for none), record format. Only a game still at that version whose
+# list holds every entry up to it is folded, so the folded value always stands for the whole
+# history; the list goes in the same step, and so do the checkpoints read with it (no commit came
+# between). A game a newer release wrote is left to it, as by the commit script.
 _FOLD = """
-if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
+local stored = redis.call('HMGET', KEYS[1], 'v', 'w')
+if stored[1] ~= ARGV[1] then return 0 end
+if stored[2] and tonumber(stored[2]) > tonumber(ARGV[5]) then return 0 end
 if redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'h', ARGV[2])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'c', ARGV[4]) end
@@ -649,14 +652,15 @@ class RedisStore:
     ) -> bool:
         """Fold a finished game's history (records.fold of every entry up to `version`) and
         its checkpoints (records.fold_checkpoints, read before) into its record and let its
-        idempotency entries go after the grace; False if the game is not at that version or
-        its history was folded already."""
+        idempotency entries go after the grace; False if the game is not at that version, its
+        history was folded already, or a newer release wrote it."""
         keys = _keys(game_id)
         args: list[bytes | int | str] = [
             version,
             folded,
             self.settings.idempotency_grace,
             checkpoints,
+            FORMAT,
         ]
         done = await self._timed("fold", lambda: self._evalsha(self._fold, keys, args))
         return bool(done)

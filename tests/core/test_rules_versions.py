@@ -8,6 +8,7 @@ the running code's `rules_version` raised (and, where the replay must differ, it
 
 from __future__ import annotations
 
+import importlib
 import logging
 import random
 import secrets
@@ -67,6 +68,12 @@ async def _move(api: Api, game_id: str, token: str) -> tuple[Any, dict[str, Any]
     move = seen["legalMoves"][0]["move"]
     answer = (await api.post(APPLY, {"input": {"gameId": game_id, "move": move}}, token)).json()
     return move, answer
+
+
+def test_every_game_package_declares_the_rules_version_of_its_game() -> None:
+    for kind, game in games().items():
+        package = importlib.import_module(type(game).__module__.rpartition(".")[0])
+        assert package.RULES_VERSION == game.rules_version >= 1, kind
 
 
 async def test_a_new_game_records_the_rules_it_is_created_under(

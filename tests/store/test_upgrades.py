@@ -14,7 +14,7 @@ import pytest
 
 from service.settings import Settings
 from service.store import FORMAT, HistoryRecord, RedisStore, UpgradeInProgress, connect
-from service.store.records import record_decoder
+from service.store.records import fold, record_decoder
 from tests.conftest import Api
 from tests.support.play import create
 
@@ -106,6 +106,17 @@ async def test_the_commit_script_refuses_a_newer_record_whatever_the_caller_chec
     with pytest.raises(UpgradeInProgress) as refused:
         await store.commit(game["id"], record.version, after, [entry], None)
     assert refused.value.code == "UPGRADE_IN_PROGRESS"
+    assert await _stored(store, game["id"]) == before
+
+
+async def test_a_history_a_newer_release_wrote_is_not_folded_by_this_one(
+    api: Api, store: RedisStore
+) -> None:
+    game, _ = await create(api, "TREELINGS", 2, seed="not-folded")
+    entries = await store.history(game["id"])
+    await _written_by_the_next_release(store, game["id"])
+    before = await _stored(store, game["id"])
+    assert not await store.fold(game["id"], game["version"], fold(entries, True))
     assert await _stored(store, game["id"]) == before
 
 
