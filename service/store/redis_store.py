@@ -60,7 +60,9 @@ from typing import Any, TypeVar
 import msgspec
 from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
-from redis.exceptions import NoScriptError, RedisError
+from redis.exceptions import ClusterDownError, NoScriptError, RedisError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeout
 
 from service import metrics
 from service.settings import Settings
@@ -359,12 +361,23 @@ class RedisStore:
         if len(commands) == 1:
             return [await redis.execute_command(*commands[0])]
         assert isinstance(redis, RedisCluster)
+        await redis.initialize()  # the slot map again after a failure (below); else nothing
         node = redis.get_node_from_key(key)
-        async with redis.pipeline(transaction=False) as pipe:
-            for command in commands:
-                pipe.execute_command(*command, target_nodes=node)
-            replies: list[Any] = await pipe.execute(allow_redirections=False)
-            return replies
+        if node is None:
+            raise ClusterDownError(f"no node serves the slot of {key}")
+        try:
+            async with redis.pipeline(transaction=False) as pipe:
+                for command in commands:
+                    pipe.execute_command(*command, target_nodes=node)
+                replies: list[Any] = await pipe.execute(allow_redirections=False)
+                return replies
+        except (RedisConnectionError, RedisTimeout):
+            # As redis-py's own command path does: the node may be gone (a failover), so the
+            # next call reads the slot map again, from another node first. Its pipelines
+            # without retries do not.
+            redis.nodes_manager.move_node_to_end_of_cached_nodes(node.name)
+            redis._initialize = True
+            raise
 
     def ttl(self, finished: bool) -> int:
         return self.settings.finished_ttl if finished else self.settings.active_ttl
