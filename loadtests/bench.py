@@ -116,6 +116,8 @@ async def _run(args: argparse.Namespace, servers: Stack, targets: list[str]) -> 
             }
             target = classes[key](pool, args.clients)
         pids = {"server": pid, "redis": servers.redis_pid}
+        if servers.replica is not None and servers.replica.process is not None:
+            pids["replica"] = servers.replica.process.pid
         passes: dict[str, Any] = {}
         for label in ("peak", "half"):
             # At least 1/s: a peak starved to nothing by a busy machine still gets a paced pass.
@@ -248,7 +250,8 @@ def replica_report(rows: dict[str, Any]) -> str:
     without = rows["0"]
     lines = [
         f"{'setting':<22} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'x without':>9} "
-        f"{'p50 x':>6} {'p99 x':>6} {'x floor':>8} {'half: p50':>9} {'p99':>7}"
+        f"{'p50 x':>6} {'p99 x':>6} {'x floor':>8} {'srv ms':>7} {'redis ms':>8} "
+        f"{'replica ms':>10} {'half: p50':>9} {'p99':>7}"
     ]
     for ack, row in rows.items():
         peak, half = row["peak"], row["half"]
@@ -257,7 +260,9 @@ def replica_report(rows: dict[str, Any]) -> str:
             f"{peak['p99_ms']:>7.2f} {_fmt(row['ratio_to_without']):>9} "
             f"{_fmt(_ratio(peak['p50_ms'], without['peak']['p50_ms'])):>6} "
             f"{_fmt(_ratio(peak['p99_ms'], without['peak']['p99_ms'])):>6} "
-            f"{_fmt(row['ratio_to_floor']):>8} {half['p50_ms']:>9.2f} {half['p99_ms']:>7.2f}"
+            f"{_fmt(row['ratio_to_floor']):>8} {peak.get('server_cpu_ms', 0):>7.2f} "
+            f"{peak.get('redis_cpu_ms', 0):>8.3f} {peak.get('replica_cpu_ms', 0):>10.3f} "
+            f"{half['p50_ms']:>9.2f} {half['p99_ms']:>7.2f}"
         )
     return "\n".join(lines)
 

@@ -12,6 +12,7 @@
                    long as the record; folded into g:{id} c (zlib) when the game ends
     g:{id}:events  channel: one JSON event per new version
     g:{id}:q       string: a bot job re-queued lately (games from before the lanes only)
+    g:{id}:w       string: a marker a replayed answer waits for (RULES_REPLICA_ACK), 1 s
     bots:{bots-n}:<tenant>  stream: the tenant's bot turns due, one lane per slot
                    (service/store/jobs.py); bots:{bots-n}: those of games without a tenant
     ix:{bots-n}:*  sorted sets: a tenant's games, a player's, where a player must act, per
@@ -41,8 +42,8 @@ applied a second time; the client retries with its idempotency key instead.
 
 With RULES_REPLICA_ACK = n > 0, `create` and `commit` send `WAIT n RULES_REPLICA_ACK_TIMEOUT_MS`
 right behind the script, in the same round trip and on the same connection (WAIT counts the
-replicas that have this connection's own writes; on another connection it answers at once), on
-a cluster to the node that owns the game's slot. Fewer confirmations: NotReplicated
+replicas that have this connection's own writes; on another one it does not wait for this
+write), on a cluster to the node that owns the game's slot. Fewer confirmations: NotReplicated
 (UNAVAILABLE), the write stays on the master. `confirm_replicated` does the same for a replayed
 answer, whose write another connection made: it writes a short-lived marker in the game's slot
 (g:{id}:w) and waits for that, which the replicas only reach after every earlier write.
@@ -279,6 +280,13 @@ def _keys(game_id: str) -> tuple[str, str, str, str]:
 
 class RedisStore:
     def __init__(self, redis: Client, settings: Settings) -> None:
+        self.replica_ack = settings.replica_ack
+        timeout_ms = settings.replica_ack_timeout_ms
+        if self.replica_ack < 0:
+            raise ValueError("RULES_REPLICA_ACK is a number of replicas, 0 or more")
+        if self.replica_ack and not 0 < timeout_ms < settings.redis_timeout * 1000:
+            raise ValueError("RULES_REPLICA_ACK_TIMEOUT_MS must be above 0 and below REDIS_TIMEOUT")
+        self._wait: Command = ("WAIT", self.replica_ack, timeout_ms)
         self.redis = redis
         self.settings = settings
         self.cluster = isinstance(redis, RedisCluster)
@@ -296,13 +304,6 @@ class RedisStore:
             )
         )
         self.hub = EventHub(redis, settings.subscriber_queue, settings.redis_timeout)
-        self.replica_ack = settings.replica_ack
-        timeout_ms = settings.replica_ack_timeout_ms
-        if self.replica_ack < 0:
-            raise ValueError("RULES_REPLICA_ACK is a number of replicas, 0 or more")
-        if self.replica_ack and not 0 < timeout_ms < settings.redis_timeout * 1000:
-            raise ValueError("RULES_REPLICA_ACK_TIMEOUT_MS must be above 0 and below REDIS_TIMEOUT")
-        self._wait: Command = ("WAIT", self.replica_ack, timeout_ms)
 
     async def _timed(self, command: str, call: Callable[[], Awaitable[T]]) -> T:
         started = time.perf_counter()

@@ -23,7 +23,10 @@ from tests.support.waiting import until
 
 pytestmark = pytest.mark.slow  # six servers and a failover
 
-SETTINGS = Settings(active_ttl=600, finished_ttl=600, replica_ack=1, replica_ack_timeout_ms=300)
+# a generous wait: a live replica on a busy machine may take long to confirm
+SETTINGS = Settings(
+    active_ttl=600, finished_ttl=600, redis_timeout=10.0, replica_ack=1, replica_ack_timeout_ms=2000
+)
 
 
 class ReplicatedCluster:
