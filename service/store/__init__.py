@@ -3,6 +3,7 @@ background work, the indexes and the event channels (docs/architecture.md, "Reco
 
 from service.store.connection import (
     Client,
+    NotReplicated,
     StoreUnavailable,
     UnreadableRecord,
     UpgradeInProgress,
@@ -17,6 +18,7 @@ __all__ = [
     "Committed",
     "Done",
     "HistoryRecord",
+    "NotReplicated",
     "Record",
     "RedisStore",
     "StoreUnavailable",
