@@ -69,6 +69,18 @@ class Receiver:
     def url(self, path: str) -> str:
         return f"{self.base}{path}"
 
+    def refuse(self, flag: str, text: str) -> None:
+        """`/refuse/<flag>` answers 500 to the bodies that hold `text` from now on."""
+        (self.path.parent / flag).write_text(text)
+
+    def down(self, flag: str, down: bool) -> None:
+        """Start or end the outage of `/down/<flag>`."""
+        path = self.path.parent / flag
+        if down:
+            path.touch()
+        else:
+            path.unlink()
+
     def lines(self, phase: str = "arrived") -> list[dict[str, Any]]:
         lines = [json.loads(line) for line in self.path.read_text().splitlines() if line]
         return [line for line in lines if line["phase"] == phase and line["path"] != "/probe"]
