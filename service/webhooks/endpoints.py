@@ -1,5 +1,6 @@
 """A tenant's webhook endpoints (issue 20, docs/webhooks.md): saved, listed, changed, deleted,
-their secrets rotated, their delivery log and given-up events read, events redelivered.
+their secrets rotated, their delivery log and given-up events read, events retried by hand or
+sent as a test, the tenant's events listed by cursor.
 
 Every key is one of model.py's. A tenant's keys share one hash slot, so each step that touches
 several of them is one Lua script (atomic on one server and on a cluster); the per-lane flags
@@ -423,8 +424,6 @@ class EndpointStore:
         args: list[str | float] = [endpoint_id, message, time.time(), RETENTION, MANUAL, game]
         queued = await self._call(self._retry(keys, args))
         return int(queued) == 1
-
-    redeliver = retry  # redeliverWebhookEvent, the older name
 
     async def send_test(self, tenant: str, endpoint_id: str) -> str | None:
         """Queue a signed `webhook.test` event for the endpoint alone (its manual queue, due

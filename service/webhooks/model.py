@@ -50,6 +50,7 @@ EVENT_TYPES: tuple[EventType, ...] = (
     "game.abandoned",
 )
 TEST_EVENT = "webhook.test"  # sendTestWebhookEvent's type: one endpoint, never subscribed to
+ALL_TYPES = (*EVENT_TYPES, TEST_EVENT)  # every type a body may have (schemas, API enums)
 # An attempt's outcome (Attempt.outcome) and an endpoint's health, as the API shows them.
 OUTCOMES = ("DELIVERED", "RETRYING", "FAILED", "DROPPED")
 ENDPOINT_STATUSES = ("HEALTHY", "FAILING", "DISABLED")
@@ -192,5 +193,4 @@ def parse_message_id(message: str) -> tuple[str, int, str] | None:
     version, dot2, event_type = rest.partition(".")
     if not (message.startswith("msg_") and dot and dot2 and version.isdigit()):
         return None
-    known = event_type in EVENT_TYPES or event_type == TEST_EVENT
-    return (game_id, int(version), event_type) if known else None
+    return (game_id, int(version), event_type) if event_type in ALL_TYPES else None

@@ -21,6 +21,7 @@ from service.api.graphql.types import PageInfo, context_api_key, context_service
 from service.refusals import Refused
 from service.webhooks.endpoints import EndpointStore, ListedEvent
 from service.webhooks.model import (
+    ALL_TYPES,
     ENDPOINT_STATUSES,
     EVENT_TYPES,
     EVENTS_PAGE,
@@ -45,7 +46,7 @@ if TYPE_CHECKING:  # made from their sources at import: opaque to mypy
 else:
     WebhookEventType = vocabulary(
         "WebhookEventType",
-        (*EVENT_TYPES, TEST_EVENT),
+        ALL_TYPES,
         "What an endpoint is told about, as the event's `type` names it: "
         + ", ".join(f"{_event_name(t)} `{t}`" for t in EVENT_TYPES)
         + f" (docs/webhooks.md); {_event_name(TEST_EVENT)} `{TEST_EVENT}` is sent by "

@@ -8,8 +8,8 @@ from typing import Any
 
 from service.webhooks.endpoints import MAX_DESCRIPTION
 from service.webhooks.model import (
+    ALL_TYPES,
     ENDPOINT_STATUSES,
-    EVENT_TYPES,
     EVENTS_PAGE,
     FAILED_LENGTH,
     LOG_LENGTH,
@@ -235,7 +235,7 @@ def schemas() -> Schema:
     }
     description = {"type": ["string", "null"], "maxLength": MAX_DESCRIPTION}
     return {
-        "WebhookEventType": {"enum": [*EVENT_TYPES, TEST_EVENT]},
+        "WebhookEventType": {"enum": list(ALL_TYPES)},
         "WebhookEndpoint": {
             "type": "object",
             "description": "A receiver of the tenant's events; never its secret.",
