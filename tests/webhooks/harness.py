@@ -86,16 +86,20 @@ class Receiver:
         return [line for line in lines if line["phase"] == phase and line["path"] != "/probe"]
 
     async def until(
-        self, check: Callable[[list[dict[str, Any]]], bool], what: str, phase: str = "arrived"
+        self,
+        check: Callable[[list[dict[str, Any]]], bool],
+        what: str,
+        phase: str = "arrived",
+        seconds: float = 60,
     ) -> list[dict[str, Any]]:
-        """The lines of `phase` once `check` holds for them (a minute at most)."""
+        """The lines of `phase` once `check` holds for them (a minute at most, by default)."""
 
         def held() -> tuple[list[dict[str, Any]]] | None:
             lines = self.lines(phase)
             return (lines,) if check(lines) else None
 
         try:
-            (lines,) = await until(held, what)
+            (lines,) = await until(held, what, seconds)
         except AssertionError as failed:
             raise AssertionError(f"{failed}; received: {self.lines(phase)}") from None
         return lines

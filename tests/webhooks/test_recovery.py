@@ -267,9 +267,10 @@ async def test_a_receiver_validating_the_published_schemas_accepts_an_added_fiel
             chooser = random.Random(11)
             while game["status"] == "ACTIVE":
                 game = await move(h, game, tokens, chooser)
-            await until(
+            await until(  # a whole game's events, one after the other: on a busy machine too
                 lambda: any(m.endswith("game.finished") for m, _ in Validating.answered),
                 "the game's end delivered",
+                seconds=180,
             )
             assert {s for _, s in Validating.answered} == {204}, Validating.answered
             # the next additive release: a field more in `data`, in a seat and in the envelope
@@ -323,7 +324,9 @@ async def test_the_tenants_events_are_listed_by_cursor_to_catch_up() -> None:
         chooser = random.Random(3)
         while game["status"] == "ACTIVE":
             game = await move(h, game, tokens, chooser)
-        await h.receiver.until(lambda lines: len(lines) == 1, "game.finished delivered")
+        await h.receiver.until(
+            lambda lines: len(lines) == 1, "game.finished delivered", seconds=180
+        )
 
         async def graphql_pages(first: int, types: list[str] | None = None) -> list[Any]:
             nodes: list[Any] = []
