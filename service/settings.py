@@ -29,6 +29,15 @@ def _list(name: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in os.environ.get(name, "").split(",") if item.strip())
 
 
+def _pauses(items: tuple[str, ...]) -> tuple[float, ...]:
+    """Pauses in seconds; `3600x23` is 3600 23 times."""
+    pauses: list[float] = []
+    for item in items:
+        seconds, _, times = item.partition("x")
+        pauses += [float(seconds)] * (int(times) if times else 1)
+    return tuple(pauses)
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None = None  # None: start an embedded redis-server
@@ -85,8 +94,9 @@ class Settings:
     # webhooks (docs/webhooks.md): loopback and private receivers allowed (development only)
     webhook_allow_private: bool = False
     webhook_timeout_seconds: float = 10.0  # one delivery attempt, connect to last byte
-    # the pauses before each retry (a day and a bit, then the event is given up), +-10% jitter
-    webhook_retry_seconds: tuple[float, ...] = (5, 300, 1800, 7200, 18000, 36000, 36000)
+    # the pauses before each retry, +-10% jitter: quick ones for blips, then hourly for about a
+    # day in all (28 attempts over 23.2 hours), then the event is given up
+    webhook_retry_seconds: tuple[float, ...] = (5, 30, 120, 600) + (3600,) * 23
     webhook_concurrency: int = 32  # deliveries in flight per worker process
     webhook_endpoint_concurrency: int = 4  # of them to one endpoint, so a slow one is contained
     webhook_ca_file: str = ""  # a PEM bundle of CAs trusted for receivers beside the public ones
@@ -156,7 +166,7 @@ class Settings:
             webhook_timeout_seconds=_float(
                 "RULES_WEBHOOK_TIMEOUT_SECONDS", cls.webhook_timeout_seconds
             ),
-            webhook_retry_seconds=tuple(float(s) for s in _list("RULES_WEBHOOK_RETRY_SECONDS"))
+            webhook_retry_seconds=_pauses(_list("RULES_WEBHOOK_RETRY_SECONDS"))
             or cls.webhook_retry_seconds,
             webhook_concurrency=_int("RULES_WEBHOOK_CONCURRENCY", cls.webhook_concurrency),
             webhook_endpoint_concurrency=_int(
