@@ -76,6 +76,9 @@ class Settings:
     worker_drain_seconds: float = 20.0
     bot_iterations: int = 0  # SEARCH iterations per bot decision; 0 = ~100 ms per game
     run_workers: int = 1  # worker processes `python -m service` (make run) starts
+    # SIGTERM: /readyz answers 503 at once, requests are still served this long, then uvicorn's
+    # graceful shutdown (load balancers that probe /readyz take the replica out first)
+    shutdown_delay_seconds: float = 5.0
     # set by the process that starts the workers (`python -m service`): they stop once it is gone
     worker_parent_pid: int = 0
     playground: bool | None = None  # the web playground at /play; None: on unless production
@@ -146,6 +149,9 @@ class Settings:
             worker_drain_seconds=_float("RULES_WORKER_DRAIN_SECONDS", cls.worker_drain_seconds),
             bot_iterations=_int("RULES_BOT_ITERATIONS", cls.bot_iterations),
             run_workers=_int("RULES_RUN_WORKERS", cls.run_workers),
+            shutdown_delay_seconds=_float(
+                "RULES_SHUTDOWN_DELAY_SECONDS", cls.shutdown_delay_seconds
+            ),
             worker_parent_pid=_int("RULES_WORKER_PARENT_PID", cls.worker_parent_pid),
             playground=_flag("RULES_PLAYGROUND"),
             webhook_allow_private=_flag("RULES_WEBHOOK_ALLOW_PRIVATE") or False,
