@@ -18,6 +18,7 @@ import redis
 
 from service.store.embedded import free_port
 from service.store.watchdog import running
+from tests.support import gql
 
 BOUND = 120.0  # seconds; generous, the machine may be busy
 
@@ -124,11 +125,27 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
+def hint(url: str) -> None:
+    """A suggestMove, which starts the API's hint process (service/bots/hints.py)."""
+    created = httpx.post(f"{url}/v1/games", json={"kind": "TREELINGS", "players": 2}).json()
+    seat = created["game"]["toAct"][0]
+    (token,) = [s["token"] for s in created["seats"] if s["seat"] == seat]
+    variables = {"id": created["game"]["id"], "strategy": "SEARCH", "budgetMs": 100}
+    answer = httpx.post(
+        f"{url}/graphql",
+        json={"query": gql.SUGGEST, "variables": variables},
+        headers={"authorization": f"Bearer {token}"},
+        timeout=BOUND,
+    ).json()
+    assert answer["data"]["suggestMove"]["seat"] == seat, answer
+
+
 def test_a_sigkilled_service_leaves_no_process_behind_even_mid_decision(tmp_path: Path) -> None:
     """Two worker processes (under their own parent, with multiprocessing's resource tracker),
-    one of them in a decision that never ends, the embedded Redis and its watchdog: all gone
-    after a SIGKILL of `python -m service`. Each watches its parent (a pidfd) and drains; the
-    drain's bound ends the endless decision."""
+    one of them in a decision that never ends, the API's hint process, the embedded Redis and
+    its watchdog: all gone after a SIGKILL of `python -m service`. Each worker watches its
+    parent (a pidfd) and drains, the drain's bound ending the endless decision; the hint
+    process and the watchdog read pipes that close with the API."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     settings = {"RULES_RUN_WORKERS": "2", "RULES_BOT_ITERATIONS": str(10**9),
@@ -164,9 +181,10 @@ def test_a_sigkilled_service_leaves_no_process_behind_even_mid_decision(tmp_path
                     return False
 
         wait_for(deciding, "a worker to take the bot's job")
-        # the API, the workers' parent and its two processes, the resource tracker, Redis and
-        # its watchdog
-        wait_for(lambda: len(descendants(service.pid)) >= 6, "every process to start")
+        hint(url)
+        # Redis and its watchdog, the API's hint process and its resource tracker, the workers'
+        # parent, its two processes and their resource tracker
+        wait_for(lambda: len(descendants(service.pid)) >= 8, "every process to start")
         below = descendants(service.pid)
         service.send_signal(signal.SIGKILL)
         assert service.wait(BOUND) == -signal.SIGKILL
