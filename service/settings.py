@@ -86,8 +86,14 @@ class Settings:
     worker_poll_seconds: float = 1.0  # idle workers look at every lane this often
     worker_metrics_port: int = 0  # worker i serves /metrics on port + i; 0 = none
     worker_stall_seconds: float = 120.0  # /healthz fails when a worker loop is stuck this long
+    # SIGTERM: a worker takes no new job and finishes the one in hand within this bound (else
+    # leaves it pending, for another worker to reclaim), then exits
+    worker_drain_seconds: float = 20.0
     bot_iterations: int = 0  # SEARCH iterations per bot decision; 0 = ~100 ms per game
     run_workers: int = 1  # worker processes `python -m service` (make run) starts
+    # SIGTERM: /readyz answers 503 at once, requests are still served this long, then uvicorn's
+    # graceful shutdown (load balancers that probe /readyz take the replica out first)
+    shutdown_delay_seconds: float = 5.0
     # set by the process that starts the workers (`python -m service`): they stop once it is gone
     worker_parent_pid: int = 0
     playground: bool | None = None  # the web playground at /play; None: on unless production
@@ -158,8 +164,12 @@ class Settings:
             worker_poll_seconds=_float("RULES_WORKER_POLL_SECONDS", cls.worker_poll_seconds),
             worker_metrics_port=_int("RULES_WORKER_METRICS_PORT", cls.worker_metrics_port),
             worker_stall_seconds=_float("RULES_WORKER_STALL_SECONDS", cls.worker_stall_seconds),
+            worker_drain_seconds=_float("RULES_WORKER_DRAIN_SECONDS", cls.worker_drain_seconds),
             bot_iterations=_int("RULES_BOT_ITERATIONS", cls.bot_iterations),
             run_workers=_int("RULES_RUN_WORKERS", cls.run_workers),
+            shutdown_delay_seconds=_float(
+                "RULES_SHUTDOWN_DELAY_SECONDS", cls.shutdown_delay_seconds
+            ),
             worker_parent_pid=_int("RULES_WORKER_PARENT_PID", cls.worker_parent_pid),
             playground=_flag("RULES_PLAYGROUND"),
             webhook_allow_private=_flag("RULES_WEBHOOK_ALLOW_PRIVATE") or False,

@@ -31,6 +31,10 @@ Each loop beats a heartbeat per iteration that the liveness probe checks (heartb
 
 The decision runs on a thread beside the event loop, one at a time: a worker process is one
 core's worth of bot thinking, and `python -m service.worker` starts one per core.
+
+SIGTERM (or SIGINT) drains a worker: it takes no new job, finishes the one in hand (decision,
+commit, acknowledgement) within RULES_WORKER_DRAIN_SECONDS, stops its other loops and exits 0.
+A job the drain cuts short stays pending and is reclaimed by another worker.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import contextlib
 import functools
 import logging
 import signal
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar, cast
@@ -93,7 +98,8 @@ class Worker:
         self.left: set[str] = set()  # games left for a newer release, logged already
 
     def stop(self) -> None:
-        """Finish the job in hand, then return from run()."""
+        """Take no new job, finish the one in hand (within RULES_WORKER_DRAIN_SECONDS), then
+        return from run()."""
         self.stopping.set()
         self.rung.set()
 
@@ -119,7 +125,7 @@ class Worker:
                     if not (any(self.due.values()) or self.reclaimed or self.stopping.is_set()):
                         await self.rung.wait()  # a wake-up, the next sweep, or stop()
                     continue
-                await self._redis_call(functools.partial(self.play, job))
+                await self._finish(job)
                 self.due[job.tenant].add(job.lane)  # its commit may have queued the next turn there
         finally:
             # The sweepers and the deliverer end by themselves once stopping is set (redis-py
@@ -130,6 +136,31 @@ class Worker:
             grace = self.settings.redis_timeout * 3 + self.settings.webhook_timeout_seconds
             await asyncio.wait(background, timeout=grace)
             await self.store.close()
+
+    async def _finish(self, job: Job) -> None:
+        """Play `job`; once stop() is called, for at most RULES_WORKER_DRAIN_SECONDS more. A job
+        cut short is not acknowledged (its commit is one script: made or not), so another
+        worker reclaims it and the version check makes the replay harmless."""
+        playing = asyncio.ensure_future(self._redis_call(functools.partial(self.play, job)))
+        stopped = asyncio.ensure_future(self.stopping.wait())
+        try:
+            await asyncio.wait([playing, stopped], return_when=asyncio.FIRST_COMPLETED)
+            if not playing.done():
+                await asyncio.wait([playing], timeout=self.settings.worker_drain_seconds)
+        finally:
+            stopped.cancel()
+            if not playing.done():
+                playing.cancel()
+                log.warning(
+                    "job %s %s v%d seat %d: not finished within the drain (%g s); left pending",
+                    job.entry,
+                    job.game_id,
+                    job.version,
+                    job.seat,
+                    self.settings.worker_drain_seconds,
+                )
+        with contextlib.suppress(asyncio.CancelledError):
+            await playing
 
     async def _redis_call(self, call: Callable[[], Awaitable[T]]) -> T | None:
         """`call()`, or None after a Redis failure, logged in one line and followed by a
@@ -340,7 +371,7 @@ class Worker:
         # On a thread: the event loop keeps reading Redis replies (a reply left unread for a
         # whole decision would look like a timeout) and wake-ups meanwhile.
         log.debug("job %s %s v%d seat %d: deciding", job.entry, job.game_id, job.version, job.seat)
-        played = await asyncio.to_thread(decide)
+        played = await on_daemon_thread(decide)
         new_record, history = advance(record, game, played)
         committed = await self.store.commit(
             job.game_id,
@@ -356,11 +387,46 @@ class Worker:
         return ("played" if committed.outcome == "ok" else "stale"), strategy
 
 
+async def on_daemon_thread(call: Callable[[], T]) -> T:
+    """`call()` on a thread of its own, awaited. A daemon thread, unlike asyncio.to_thread's,
+    does not hold up the process's exit: a drain that runs out of time exits with the
+    decision unfinished."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[T] = loop.create_future()
+
+    def settle(outcome: Callable[[], None]) -> None:
+        if not answer.done():  # else the await was cancelled meanwhile
+            outcome()
+
+    def run() -> None:
+        try:
+            result = call()
+        except BaseException as exc:  # handed to the awaiting task
+            settle_later = functools.partial(settle, functools.partial(answer.set_exception, exc))
+        else:
+            settle_later = functools.partial(settle, functools.partial(answer.set_result, result))
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
+            loop.call_soon_threadsafe(settle_later)
+
+    threading.Thread(target=run, name="decision", daemon=True).start()
+    return await answer
+
+
 async def serve(settings: Settings, redis_url: str, name: str, heartbeat: Heartbeat) -> None:
-    """Run one worker until SIGTERM or SIGINT; the job in hand is finished first."""
+    """Run one worker until SIGTERM or SIGINT: a drain (the job in hand is finished first)."""
     worker = Worker(settings, redis_url, name, heartbeat)
+
+    def stop() -> None:
+        if not worker.stopping.is_set():
+            log.info(
+                "worker %s draining: no new job, the one in hand finished within %g s",
+                name,
+                settings.worker_drain_seconds,
+            )
+        worker.stop()
+
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, worker.stop)
+        loop.add_signal_handler(signum, stop)
     await worker.run()
     log.info("worker %s stopped", name)
