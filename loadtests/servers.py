@@ -23,6 +23,7 @@ TICKS = os.sysconf("SC_CLK_TCK")
 UNLIMITED = {
     "RULES_RATE_LIMIT_PER_TOKEN": "1000000000",
     "RULES_RATE_LIMIT_PER_ADDRESS": "1000000000",
+    "RULES_SHUTDOWN_DELAY_SECONDS": "0",  # a measured server stops at once
 }
 
 
