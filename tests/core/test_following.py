@@ -1,0 +1,123 @@
+"""A subscriber's versions (service/core/following.py, gameEvents): every version after the one
+it names, in order and each once, while moves race the catch-up. A cut event connection:
+tests/api/graphql/test_subscriptions.py; a failover: tests/reliability/test_event_failover.py."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import secrets
+from collections.abc import AsyncIterator, Iterator
+
+import msgspec
+import pytest
+
+from service.core import GameService
+from service.core.following import follow
+from service.refusals import Code, Refused
+from service.settings import Settings
+from service.store import RedisStore, connect
+from service.store.embedded import EmbeddedRedis
+from tests.support.waiting import until
+
+SETTINGS = Settings(redis_timeout=5)
+
+
+async def play(service: GameService, game_id: str, tokens: dict[int, str], seed: str) -> int:
+    """One random legal move by the seat to act, with its expected version and a key, sent
+    again with the same key while the store is away; the version it made."""
+    chooser, key = random.Random(seed), secrets.token_hex(8)
+
+    async def applied() -> int | None:
+        try:
+            loaded = await service.read(game_id, None)
+            seat = loaded.to_act[0]
+            move = chooser.choice(loaded.game.legal_moves(loaded.state, seat))
+            done = await service.apply(
+                game_id, tokens[seat], msgspec.to_builtins(move), loaded.record.version, key
+            )
+        except Refused as refused:
+            if refused.code is not Code.UNAVAILABLE:
+                raise
+            return None
+        return done.game.record.version
+
+    version: int = await until(applied, f"a move of {game_id} accepted", 120)
+    return version
+
+
+@contextlib.asynccontextmanager
+async def following(
+    service: GameService, game_id: str, after: int | None
+) -> AsyncIterator[list[int]]:
+    """The versions one subscriber is given, as they come."""
+    seen: list[int] = []
+
+    async def collect() -> None:
+        async for event in follow(service, game_id, None, after, lambda: None):
+            seen.append(event.version)
+
+    task = asyncio.create_task(collect())
+    try:
+        yield seen
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+@pytest.fixture
+def server() -> Iterator[EmbeddedRedis]:
+    server = EmbeddedRedis().start()
+    try:
+        yield server
+    finally:
+        server.cleanup()
+
+
+@pytest.fixture
+async def service(server: EmbeddedRedis) -> AsyncIterator[GameService]:
+    store = RedisStore(connect(SETTINGS, server.url), SETTINGS)
+    yield GameService(store)
+    await store.close()
+
+
+async def test_a_subscriber_after_a_version_is_given_every_later_one_then_the_live_ones(
+    service: GameService,
+) -> None:
+    loaded, tokens = await service.create("TREELINGS", 2, "after", None)
+    for n in range(4):
+        version = await play(service, loaded.id, tokens, f"after-{n}")
+    async with following(service, loaded.id, 1) as seen:
+        await until(lambda: seen and seen[-1] == version, "the replay")
+        for n in range(4, 6):
+            version = await play(service, loaded.id, tokens, f"after-{n}")
+        await until(lambda: seen[-1] == version, "the live versions")
+        assert seen == list(range(2, version + 1))
+
+
+async def test_an_after_version_the_game_has_not_reached_is_out_of_range(
+    service: GameService,
+) -> None:
+    loaded, _ = await service.create("TREELINGS", 2, "range", None)
+    for after in (loaded.record.version + 1, -1):
+        with pytest.raises(Refused) as refused:
+            async for _ in follow(service, loaded.id, None, after, lambda: None):
+                pass
+        assert refused.value.code is Code.OUT_OF_RANGE
+
+
+async def test_subscribers_joining_while_moves_are_committed_miss_none_and_see_none_twice(
+    service: GameService,
+) -> None:
+    """Subscribed first, read second, the live events deduplicated: a version committed while
+    the replay is read arrives once, whether in the read or live."""
+    loaded, tokens = await service.create("TREELINGS", 2, "race", None)
+    async with contextlib.AsyncExitStack() as stack:
+        followers = []
+        for n in range(12):
+            followers.append(await stack.enter_async_context(following(service, loaded.id, 0)))
+            version = await play(service, loaded.id, tokens, f"race-{n}")
+        await until(lambda: all(f and f[-1] == version for f in followers), "every follower")
+        for seen in followers:
+            assert seen == list(range(1, version + 1))
