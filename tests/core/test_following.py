@@ -1,6 +1,7 @@
 """A subscriber's versions (service/core/following.py, gameEvents): every version after the one
 it names, in order and each once, while moves race the catch-up. A cut event connection:
-tests/api/graphql/test_subscriptions.py; a failover: tests/reliability/test_event_failover.py."""
+here and through a service process in tests/api/graphql/test_subscriptions.py; a failover:
+tests/reliability/test_event_failover.py."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from service.refusals import Code, Refused
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.embedded import EmbeddedRedis
+from tests.support.proxy import CuttingProxy
 from tests.support.waiting import until
 
 SETTINGS = Settings(redis_timeout=5)
@@ -121,3 +123,26 @@ async def test_subscribers_joining_while_moves_are_committed_miss_none_and_see_n
         await until(lambda: all(f and f[-1] == version for f in followers), "every follower")
         for seen in followers:
             assert seen == list(range(1, version + 1))
+
+
+async def test_versions_committed_while_the_event_connection_is_cut_are_given_once_it_is_back(
+    server: EmbeddedRedis, service: GameService
+) -> None:
+    """The subscriber's store reaches Redis through a proxy that is cut: the moves made
+    meanwhile (straight to Redis) come after the reconnection, in order, none twice."""
+    proxy = await CuttingProxy(server.port).start()
+    store = RedisStore(connect(SETTINGS, f"redis://127.0.0.1:{proxy.port}/0"), SETTINGS)
+    try:
+        loaded, tokens = await service.create("TREELINGS", 2, "cut", None)
+        async with following(GameService(store), loaded.id, None) as seen:
+            await until(lambda: seen == [loaded.record.version], "the subscription")
+            proxy.cut()
+            for n in range(3):
+                version = await play(service, loaded.id, tokens, f"cut-{n}")
+            proxy.resume()
+            version = await play(service, loaded.id, tokens, "cut-live")
+            await until(lambda: seen[-1] == version, "the versions made during the cut")
+            assert seen == list(range(loaded.record.version, version + 1))
+    finally:
+        await store.close()
+        await proxy.aclose()
