@@ -32,7 +32,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisClusterException, RedisError
 
 from service import metrics
-from service.store.connection import Client, StoreUnavailable
+from service.store.connection import Client, StoreUnavailable, reread_slots
 
 RESYNC = b""  # the marker after a reconnect: events may have been missed, read the game again
 MAX_BACKOFF_SECONDS = 1.0
@@ -291,10 +291,7 @@ class EventHub:
         redis = self.redis
         if not isinstance(redis, RedisCluster) or not shard.names:
             return
-        try:
-            await redis.nodes_manager.initialize()
-        except (RedisError, RedisClusterException, OSError) as exc:
-            log.info("the cluster's map of slots could not be read (%s)", type(exc).__name__)
+        if not await reread_slots(redis):
             return
         for name in sorted(shard.names):
             try:

@@ -1,7 +1,7 @@
 """A subscriber's versions (service/core/following.py, gameEvents): every version after the one
 it names, in order and each once, while moves race the catch-up. A cut event connection:
 here and through a service process in tests/api/graphql/test_subscriptions.py; a failover:
-tests/reliability/test_event_failover.py."""
+tests/reliability/test_failover.py."""
 
 from __future__ import annotations
 
