@@ -19,6 +19,7 @@ from websockets.exceptions import WebSocketException
 
 from tests.clients.conftest import KINDS, Service
 from tests.support.proxy import CuttingProxy
+from tests.support.waiting import until
 
 CREATE = """
 mutation Create($input: CreateGameInput!) {
@@ -131,12 +132,11 @@ async def test_gql_plays_a_whole_game_while_a_second_gql_client_follows_it_to_co
 
 
 async def _resume_after_cuts(
-    proxy: CuttingProxy, game_id: str, token: str, listening: asyncio.Event
-) -> tuple[list[dict[str, Any]], int]:
-    """Every event until the server completes the stream, through `proxy`: after a cut
-    socket, subscribed again with afterVersion = the last version seen. The events and the
+    proxy: CuttingProxy, game_id: str, token: str, events: list[dict[str, Any]]
+) -> int:
+    """Every event into `events` until the server completes the stream, through `proxy`:
+    after a cut socket, subscribed again with afterVersion = the last version seen. The
     number of subscriptions."""
-    events: list[dict[str, Any]] = []
     for subscriptions in range(1, 20):
         await proxy.open.wait()
         transport = WebsocketsTransport(
@@ -148,8 +148,7 @@ async def _resume_after_cuts(
             async with Client(transport=transport) as session:
                 async for data in session.subscribe(_request(RESUME, id=game_id, after=after)):
                     events.append(data["gameEvents"])
-                    listening.set()
-            return events, subscriptions
+            return subscriptions
         except (TransportError, WebSocketException, OSError):
             continue  # cut: subscribe again once the proxy lets connections in
     raise AssertionError(f"no subscription lasted; events so far: {events}")
@@ -166,27 +165,30 @@ async def test_gql_resumes_events_after_a_cut_socket_with_no_gap_and_no_duplicat
     tokens = [seat["token"] for seat in created["createGame"]["seats"]]
     proxy = await CuttingProxy(urlsplit(service.url).port or 80).start()
     try:
-        listening = asyncio.Event()
-        follower = asyncio.create_task(_resume_after_cuts(proxy, game["id"], tokens[1], listening))
-        async with asyncio.timeout(60):
-            await asyncio.wait(
-                [follower, asyncio.create_task(listening.wait())],
-                return_when=asyncio.FIRST_COMPLETED,
-            )
-        if follower.done():
-            follower.result()
-        cut_at = {game["version"] + 3, game["version"] + 9}
+        events: list[dict[str, Any]] = []
+        follower = asyncio.create_task(_resume_after_cuts(proxy, game["id"], tokens[1], events))
+
+        async def seen(version: int) -> bool:
+            if follower.done():
+                follower.result()  # failed: say why
+            return bool(events) and events[-1]["version"] == version
+
+        await until(lambda: seen(game["version"]), "the first event")
+        moves = 0
 
         async def cut_mid_game(version: int) -> None:
-            if version in cut_at:  # the socket drops, and three moves are made meanwhile
+            nonlocal moves
+            moves += 1
+            if moves in (3, 9):  # the socket drops, and three moves are made meanwhile
+                await until(lambda: seen(version), f"version {version} before the cut")
                 proxy.cut()
-            elif version - 3 in cut_at:
+            elif moves in (6, 12):
                 proxy.resume()
+                await until(lambda: seen(version), f"version {version} after the cut")
 
         final = await _play(service, game, tokens, "gql-resume", cut_mid_game)
-        proxy.resume()
         async with asyncio.timeout(60):
-            events, subscriptions = await follower
+            subscriptions = await follower
     finally:
         await proxy.aclose()
     assert [e["version"] for e in events] == list(range(game["version"], final + 1))
