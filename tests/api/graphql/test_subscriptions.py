@@ -14,10 +14,16 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+import msgspec
 import pytest
 import websockets
 from websockets.typing import Subprotocol
 
+from service.core import GameService
+from service.core.loaded import LoadedGame
+from service.settings import Settings
+from service.store import RedisStore, connect
+from tests.security.hidden import secret_values
 from tests.support import gql
 from tests.support.processes import service_processes
 from tests.support.proxy import CuttingProxy
@@ -48,7 +54,9 @@ async def _post(
     return data
 
 
-async def _subscribe(url: str, game_id: str, token: str | None, after: int | None = None) -> Any:
+async def _subscribe(
+    url: str, game_id: str, token: str | None, after: int | None = None, query: str = SUBSCRIBE
+) -> Any:
     socket = await websockets.connect(
         url.replace("http", "ws") + "/graphql", subprotocols=[Subprotocol("graphql-transport-ws")]
     )
@@ -57,7 +65,7 @@ async def _subscribe(url: str, game_id: str, token: str | None, after: int | Non
     assert json.loads(await socket.recv())["type"] == "connection_ack"
     await socket.send(
         json.dumps({"id": "1", "type": "subscribe",
-                    "payload": {"query": SUBSCRIBE,
+                    "payload": {"query": query,
                                 "variables": {"id": game_id, "after": after}}})
     )  # fmt: skip
     return socket
@@ -245,3 +253,67 @@ async def test_versions_made_while_a_replicas_event_connection_is_cut_reach_its_
     finally:
         await asyncio.to_thread(running.close)
         await proxy.aclose()
+
+
+WITH_VIEW = """subscription E($id: ID!, $after: Int) {
+  gameEvents(gameId: $id, afterVersion: $after) { version game { version viewer state } }
+}"""
+
+
+def _values(value: Any, key: str) -> set[Any]:
+    """Every value stored under `key`, at any depth, lists flattened."""
+    found: set[Any] = set()
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == key:
+                found |= set(v) if isinstance(v, list) else {v}
+            found |= _values(v, key)
+    elif isinstance(value, list):
+        for item in value:
+            found |= _values(item, key)
+    return found
+
+
+async def test_an_events_game_is_the_subscribers_own_view_and_never_another_seats_secret(
+    redis_url: str, replicas: list[str]
+) -> None:
+    """ALL-4 for events: each seat's (and a spectator's) `game` on every event, replayed and
+    live, is exactly the engine's view for that viewer at that version, without the project
+    cards of the other seats (TREE_LINED_AVENUE hides them)."""
+    a, b = replicas
+    settings = Settings()
+    store = RedisStore(connect(settings, redis_url), settings)
+    try:
+        async with httpx.AsyncClient(base_url=b, timeout=30) as http:
+            created = (
+                await _post(http, gql.CREATE, {"input": {"kind": "TREE_LINED_AVENUE",
+                                                         "players": 2, "seed": "view"}})
+            )["createGame"]  # fmt: skip
+            game_id, tokens = created["game"]["id"], [s["token"] for s in created["seats"]]
+            for n in range(3):
+                await _play(http, game_id, tokens, f"view-{n}")
+            viewers: list[tuple[int | None, str | None]] = [
+                (0, tokens[0]), (1, tokens[1]), (None, None)
+            ]  # fmt: skip
+            sockets = [await _subscribe(a, game_id, t, 0, WITH_VIEW) for _, t in viewers]
+            version = await _play(http, game_id, tokens, "view-live")
+        service = GameService(store)
+        current = await service.read(game_id, None)
+        checked = 0
+        for (viewer, _), socket in zip(viewers, sockets, strict=True):
+            events = [await _next(socket) for _ in range(version)]
+            assert [e["version"] for e in events] == list(range(1, version + 1))
+            for event in events:
+                then = await service.at_version(current, event["version"])
+                seen = LoadedGame(game_id, then.record, then.game, viewer, then.state)
+                expected = msgspec.json.decode(msgspec.json.encode(seen.view()))
+                assert event["game"]["version"] == event["version"]
+                assert event["game"]["viewer"] == viewer
+                assert event["game"]["state"] == expected
+                for key, hidden in secret_values("TREE_LINED_AVENUE", then.state, viewer).items():
+                    assert not _values(event["game"]["state"], key) & set(hidden)
+                    checked += len(hidden)
+            await socket.close()
+        assert checked > 0, "the other seats' projects were checked"
+    finally:
+        await store.close()
