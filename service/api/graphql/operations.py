@@ -349,7 +349,8 @@ class Subscription:
         after_version: Annotated[
             int | None,
             strawberry.argument(
-                description="Replay every version after this one first (0: from the first). "
+                description="Replay every version after this one first (0: from the first; "
+                "the game's last version of a game that is over: complete at once). "
                 "BAD_USER_INPUT past the game's version."
             ),
         ] = None,
