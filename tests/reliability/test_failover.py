@@ -2,7 +2,8 @@
 game's slot is killed. Once its replica has taken over, the service reads and commits there
 (the store reads the map of slots again), and the moves made there reach a subscriber that was
 following the game all along, every version once and in order (the event connection moves to
-the slot's new master, and the versions made meanwhile are given after it resubscribed)."""
+the slot's new master, and the versions made meanwhile are given after it resubscribed). A
+graceful failover (CLUSTER FAILOVER) moves the subscriber too, with no connection broken."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from redis.asyncio.cluster import RedisCluster
 from service.core import GameService
 from service.settings import Settings
 from service.store import RedisStore, connect
-from service.store.embedded import EmbeddedRedisCluster
+from service.store.embedded import EmbeddedRedisCluster, ask
 from tests.support.following import following, play
 from tests.support.waiting import until
 
@@ -92,5 +93,41 @@ async def test_the_store_reads_and_commits_on_the_promoted_replica_with_no_subsc
             version = await play(service, loaded.id, tokens, f"store-failover-{n}")
         history = await service.history(await service.read(loaded.id, None), 0)
         assert [entry.version for entry in history] == list(range(1, version + 1))
+    finally:
+        await store.close()
+
+
+async def test_a_subscriber_follows_a_graceful_failover_where_no_connection_breaks(
+    cluster: EmbeddedRedisCluster,
+) -> None:
+    """CLUSTER FAILOVER on the replica: the old master stays up and keeps the shard's
+    connection open, but gives the slot away and unsubscribes its sharded channels itself
+    (`sunsubscribe`); the shard moves them to the new master."""
+    store = RedisStore(connect(SETTINGS, cluster.url), SETTINGS)
+    redis = store.redis
+    assert isinstance(redis, RedisCluster)
+    service = GameService(store)
+    try:
+        loaded, tokens = await service.create("TREELINGS", 2, "handover", None)
+        async with following(service, loaded.id, 0) as seen:
+            version = await play(service, loaded.id, tokens, "handover-0")
+            await until(lambda: seen and seen[-1] == version, "a version before the handover")
+            owner = redis.get_node_from_key(f"g:{{{loaded.id}}}")
+            owner_id = ask(owner.port, "CLUSTER", "MYID").decode()
+            nodes = ask(owner.port, "CLUSTER", "NODES").decode().splitlines()
+            (replica,) = [line.split()[1] for line in nodes if line.split()[3] == owner_id]
+            replica_port = int(replica.split("@")[0].rpartition(":")[2])
+            ask(replica_port, "CLUSTER", "FAILOVER")
+            await until(
+                lambda: b"role:master" in ask(replica_port, "INFO", "replication"),
+                "the replica to take over",
+                FAILOVER_SECONDS,
+            )
+            for n in range(1, 4):
+                version = await play(service, loaded.id, tokens, f"handover-{n}")
+            await until(
+                lambda: seen[-1] == version, "the versions after the handover", FAILOVER_SECONDS
+            )
+            assert seen == list(range(1, version + 1))
     finally:
         await store.close()
