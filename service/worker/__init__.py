@@ -23,8 +23,11 @@ in turn, each tenant's earliest deadline first across the lanes.
 
 A job or a clock whose game fails to decode or to play (a damaged record, one from another
 release, a bug) is set aside with its reason (service/store/quarantine.py), logged in one line
-and counted, and the loop goes on with the next; a failure of Redis is retried as before. Each
-loop beats a heartbeat per iteration that the liveness probe checks (heartbeat.py).
+and counted, and the loop goes on with the next; a failure of Redis is retried as before. A
+game a newer release wrote (a rolling upgrade, or a rollback) is left for a worker of that
+release: its job stays pending (taken over after RULES_WORKER_RECLAIM_SECONDS, by any worker)
+and its clock claimed until the claim lapses; logged once per game, counted, nothing dropped.
+Each loop beats a heartbeat per iteration that the liveness probe checks (heartbeat.py).
 
 The decision runs on a thread beside the event loop, one at a time: a worker process is one
 core's worth of bot thinking, and `python -m service.worker` starts one per core.
@@ -48,7 +51,7 @@ from redis.exceptions import RedisError
 from service import metrics
 from service.bots import Strategy, suggest
 from service.core.access import tenant_names
-from service.core.decisions import advance, bot_due, bot_seed, enforce_clock
+from service.core.decisions import advance, bot_due, bot_seed, enforce_clock, playable
 from service.core.folding import fold_finished
 from service.engine import Played
 from service.engine import play as engine_play
@@ -56,7 +59,7 @@ from service.engine.play import decode_state
 from service.games import games
 from service.refusals import Refused
 from service.settings import Settings
-from service.store import RedisStore, StoreUnavailable, connect
+from service.store import RedisStore, StoreUnavailable, UpgradeInProgress, connect
 from service.store.jobs import LANES, WAKE, Job, JobQueue, job_key
 from service.store.quarantine import set_aside
 from service.webhooks.deliverer import Deliverer
@@ -65,6 +68,7 @@ from service.worker.heartbeat import Heartbeat
 
 log = logging.getLogger("service.worker")
 CLOCK_BATCH = 4  # due clocks a pass claims per lane and tenant
+LEFT_REMEMBERED = 10_000  # games left for a newer release that a worker logs only once
 T = TypeVar("T")
 
 
@@ -86,6 +90,7 @@ class Worker:
         self.rung = asyncio.Event()  # set when a lane may hold a job, or to stop
         self.stopping = asyncio.Event()
         self.webhooks = Deliverer(self.store.redis, settings, name, tenants)
+        self.left: set[str] = set()  # games left for a newer release, logged already
 
     def stop(self) -> None:
         """Finish the job in hand, then return from run()."""
@@ -230,6 +235,8 @@ class Worker:
             await self._clock(lane, tenant, game_id, now)
         except (RedisError, StoreUnavailable):
             raise
+        except UpgradeInProgress as newer:  # claimed until the lease lapses, then any sweeper's
+            self._leave("clock", newer)
         except Exception as exc:  # this game only: the sweep goes on
             await self._set_aside("clock", game_id, exc)
             await self.store.unclock(lane, tenant, game_id)
@@ -249,6 +256,16 @@ class Worker:
         log.warning("game %s set aside by the %s loop: %s", game_id, loop, reason)
         metrics.SET_ASIDE.labels(loop).inc()
         await set_aside(self.store.redis, game_id, loop, reason)
+
+    def _leave(self, loop: str, newer: UpgradeInProgress) -> None:
+        """A game a newer release wrote, left for a worker of that release: logged once per
+        game (it may come back every reclaim interval while no such worker runs), counted."""
+        metrics.LEFT_FOR_NEWER.labels(loop).inc()
+        if newer.game_id not in self.left:
+            if len(self.left) >= LEFT_REMEMBERED:
+                self.left.clear()
+            self.left.add(newer.game_id)
+            log.warning("%s loop left game %s for a newer release: %s", loop, newer.game_id, newer)
 
     async def _listen(self) -> None:
         while not self.stopping.is_set():
@@ -279,11 +296,16 @@ class Worker:
             await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     async def play(self, job: Job) -> str:
-        """Play one job; its outcome: "played", "stale" or "set_aside" (the game failed)."""
+        """Play one job; its outcome: "played", "stale", "set_aside" (the game failed) or
+        "left" (for a newer release: left pending, not acknowledged)."""
         try:
             outcome, strategy = await self._decide_and_commit(job)
         except (RedisError, StoreUnavailable):
             raise  # left pending, and reclaimed
+        except UpgradeInProgress as newer:
+            self._leave("job", newer)
+            metrics.BOT_JOBS.labels("left").inc()
+            return "left"  # pending: a worker reclaims it after RULES_WORKER_RECLAIM_SECONDS
         except Exception as exc:  # this game only: acknowledged, the loop goes on
             await self._set_aside("job", job.game_id, exc)
             outcome, strategy = "set_aside", ""
@@ -305,6 +327,7 @@ class Worker:
         state = decode_state(game, record.state)
         if bot_due(game, state, record.bots) != job.seat:
             return "stale", ""
+        playable(job.game_id, record, game)
         strategy = cast(Strategy, record.bots[job.seat])
         seed, iterations = bot_seed(record.seed, record.version), self.settings.bot_iterations
 
