@@ -9,6 +9,7 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+from redis.exceptions import RedisClusterException, RedisError
 
 from service.refusals import Code, Refused
 from service.settings import Settings
@@ -131,3 +132,15 @@ def connect(settings: Settings, url: str) -> Client:
         retry=Retry(NoBackoff(), 0),
     )
     return Redis(connection_pool=pool)
+
+
+async def reread_slots(redis: RedisCluster) -> bool:
+    """Read a cluster's map of slots again, from any node that answers: after a failover the
+    promoted replica serves its master's slots. redis-py does this by itself only when it
+    retries a single command (retries are off here) and never for a pipeline. False if no node
+    answered (the map stays as it was)."""
+    try:
+        await redis.nodes_manager.initialize()
+    except (RedisError, RedisClusterException, OSError):
+        return False
+    return True

@@ -58,6 +58,7 @@ answer, whose write another connection made: it writes a short-lived marker in t
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import zlib
@@ -81,6 +82,7 @@ from service.store.connection import (
     StoreUnavailable,
     UnreadableRecord,
     UpgradeInProgress,
+    reread_slots,
 )
 from service.store.direct import DirectConnections
 from service.store.events import EventHub, Subscriber
@@ -327,6 +329,7 @@ class RedisStore:
             )
         )
         self.hub = EventHub(redis, settings.subscriber_queue, settings.redis_timeout)
+        self._remap: asyncio.Task[bool] | None = None  # a cluster's map of slots, read again
 
     async def _timed(self, command: str, call: Callable[[], Awaitable[T]]) -> T:
         started = time.perf_counter()
@@ -334,9 +337,19 @@ class RedisStore:
             return await call()
         except RedisError as exc:
             metrics.STORE_ERRORS.labels(command).inc()
+            if isinstance(exc, RedisConnectionError | RedisTimeout):
+                self._follow_failover()
             raise StoreUnavailable(f"the game store is unavailable ({type(exc).__name__})") from exc
         finally:
             metrics.STORE_SECONDS.labels(command).observe(time.perf_counter() - started)
+
+    def _follow_failover(self) -> None:
+        """A node of a cluster did not answer: read the map of slots again, in the background
+        and one read at a time, so the next requests reach the replica promoted in its place."""
+        if not isinstance(self.redis, RedisCluster):
+            return
+        if self._remap is None or self._remap.done():
+            self._remap = asyncio.get_running_loop().create_task(reread_slots(self.redis))
 
     async def _evalsha(self, script: AsyncScript, keys: Sequence[str], args: list[Any]) -> Any:
         return (await self._script(script, keys, args, ()))[0]
@@ -763,6 +776,9 @@ class RedisStore:
         return self.hub.subscribe(game_id, on_drop)
 
     async def close(self) -> None:
+        if self._remap is not None:
+            self._remap.cancel()
+            await asyncio.gather(self._remap, return_exceptions=True)
         await self.hub.close()
         if self.direct is not None:
             await self.direct.close()

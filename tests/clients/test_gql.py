@@ -1,18 +1,25 @@
 """Python `gql`, as its users run it: HTTPX for queries and mutations, its WebSockets transport
-for gameEvents (graphql-transport-ws, and the legacy graphql-ws protocol)."""
+for gameEvents (graphql-transport-ws, and the legacy graphql-ws protocol), resumed with
+`afterVersion` after a proxy cut its socket."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from gql import Client, GraphQLRequest
+from gql.transport.exceptions import TransportError
 from gql.transport.httpx import HTTPXAsyncTransport
 from gql.transport.websockets import WebsocketsTransport
+from websockets.exceptions import WebSocketException
 
 from tests.clients.conftest import KINDS, Service
+from tests.support.proxy import CuttingProxy
+from tests.support.waiting import until
 
 CREATE = """
 mutation Create($input: CreateGameInput!) {
@@ -28,6 +35,9 @@ mutation Apply($input: ApplyMoveInput!) {
   }
 }"""
 EVENTS = "subscription Events($id: ID!) { gameEvents(gameId: $id) { gameId version status } }"
+RESUME = """subscription Events($id: ID!, $after: Int) {
+  gameEvents(gameId: $id, afterVersion: $after) { gameId version status }
+}"""
 TRANSPORT_WS = WebsocketsTransport.GRAPHQLWS_SUBPROTOCOL  # "graphql-transport-ws"
 LEGACY_WS = WebsocketsTransport.APOLLO_SUBPROTOCOL  # "graphql-ws"
 
@@ -58,8 +68,15 @@ async def _follow(
     return events
 
 
-async def _play(service: Service, game: dict[str, Any], tokens: list[str], seed: str) -> int:
-    """Random legal moves by the seat to act, over HTTP, to the end; the final version."""
+async def _play(
+    service: Service,
+    game: dict[str, Any],
+    tokens: list[str],
+    seed: str,
+    after_move: Callable[[int], Awaitable[None]] | None = None,
+) -> int:
+    """Random legal moves by the seat to act, over HTTP, to the end (`after_move` called with
+    each version made); the final version."""
     chooser = random.Random(seed)
     seats = [await _http(service, token).connect_async() for token in tokens]
     try:
@@ -75,6 +92,8 @@ async def _play(service: Service, game: dict[str, Any], tokens: list[str], seed:
             result = applied["applyMove"]
             assert result["__typename"] == "MoveApplied", result
             version, status, to_act = (result["game"][k] for k in ("version", "status", "toAct"))
+            if after_move is not None:
+                await after_move(version)
         return int(version)
     finally:
         for seat in seats:
@@ -110,3 +129,68 @@ async def test_gql_plays_a_whole_game_while_a_second_gql_client_follows_it_to_co
         async with asyncio.timeout(60):
             again = await _follow(service, game["id"], tokens[1], protocol, asyncio.Event())
         assert again == [{"gameId": game["id"], "version": final, "status": "FINISHED"}]
+
+
+async def _resume_after_cuts(
+    proxy: CuttingProxy, game_id: str, token: str, events: list[dict[str, Any]]
+) -> int:
+    """Every event into `events` until the server completes the stream, through `proxy`:
+    after a cut socket, subscribed again with afterVersion = the last version seen. The
+    number of subscriptions."""
+    for subscriptions in range(1, 20):
+        await proxy.open.wait()
+        transport = WebsocketsTransport(
+            url=f"ws://127.0.0.1:{proxy.port}/graphql",
+            init_payload={"authorization": f"Bearer {token}"},
+        )
+        after = events[-1]["version"] if events else None
+        try:
+            async with Client(transport=transport) as session:
+                async for data in session.subscribe(_request(RESUME, id=game_id, after=after)):
+                    events.append(data["gameEvents"])
+            return subscriptions
+        except (TransportError, WebSocketException, OSError):
+            continue  # cut: subscribe again once the proxy lets connections in
+    raise AssertionError(f"no subscription lasted; events so far: {events}")
+
+
+async def test_gql_resumes_events_after_a_cut_socket_with_no_gap_and_no_duplicate(
+    service: Service,
+) -> None:
+    async with _http(service) as session:
+        created = await session.execute(
+            _request(CREATE, input={"kind": "TREELINGS", "players": 2, "seed": "gql-resume"})
+        )
+    game = created["createGame"]["game"]
+    tokens = [seat["token"] for seat in created["createGame"]["seats"]]
+    proxy = await CuttingProxy(urlsplit(service.url).port or 80).start()
+    try:
+        events: list[dict[str, Any]] = []
+        follower = asyncio.create_task(_resume_after_cuts(proxy, game["id"], tokens[1], events))
+
+        async def seen(version: int) -> bool:
+            if follower.done():
+                follower.result()  # failed: say why
+            return bool(events) and events[-1]["version"] == version
+
+        await until(lambda: seen(game["version"]), "the first event")
+        moves = 0
+
+        async def cut_mid_game(version: int) -> None:
+            nonlocal moves
+            moves += 1
+            if moves in (3, 9):  # the socket drops, and three moves are made meanwhile
+                await until(lambda: seen(version), f"version {version} before the cut")
+                proxy.cut()
+            elif moves in (6, 12):
+                proxy.resume()
+                await until(lambda: seen(version), f"version {version} after the cut")
+
+        final = await _play(service, game, tokens, "gql-resume", cut_mid_game)
+        async with asyncio.timeout(60):
+            subscriptions = await follower
+    finally:
+        await proxy.aclose()
+    assert [e["version"] for e in events] == list(range(game["version"], final + 1))
+    assert [e["status"] for e in events] == ["ACTIVE"] * (len(events) - 1) + ["FINISHED"]
+    assert subscriptions == 3

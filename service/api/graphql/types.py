@@ -124,9 +124,6 @@ class Outcome:
     )
 
 
-REREAD_ATTEMPTS = 5
-
-
 REASON = "ILLEGAL_MOVE only: why, as a code of the game's own (docs/rules/<game>.md lists them)."
 RULE = "ILLEGAL_MOVE only: the ruling or rulebook section the reason comes from, e.g. TG-4."
 
@@ -474,6 +471,21 @@ class GameEvent:
     game_id: strawberry.ID
     version: int
     status: GameStatus
+
+    @strawberry.field(
+        description="The game at this event's version as the subscriber sees it (its seat's "
+        "view, with the token of connection_init; a spectator's without), so a client needs no "
+        "`game` round trip. Resolved per event and subscriber: select it only if you use it."
+    )
+    async def game(self, info: Info[Any, Any]) -> Game:
+        service = context_service(info)
+        try:
+            loaded = await service.read(str(self.game_id), context_token(info))
+            return Game(
+                loaded=await service.at_version(loaded, min(self.version, loaded.record.version))
+            )
+        except Refused as refused:
+            raise api_error(refused) from None
 
 
 @strawberry.input
