@@ -82,6 +82,34 @@ def test_the_generated_client_plays_a_whole_game(
     assert game.scores.final and game.scores.winners
 
 
+def test_the_generated_client_revalidates_with_its_own_etag_only(
+    rules_client: ModuleType, service: Service
+) -> None:
+    """Issue 31: an ETag is the viewer's own, on the game, legal moves, scores and history;
+    the same seat's If-None-Match gets 304, another seat's 200 and its own view."""
+    models = _module(rules_client, "models")
+    create = _module(rules_client, "api.default.create_game")
+    body = models.CreateGame(kind=models.CreateGameKind.TREELINE, players=2, seed="opc-etags")
+    created = create.sync(client=rules_client.Client(base_url=service.url), body=body)
+    assert isinstance(created, models.CreatedGame), created
+    seats = [
+        rules_client.AuthenticatedClient(base_url=service.url, token=s.token) for s in created.seats
+    ]
+    game_id = created.game.id
+    for name in ("get_game", "get_legal_moves", "get_scores", "get_history"):
+        route = _module(rules_client, f"api.default.{name}")
+        first = route.sync_detailed(game_id, client=seats[0])
+        assert first.status_code == 200 and first.parsed is not None, name
+        tag = first.headers["etag"]
+        again = route.sync_detailed(game_id, client=seats[0], if_none_match=tag)
+        assert (again.status_code, again.content) == (304, b""), name
+        other = route.sync_detailed(game_id, client=seats[1], if_none_match=tag)
+        assert other.status_code == 200 and other.headers["etag"] != tag, name
+        assert other.parsed is not None, name
+    view = _module(rules_client, "api.default.get_game").sync(game_id, client=seats[1])
+    assert isinstance(view, models.Game) and view.viewer == 1
+
+
 def test_the_generated_client_manages_a_webhook_endpoint(
     rules_client: ModuleType, service: Service
 ) -> None:
