@@ -19,6 +19,7 @@ import pytest
 
 from service.api.contracts import SCHEMA_DIR
 from tests.clients.conftest import KINDS, Service
+from tests.support.processes import service_processes
 
 # The generator's own names, as a user gets them from docs/api.md's command; the one option:
 # no formatter run after generating.
@@ -140,17 +141,21 @@ def test_the_generated_client_manages_a_webhook_endpoint(
 
 
 def test_the_documented_example_runs_with_the_generated_package(
-    rules_client: ModuleType, service: Service
+    rules_client: ModuleType, redis_url: str
 ) -> None:
+    """Against a server with RULES_API_KEYS, as in production: creating needs the key in
+    X-API-Key (issue 31: the example passed a `Client` without it)."""
     found = DOC_EXAMPLE.search(DOC.read_text())
     assert found, "docs/api.md has no Python example under 'A generated client'"
     assert rules_client.__file__ is not None
     package_dir = str(Path(rules_client.__file__).parents[1])
-    run = subprocess.run(
-        [sys.executable, "-c", found[1]],
-        env={**os.environ, "BASE": service.url, "PYTHONPATH": package_dir},
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+    keyed = {"RULES_API_KEYS": "docs:docs-secret", "RULES_RATE_LIMIT_PER_ADDRESS": "0"}
+    with service_processes(redis_url, 1, keyed) as (url,):
+        run = subprocess.run(
+            [sys.executable, "-c", found[1]],
+            env={**os.environ, "BASE": url, "PYTHONPATH": package_dir, "API_KEY": "docs-secret"},
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr
     version, replayed = run.stdout.split()
     assert int(version) >= 1 and replayed == "False", run.stdout

@@ -91,7 +91,7 @@ async def test_etags_are_per_viewer_so_only_the_same_viewer_gets_304(api: Api) -
     # a route's tag is not another route's, nor history's after another `after`
     url = f"/v1/games/{game['id']}"
     tag = (await http.get(url, headers=viewers["seat 0"])).headers["etag"]
-    for suffix in ETAGGED[1:] + ["/history?after=1"]:
+    for suffix in [*ETAGGED[1:], "/history?after=1"]:
         sent = await http.get(f"{url}{suffix}", headers={**viewers["seat 0"], "if-none-match": tag})
         assert sent.status_code == 200, suffix
     # a move changes every tag; the mover's answer carries its next tag, If-Match reads it
