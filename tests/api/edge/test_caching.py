@@ -70,6 +70,29 @@ async def test_writes_refusals_and_health_are_never_stored(api: Api) -> None:
     assert posted.headers["cache-control"] == "no-store", "a POST is not a cacheable read"
 
 
+async def test_graphql_gets_follow_the_same_policy(api: Api) -> None:
+    http = api.http
+    game, tokens = await create(api, "TREELINGS", 2, seed="cache-graphql")
+    params = _get_params(gql.GAME, {"id": game["id"]})
+    spectator = await http.get("/graphql", params=params)
+    assert spectator.status_code == 200 and "errors" not in spectator.json()
+    assert spectator.headers["cache-control"] == PUBLIC
+    assert {"authorization", "x-api-key"} <= _vary(spectator)
+    seat = await http.get(
+        "/graphql", params=params, headers={"authorization": f"Bearer {tokens[0]}"}
+    )
+    assert seat.json()["data"]["game"]["viewer"] == 0
+    assert seat.headers["cache-control"] == PRIVATE
+    # an answer with errors is never shared: strawberry's, the persisted query's miss
+    invalid = await http.get("/graphql", params=_get_params("{ game(id: 1) { nope } }", {}))
+    assert invalid.status_code == 200 and invalid.json()["errors"]
+    assert invalid.headers["cache-control"] == "no-store"
+    unknown = {"extensions": json.dumps({"persistedQuery": {"version": 1, "sha256Hash": "0" * 64}})}
+    miss = await http.get("/graphql", params=unknown)
+    assert miss.json()["errors"][0]["extensions"]["code"] == "PERSISTED_QUERY_NOT_FOUND"
+    assert miss.headers["cache-control"] == "no-store"
+
+
 async def test_the_public_age_is_a_setting_and_zero_shares_nothing(redis_url: str) -> None:
     for age, expected in ((30, "public, max-age=30"), (0, "no-store")):
         settings = Settings(public_max_age=age, rate_limit_per_token=0, rate_limit_per_address=0)
