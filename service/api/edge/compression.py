@@ -14,7 +14,9 @@ from starlette.types import ASGIApp
 from starlette_compress import CompressMiddleware, add_compress_type, remove_compress_type
 
 MINIMUM_BYTES = 1024  # below this the headers and the CPU cost more than the bytes saved
-BROTLI_QUALITY = 4  # ~gzip's speed at a smaller size (`make bench`, docs/performance.md)
+# brotli 3 is as small as gzip 6 for less CPU; 4 saves ~3% more for ~1.6x the CPU of 3
+# (`make bench`, docs/performance.md "Compression")
+BROTLI_QUALITY = 3
 GZIP_LEVEL = 6
 
 # problem details are JSON too
