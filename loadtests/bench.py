@@ -7,10 +7,11 @@ It starts a private redis-server, the service and the floor (loadtests/floor.py)
 processes (uvloop, httptools), creates real games of every kind, then drives each target with
 the same generator (loadtests/runner.py) and the same number of clients: first as fast as the
 server answers (peak), then at half the peak rate. It prints requests/s, p50 and p99 and the
-ratio to the floor, CPU per request of the server and of Redis, the engine table and the
-Redis memory per game of every kind (loadtests/memory.py), and the cost of RULES_REPLICA_ACK:
-applyMove on a master with one replica without and with it, as ratios; it writes results.json
-and latency.png into --out (git-ignored).
+ratio to the floor, CPU per request of the server and of Redis, the engine table, the
+Redis memory per game of every kind (loadtests/memory.py), the bytes gzip and brotli save and
+the CPU they cost per read of each kind (loadtests/compression.py), and the cost of
+RULES_REPLICA_ACK: applyMove on a master with one replica without and with it, as ratios; it
+writes results.json and latency.png into --out (git-ignored).
 """
 
 from __future__ import annotations
@@ -26,15 +27,17 @@ from typing import Any
 import msgspec
 import uvloop
 
-from loadtests import engine, memory
+from loadtests import compression, engine, memory
 from loadtests.runner import run_phase
 from loadtests.servers import ASGI_SERVERS, Stack, stack
 from loadtests.targets import (
+    BrotliRead,
     Floor,
     GraphQLApply,
     GraphQLApplyLean,
     GraphQLRead,
     GraphQLTypedRead,
+    GzipRead,
     Noop,
     Pool,
     RestApply,
@@ -52,6 +55,8 @@ TARGETS = {
     "rest-apply-minimal": "REST apply (minimal)",
     "graphql-read": "GraphQL game read",
     "graphql-read-typed": "GraphQL typed read",
+    "graphql-read-gzip": "GraphQL game read (gzip)",
+    "graphql-read-br": "GraphQL game read (br)",
     "rest-read": "REST game read",
 }
 GOALS = {"graphql-apply": 0.5, "rest-apply": 0.8}
@@ -112,6 +117,8 @@ async def _run(args: argparse.Namespace, servers: Stack, targets: list[str]) -> 
                 "rest-apply-minimal": RestApplyMinimal,
                 "graphql-read": GraphQLRead,
                 "graphql-read-typed": GraphQLTypedRead,
+                "graphql-read-gzip": GzipRead,
+                "graphql-read-br": BrotliRead,
                 "rest-read": RestRead,
             }
             target = classes[key](pool, args.clients)
@@ -143,6 +150,8 @@ async def _run(args: argparse.Namespace, servers: Stack, targets: list[str]) -> 
                 apply_rps = max(apply_rps, summary["rps"])
         results[key] = {"name": TARGETS[key], **passes}
     print(f"games created in all: {pool.created}", flush=True)
+    if targets is args.targets:
+        results["compression"] = await compression.measure(pool, host, service.port)
     if args.memory_games > 0 and targets is args.targets:
         results["memory"] = await memory.measure(args.memory_games, 4, servers.redis.url)
     return results
@@ -344,6 +353,7 @@ def main() -> None:
     with stack(server=args.servers[0]) as servers:
         results = uvloop.run(_run(args, servers, args.targets))
     memory_results = results.pop("memory", {})
+    sizes = results.pop("compression", {})
     _ratios(results)
     by_server = {args.servers[0]: results}
     for other in args.servers[1:]:
@@ -373,6 +383,11 @@ def main() -> None:
         print()
         print("engine (4 players; % of the server CPU of one GraphQL applyMove):")
         print(engine.table(engine_results, server_ms))
+    if sizes:
+        print()
+        print("compression: a seat's view mid-game (GraphQL read), mean bytes on the wire and")
+        print("CPU microseconds to compress one (loadtests/compression.py):")
+        print(compression.table(sizes))
     if memory_results:
         print()
         print("Redis memory per game, all keys (MEMORY USAGE; an idempotency key on every move):")
@@ -391,6 +406,7 @@ def main() -> None:
         "engine": engine_results,
         "memory": memory_results,
         "replica_ack": replica_results,
+        "compression": sizes,
         "servers": {name: rows for name, rows in by_server.items() if name != args.servers[0]},
         "graphql_apply_server_cpu_ms": server_ms,
     }

@@ -276,6 +276,31 @@ class GraphQLRead(ReadTarget):
         )
 
 
+class CompressedRead(GraphQLRead):
+    """GraphQLRead asking for `encoding`: the server CPU that compressing a seat's view adds
+    (service/api/edge/compression.py)."""
+
+    encoding = ""
+
+    def request(self, table: Table) -> Request:
+        read = super().request(table)
+        headers = f"{read.headers}Accept-Encoding: {self.encoding}\r\n"
+        return Request(read.method, read.path, read.body, headers, read.kind)
+
+    def check(self, client: int, status: int, body: bytes) -> bool:
+        return status == 200 and bool(body)  # compressed: the field names are not readable
+
+
+class GzipRead(CompressedRead):
+    name = "GraphQL game read (gzip)"
+    encoding = "gzip"
+
+
+class BrotliRead(CompressedRead):
+    name = "GraphQL game read (br)"
+    encoding = "br"
+
+
 class GraphQLTypedRead(ReadTarget):
     """The same read as GraphQLRead with typed fields: answered by strawberry, not the fast
     path, so it shows what the typed view costs."""

@@ -24,6 +24,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from service import logs, metrics
+from service.api.edge.caching import Caching
+from service.api.edge.compression import compressed
 from service.api.edge.guard import Admission, Guard
 from service.api.edge.problems import unrouted
 from service.api.edge.ratelimit import RateLimiter
@@ -192,8 +194,14 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         else:
             await app(scope, receive, send)
 
+    # compressed inside the guard: the request's time includes it, and the guard's headers
+    # and Cache-Control go on the answer as sent
     guarded: ASGIApp = Guard(
-        routed, settings.max_body_bytes, admission, settings.max_sockets_per_address
+        compressed(routed),
+        settings.max_body_bytes,
+        admission,
+        settings.max_sockets_per_address,
+        Caching(settings.public_max_age),
     )
     if settings.cors_origins:
         # outside the guard, so a browser can read its refusals (413, 429) too

@@ -73,6 +73,9 @@ class Settings:
     # browser origins (https://app.example.com) allowed to call the API: CORS on HTTP, the
     # Origin check on WebSocket upgrades; empty: same origin only; "*": any origin
     cors_origins: tuple[str, ...] = ()
+    # how long shared caches (a CDN) may keep a spectator's answer (no token, no API key);
+    # answers to a seat or a tenant are `private, no-store` (service/api/edge/caching.py)
+    public_max_age: int = 2
     max_json_depth: int = 32  # nesting of request bodies, variables, moves and socket frames
     max_sockets_per_address: int = 256  # open WebSockets per client address, per process
     max_subscriptions_per_socket: int = 16  # operations in flight on one WebSocket
@@ -143,6 +146,7 @@ class Settings:
             max_suggest_ms=_int("RULES_MAX_SUGGEST_MS", cls.max_suggest_ms),
             graphql_fast_path=os.environ.get("RULES_GRAPHQL_FAST_PATH", "1") != "0",
             cors_origins=_list("RULES_CORS_ORIGINS"),
+            public_max_age=_int("RULES_PUBLIC_MAX_AGE", cls.public_max_age),
             max_json_depth=_int("RULES_MAX_JSON_DEPTH", cls.max_json_depth),
             max_sockets_per_address=_int(
                 "RULES_MAX_SOCKETS_PER_ADDRESS", cls.max_sockets_per_address

@@ -20,6 +20,14 @@ DEFAULT_TENANT = "default"  # the tenant of every game when RULES_API_KEYS is no
 TOKEN = re.compile(r"(0|[1-9][0-9]{0,2})\.([A-Za-z0-9_-]{32})")  # seat.secret, as issued
 
 
+class KeyNeeded(Refused):
+    """UNAUTHORIZED for want of a tenant's API key (X-API-Key), not of a seat's token: REST
+    titles it so (issue 31)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(Code.UNAUTHORIZED, message)
+
+
 def seat_token(token: str) -> tuple[int, str] | None:
     """The seat and secret of a token in its one canonical form `<seat>.<secret>`, else None.
     Seats are canonical decimals (no sign, no leading zero) so one credential has one

@@ -101,13 +101,17 @@ async def list_games(
         gone = [e for e, r in zip(batch, records, strict=True) if r is None][:left]
         await store.unlist(gone)
         left -= len(gone)
-        for (member, _), record in zip(batch, records, strict=True):
+        for taken, ((member, _), record) in enumerate(zip(batch, records, strict=True), 1):
             cursor = member
             if isinstance(record, Record) and _matches(record, tenant, only):
                 loaded = LoadedGame(indexes.game_of(member), record, games()[record.kind], None)
                 found.append((indexes.encode_cursor(member), loaded))
                 if len(found) == first:
-                    return Page(found, found[-1][0], True)
+                    # a page that ends with the last entry has no next page (issue 31)
+                    more = taken < len(batch) or any(
+                        lane.members or not lane.done for lane in lanes
+                    )
+                    return Page(found, found[-1][0], more)
     # the budget is spent: every lane's entries newer than `cursor` were scanned
     return Page(found, indexes.encode_cursor(cursor) if cursor else None, True)
 

@@ -21,7 +21,7 @@ from service import metrics
 from service.bots import STRATEGIES
 from service.bots.hints import HintPool, HintRequest
 from service.core import clocks, listing
-from service.core.access import Tenants, seat_of, seat_token
+from service.core.access import KeyNeeded, Tenants, seat_of, seat_token
 from service.core.creation import new_game
 from service.core.decisions import (
     LAZY_TIMEOUTS,
@@ -115,7 +115,7 @@ class GameService:
         """The tenant whose webhook endpoints the caller manages."""
         tenant = self.tenant_of(api_key)
         if tenant is None:
-            raise Refused(Code.UNAUTHORIZED, WEBHOOKS_NEED_KEY)
+            raise KeyNeeded(WEBHOOKS_NEED_KEY)
         return tenant
 
     async def create(
@@ -133,7 +133,7 @@ class GameService:
         or act as a bot's seat)."""
         tenant = self.tenant_of(api_key)
         if tenant is None:
-            raise Refused(Code.UNAUTHORIZED, CREATE_NEEDS_KEY)
+            raise KeyNeeded(CREATE_NEEDS_KEY)
         if seed is not None and self.seeds_need_key and not self.tenants.keyed:
             # With RULES_API_KEYS the tenant above was named by a valid key; without, anyone
             # may create here but no key names a tenant. BAD_INPUT, not UNAUTHORIZED: no key
@@ -174,7 +174,7 @@ class GameService:
         """The game's tenant calls it off: ABANDONED, no winners. Another tenant's key is
         told there is no such game (it may not learn which games exist)."""
         if tenant is None:
-            raise Refused(Code.UNAUTHORIZED, ABANDON_NEEDS_KEY)
+            raise KeyNeeded(ABANDON_NEEDS_KEY)
         record, _ = await self.store.load(game_id)
         if record is None or record.tenant != tenant:
             raise _not_found(game_id)
@@ -257,7 +257,7 @@ class GameService:
     ) -> listing.Page:
         """A page of the caller's tenant's games, newest first (service/core/listing.py)."""
         if tenant is None:
-            raise Refused(Code.UNAUTHORIZED, LIST_NEEDS_KEY)
+            raise KeyNeeded(LIST_NEEDS_KEY)
         return await listing.list_games(self.store, tenant, only, first, after)
 
     async def apply(

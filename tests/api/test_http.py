@@ -33,9 +33,14 @@ async def test_oversized_body_is_refused_before_it_is_read(api: Api) -> None:
     assert response.json()["errors"][0]["extensions"]["code"] == "PAYLOAD_TOO_LARGE"
 
 
-async def test_get_queries_are_off(api: Api) -> None:
+async def test_get_answers_queries_and_refuses_mutations(api: Api) -> None:
+    """tests/api/graphql/test_persisted_get.py has the rest (issue 31)."""
     response = await api.http.get("/graphql", params={"query": "{ catalog { kind } }"})
-    assert response.status_code in {400, 405}
+    assert response.status_code == 200 and response.json()["data"]["catalog"]
+    mutation = 'mutation { resign(gameId: "x") { __typename } }'
+    refused = await api.http.get("/graphql", params={"query": mutation})
+    assert refused.status_code == 405
+    assert refused.json()["errors"][0]["extensions"]["code"] == "METHOD_NOT_ALLOWED"
 
 
 async def test_metrics_count_moves_and_time_operations(api: Api) -> None:

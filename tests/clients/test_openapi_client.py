@@ -19,6 +19,7 @@ import pytest
 
 from service.api.contracts import SCHEMA_DIR
 from tests.clients.conftest import KINDS, Service
+from tests.support.processes import service_processes
 
 # The generator's own names, as a user gets them from docs/api.md's command; the one option:
 # no formatter run after generating.
@@ -82,6 +83,34 @@ def test_the_generated_client_plays_a_whole_game(
     assert game.scores.final and game.scores.winners
 
 
+def test_the_generated_client_revalidates_with_its_own_etag_only(
+    rules_client: ModuleType, service: Service
+) -> None:
+    """Issue 31: an ETag is the viewer's own, on the game, legal moves, scores and history;
+    the same seat's If-None-Match gets 304, another seat's 200 and its own view."""
+    models = _module(rules_client, "models")
+    create = _module(rules_client, "api.default.create_game")
+    body = models.CreateGame(kind=models.CreateGameKind.TREELINE, players=2, seed="opc-etags")
+    created = create.sync(client=rules_client.Client(base_url=service.url), body=body)
+    assert isinstance(created, models.CreatedGame), created
+    seats = [
+        rules_client.AuthenticatedClient(base_url=service.url, token=s.token) for s in created.seats
+    ]
+    game_id = created.game.id
+    for name in ("get_game", "get_legal_moves", "get_scores", "get_history"):
+        route = _module(rules_client, f"api.default.{name}")
+        first = route.sync_detailed(game_id, client=seats[0])
+        assert first.status_code == 200 and first.parsed is not None, name
+        tag = first.headers["etag"]
+        again = route.sync_detailed(game_id, client=seats[0], if_none_match=tag)
+        assert (again.status_code, again.content) == (304, b""), name
+        other = route.sync_detailed(game_id, client=seats[1], if_none_match=tag)
+        assert other.status_code == 200 and other.headers["etag"] != tag, name
+        assert other.parsed is not None, name
+    view = _module(rules_client, "api.default.get_game").sync(game_id, client=seats[1])
+    assert isinstance(view, models.Game) and view.viewer == 1
+
+
 def test_the_generated_client_manages_a_webhook_endpoint(
     rules_client: ModuleType, service: Service
 ) -> None:
@@ -112,17 +141,21 @@ def test_the_generated_client_manages_a_webhook_endpoint(
 
 
 def test_the_documented_example_runs_with_the_generated_package(
-    rules_client: ModuleType, service: Service
+    rules_client: ModuleType, redis_url: str
 ) -> None:
+    """Against a server with RULES_API_KEYS, as in production: creating needs the key in
+    X-API-Key (issue 31: the example passed a `Client` without it)."""
     found = DOC_EXAMPLE.search(DOC.read_text())
     assert found, "docs/api.md has no Python example under 'A generated client'"
     assert rules_client.__file__ is not None
     package_dir = str(Path(rules_client.__file__).parents[1])
-    run = subprocess.run(
-        [sys.executable, "-c", found[1]],
-        env={**os.environ, "BASE": service.url, "PYTHONPATH": package_dir},
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+    keyed = {"RULES_API_KEYS": "docs:docs-secret", "RULES_RATE_LIMIT_PER_ADDRESS": "0"}
+    with service_processes(redis_url, 1, keyed) as (url,):
+        run = subprocess.run(
+            [sys.executable, "-c", found[1]],
+            env={**os.environ, "BASE": url, "PYTHONPATH": package_dir, "API_KEY": "docs-secret"},
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr
     version, replayed = run.stdout.split()
     assert int(version) >= 1 and replayed == "False", run.stdout

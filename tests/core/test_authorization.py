@@ -120,6 +120,7 @@ async def test_rest_matrix(api: Api, method: str, suffix: str, caller: str) -> N
     assert response.status_code == REST[(method, suffix)][caller], response.text
     if response.status_code == 401:
         assert response.headers["www-authenticate"] == "Bearer"
+        assert response.json()["title"] == "Not a seat of this game"
 
 
 async def test_api_keys_guard_game_creation(redis_url: str) -> None:
@@ -139,6 +140,11 @@ async def test_api_keys_guard_game_creation(redis_url: str) -> None:
                 "/v1/games", json={"kind": "TREELINGS", "players": 2}, headers=headers
             )
             assert rest.status_code == 401
+            # issue 31: titled for what is missing, not "Not a seat of this game"
+            assert rest.json()["title"] == "API key needed"
+            assert rest.headers["content-type"] == "application/problem+json"
+        listing = await http.get("/v1/games")
+        assert (listing.status_code, listing.json()["title"]) == (401, "API key needed")
         ok = await http.post(
             "/graphql",
             json={"query": query, "variables": variables},

@@ -125,6 +125,27 @@ async def test_pages_walk_every_game_once_newest_first(http: httpx.AsyncClient) 
     assert later == []
 
 
+async def test_a_page_that_ends_with_the_last_game_has_no_next_page(
+    http: httpx.AsyncClient,
+) -> None:
+    dave = user()
+    created = [
+        (await create_game(http, document=CREATE, key=ACME, playerIds=[dave, None]))["game"]["id"]
+        for _ in range(4)
+    ]
+    body = await post(http, LIST, {"filter": {"playerId": dave}, "first": 2}, ACME)
+    assert body["data"]["games"]["pageInfo"]["hasNextPage"] is True
+    after = body["data"]["games"]["pageInfo"]["endCursor"]
+    body = await post(http, LIST, {"filter": {"playerId": dave}, "first": 2, "after": after}, ACME)
+    games = body["data"]["games"]
+    assert [edge["node"]["id"] for edge in games["edges"]] == created[1::-1]
+    assert games["pageInfo"]["hasNextPage"] is False
+    whole = await post(http, LIST, {"filter": {"playerId": dave}, "first": 4}, ACME)
+    assert whole["data"]["games"]["pageInfo"]["hasNextPage"] is False
+    rest = await http.get(f"/v1/games?playerId={dave}&first=4", headers={"x-api-key": ACME})
+    assert rest.json()["nextCursor"] is None and "next" not in rest.links
+
+
 @pytest.mark.parametrize(
     ("variables", "code"),
     [

@@ -38,7 +38,8 @@ TWELVE = [  # issue #15 item 9, and the REST router's own two
     ("POST", "/graphql", {"content-type": "application/json"}, b"{bad"),
     ("POST", "/graphql", {"content-type": "application/json"}, b'[{"query": "{ catalog { kind } }"}]'),
     ("POST", "/graphql", {"content-type": "application/json"}, b""),
-    ("GET", "/graphql?query={catalog{kind}}", {}, b""),
+    # GET answers queries only (issue 31): a mutation over GET is 405, with Allow
+    ("GET", "/graphql?query=mutation%7Bresign(gameId:%22x%22)%7B__typename%7D%7D", {}, b""),
     ("POST", "/graphql", {"content-type": "multipart/form-data; boundary=x"}, b"--x\r\n"),
     ("POST", "/graphql", {"content-type": "application/x-www-form-urlencoded"}, b"query=x"),
     ("POST", "/graphql", {"content-type": "text/plain"}, b'{"query": "{ catalog { kind } }"}'),

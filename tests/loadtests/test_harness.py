@@ -104,7 +104,8 @@ def test_the_benchmark_drives_every_target_without_an_error(tmp_path: Path) -> N
     targets = results["targets"]
     assert set(targets) == {
         "noop", "floor", "graphql-apply", "graphql-apply-lean", "rest-apply",
-        "rest-apply-minimal", "graphql-read", "graphql-read-typed", "rest-read",
+        "rest-apply-minimal", "graphql-read", "graphql-read-typed", "graphql-read-gzip",
+        "graphql-read-br", "rest-read",
     }  # fmt: skip
     for key, row in targets.items():
         for name in ("peak", "half"):
@@ -120,6 +121,12 @@ def test_the_benchmark_drives_every_target_without_an_error(tmp_path: Path) -> N
         assert row["peak"]["requests"] > 0 and row["ratio_to_without"] > 0
     assert "RULES_REPLICA_ACK=1" in done.stdout
     assert set(results["engine"]) == set(games())
+    sizes = results["compression"]
+    assert set(sizes) == set(games())
+    for kind, sent in sizes.items():  # a view under 1 KiB is sent as it is
+        assert sent["identity"] >= sent["gzip"] > 0 and sent["identity"] >= sent["br"] > 0, kind
+    largest = max(sizes.values(), key=lambda sent: sent["identity"])
+    assert largest["br"] < largest["identity"] / 2
     assert (tmp_path / "latency.png").exists() == plot
 
 

@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from service import metrics
+from service.api.edge.caching import Caching
 from service.api.edge.headers import headers_for
 from service.api.edge.parsing import credential, header, natural
 from service.api.edge.problems import refusal
@@ -77,12 +78,18 @@ class Occupancy:
 
 class Guard:
     def __init__(
-        self, app: ASGIApp, max_body_bytes: int, admission: Admission, max_sockets: int
+        self,
+        app: ASGIApp,
+        max_body_bytes: int,
+        admission: Admission,
+        max_sockets: int,
+        caching: Caching | None = None,
     ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.admission = admission
         self.sockets = Occupancy(max_sockets)  # open WebSockets per client address
+        self.caching = caching or Caching(0)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
@@ -96,7 +103,8 @@ class Guard:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", ()), *added]
+                headers = [*message.get("headers", ()), *added]
+                message["headers"] = self.caching.headers(scope, message["status"], headers)
             await send(message)
 
         refused = self._refuse_early(scope, path)

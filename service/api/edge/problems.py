@@ -13,6 +13,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
+from service.core.access import KeyNeeded
 from service.refusals import Code, Refused
 
 # Every code a refusal outside GraphQL may carry: its HTTP status and its title.
@@ -39,6 +40,7 @@ PROBLEMS = {
     "RULES_CHANGED": (409, "The game's rules are retired"),
 }
 STATUS = {code: status for code, (status, _) in PROBLEMS.items()}
+KEY_NEEDED = "API key needed"  # the title of an UNAUTHORIZED that wants X-API-Key, not a token
 RETRYABLE = {"UNAVAILABLE", "HINTS_BUSY", "HINT_TIMEOUT", "UPGRADE_IN_PROGRESS"}
 # The service's codes (service/refusals.py) REST names otherwise; every other is its own name.
 PUBLIC_CODES = {Code.BAD_INPUT: "BAD_USER_INPUT", Code.OUT_OF_RANGE: "BAD_REQUEST"}
@@ -68,6 +70,8 @@ def from_refusal(refused: Refused, title: str | None = None) -> Problem:
         else {"reason": refused.reason, "rule": refused.rule}
     )
     code = PUBLIC_CODES.get(refused.code, refused.code.value)
+    if title is None and isinstance(refused, KeyNeeded):
+        title = KEY_NEEDED
     return Problem(code, refused.message, refused.current_version, explained, title)
 
 

@@ -5,6 +5,11 @@ A POST is read once. Automatic persisted queries (Apollo's protocol: the client 
 not seen it) save clients from resending documents; the text is kept per process, so after a
 miss on another replica the client simply resends it. Then, if the document is one the fast
 path understands (fastpath.py), it answers directly; otherwise strawberry answers as usual.
+
+A GET with `query` or `extensions` in its URL is the same request for queries only (a hash
+alone is enough once the text is known), so a CDN can cache what spectators read
+(service/api/edge/caching.py); a mutation over GET is refused with 405 METHOD_NOT_ALLOWED.
+A GET without either is a browser asking for GraphiQL.
 """
 
 from __future__ import annotations
@@ -14,17 +19,23 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import msgspec
 from cross_web import HTTPException
+from graphql import OperationType
+from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.types import Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 from strawberry.asgi import ASGIWebSocketAdapter, GraphQL
+from strawberry.http import GraphQLHTTPResponse
 from strawberry.http.exceptions import WebSocketDisconnected
+from strawberry.types import ExecutionResult
 from strawberry.types.unset import UNSET, UnsetType
 
+from service.api.edge.caching import ERRORS
 from service.api.edge.guard import Admission, Occupancy
 from service.api.edge.parsing import BadInput, bearer_token, credential, decode_json, header
 from service.api.edge.problems import refusal
@@ -42,6 +53,7 @@ GRAPHIQL_DIR = (
 GRAPHIQL_PAGE = (GRAPHIQL_DIR / "index.html").read_text()
 # strawberry refuses these itself (as plain text); they are answered as typed GraphQL errors
 HTTP_CODES = {400: "BAD_REQUEST", 404: "UNKNOWN_ROUTE", 405: "METHOD_NOT_ALLOWED"}
+ALLOW = {"allow": "POST"}
 
 
 class TextFrames(ASGIWebSocketAdapter):
@@ -71,7 +83,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         super().__init__(
             schema,
             graphql_ide=None if settings.production else "graphiql",
-            allow_queries_via_get=False,
+            allow_queries_via_get=True,  # only queries: `_execute` refuses the rest first
             multipart_uploads_enabled=False,
             allowed_origins=settings.cors_origins,  # WebSocket upgrades from other origins
             max_subscriptions_per_connection=None,  # sockets.py refuses it, typed
@@ -98,6 +110,13 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
             "endpoints": self.endpoints,
             "token": bearer_token(request),
         }
+
+    async def process_result(
+        self, request: Request, result: ExecutionResult
+    ) -> GraphQLHTTPResponse:
+        if result.errors:
+            request.scope[ERRORS] = True  # an answer with errors is never cached (caching.py)
+        return await super().process_result(request, result)
 
     def encode_json(self, data: object) -> bytes:
         return msgspec.json.encode(data)
@@ -133,6 +152,14 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
                 await answer(scope, receive, send)
                 return
             receive = _replay(body, receive)
+        elif scope["method"] == "GET" and {"query", "extensions"} & set(_params(scope)):
+            answer = await self._get(scope)
+            if isinstance(answer, bytes):
+                await _send_json(send, answer)
+                return
+            if answer is not None:
+                await answer(scope, receive, send)
+                return
         try:
             response = await self.run(Request(scope, receive))
         except HTTPException as exc:
@@ -153,25 +180,61 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
             return refusal("/graphql", 400, "BAD_REQUEST", "batching is not enabled"), body
         if not isinstance(payload, dict):
             return refusal("/graphql", 400, "BAD_REQUEST", "the body must be a JSON object"), body
+        answer, resolved = await self._execute(scope, payload)
+        return answer, body if resolved is payload else msgspec.json.encode(resolved)
+
+    async def _get(self, scope: Scope) -> Response | bytes | None:
+        """A GET's answer as `_answer` gives it; for strawberry, the URL gets the query text
+        a persisted query's hash stands for."""
+        params = _params(scope)
+        payload: dict[str, Any] = {k: params[k] for k in ("query", "operationName") if k in params}
+        for name in ("variables", "extensions"):
+            if params.get(name):
+                try:
+                    payload[name] = decode_json(params[name], self.max_depth)
+                except BadInput as exc:
+                    return refusal("/graphql", 400, "BAD_REQUEST", f"{name}: {exc}")
+                if not isinstance(payload[name], dict):
+                    return refusal("/graphql", 400, "BAD_REQUEST", f"{name} must be an object")
+        answer, resolved = await self._execute(scope, payload)
+        if answer is None and resolved is not payload:
+            query = {k: v if isinstance(v, str) else msgspec.json.encode(v).decode()
+                     for k, v in resolved.items() if v is not None}  # fmt: skip
+            scope["query_string"] = urlencode(query).encode()
+        return answer
+
+    async def _execute(
+        self, scope: Scope, payload: dict[str, Any]
+    ) -> tuple[Response | bytes | None, dict[str, Any]]:
+        """A refusal or the fast path's answer, or None; and the request with the query text
+        a persisted query's hash stands for."""
         query = payload.get("query")
         extensions = payload.get("extensions")
         if isinstance(extensions, dict) and isinstance(extensions.get("persistedQuery"), dict):
             query, refused = self._persisted(query, extensions["persistedQuery"])
             if refused is not None:
-                return refused, body
-            body = msgspec.json.encode({**payload, "query": query})
+                scope[ERRORS] = True
+                return refused, payload
+            payload = {**payload, "query": query}
+        if scope["method"] == "GET" and isinstance(query, str):
+            kind = self.documents.operation(query, payload.get("operationName"))
+            if kind not in (None, OperationType.QUERY):
+                message = f"a {kind.value} is sent with POST; GET answers queries only"
+                return refusal("/graphql", 405, "METHOD_NOT_ALLOWED", message, ALLOW), payload
         variables = payload.get("variables") or {}
         if not self.fast_path or not isinstance(query, str) or not isinstance(variables, dict):
-            return None, body
+            return None, payload
         plan = self.documents.plan(query)
         if plan is None or payload.get("operationName") not in (None, plan.name):
-            return None, body
+            return None, payload
         scope["rules.operation"] = plan.operation
         token = credential(header(scope, b"authorization"))
         result = await fastpath.run(plan, variables, self.service, token)
         if result is None:
-            return None, body
-        return self.encode_json(result), body
+            return None, payload
+        if "errors" in result:
+            scope[ERRORS] = True
+        return self.encode_json(result), payload
 
     def _persisted(self, query: object, persisted: dict[str, Any]) -> tuple[str, Response | None]:
         digest = persisted.get("sha256Hash")
@@ -186,6 +249,10 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         if known is None:
             return "", _error("PERSISTED_QUERY_NOT_FOUND", "PersistedQueryNotFound")
         return str(known), None
+
+
+def _params(scope: Scope) -> QueryParams:
+    return QueryParams(scope["query_string"])
 
 
 async def _read_body(receive: Receive) -> bytes | None:

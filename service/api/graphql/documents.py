@@ -20,6 +20,8 @@ from graphql import (
     GraphQLError,
     GraphQLSchema,
     OperationDefinitionNode,
+    OperationType,
+    get_operation_ast,
     parse,
     specified_rules,
 )
@@ -80,6 +82,15 @@ class Documents:
                     found = compile_plan(parsed[0])
             self.plans.put(query, found)
         return found if isinstance(found, Plan) else None
+
+    def operation(self, query: str, name: object) -> OperationType | None:
+        """The type of the operation a request names (None: the document does not parse, or
+        names no such operation; strawberry then says so)."""
+        parsed = self.parsed.get(query) or self.parsed.put(query, self.parse(query))
+        if isinstance(parsed, GraphQLError):
+            return None
+        found = get_operation_ast(parsed[0], name if isinstance(name, str) else None)
+        return None if found is None else found.operation
 
     def parse(self, query: str) -> tuple[DocumentNode, str] | GraphQLError:
         """graphql-core's parser costs ~12 us a token, so a cheap C-regex count refuses

@@ -101,7 +101,24 @@ def openapi() -> dict[str, Any]:
         }
 
     retry_after = {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}}
-    etag = {"description": 'The game\'s version, e.g. "12".', "schema": {"type": "string"}}
+    etag = {
+        "description": 'The version, a dot and a digest of who reads it, e.g. "12.5f0c9e1b2a3d4c6e": '
+        "another seat's tag is never current for you. If-Match takes it (or the bare version).",
+        "schema": {"type": "string"},
+    }
+    none_match = {
+        "name": "If-None-Match",
+        "in": "header",
+        "schema": {"type": "string"},
+        "description": "An ETag the client holds: 304 while it is current.",
+    }
+
+    def tagged(schema: dict[str, Any], description: str) -> dict[str, Any]:
+        """A GET's 200 with its ETag, and the 304 that answers a current If-None-Match."""
+        return {
+            "200": {**ok(schema, description)["200"], "headers": {"ETag": etag}},
+            "304": {"description": "not modified", "headers": {"ETag": etag}},
+        }
 
     link = {"description": 'The next page: <url>; rel="next".', "schema": {"type": "string"}}
 
@@ -155,20 +172,11 @@ def openapi() -> dict[str, Any]:
             "/v1/games/{gameId}": {
                 "get": {
                     **read,
-                    "parameters": [
-                        game_id,
-                        {
-                            "name": "If-None-Match",
-                            "in": "header",
-                            "schema": {"type": "string"},
-                            "description": "An ETag the client holds: 304 while it is current.",
-                        },
-                    ],
+                    "parameters": [game_id, none_match],
                     "operationId": "getGame",
                     "summary": "The game as the bearer's seat sees it (a spectator without a token).",
                     "responses": {
-                        "200": {**ok(_ref("Game"), "the game")["200"], "headers": {"ETag": etag}},
-                        "304": {"description": "not modified", "headers": {"ETag": etag}},
+                        **tagged(_ref("Game"), "the game"),
                         **problems(*GAME_ROUTE, "UNAUTHORIZED"),
                     },
                 }
@@ -176,10 +184,11 @@ def openapi() -> dict[str, Any]:
             "/v1/games/{gameId}/legal-moves": {
                 "get": {
                     **read,
+                    "parameters": [game_id, none_match],
                     "operationId": "getLegalMoves",
                     "summary": "The bearer seat's legal decisions now.",
                     "responses": {
-                        **ok(_ref("LegalMoves"), "legal moves"),
+                        **tagged(_ref("LegalMoves"), "legal moves"),
                         **problems(*GAME_ROUTE, "UNAUTHORIZED"),
                     },
                 }
@@ -195,7 +204,7 @@ def openapi() -> dict[str, Any]:
                             "name": "If-Match",
                             "in": "header",
                             "schema": {"type": "string"},
-                            "description": 'The expected version, e.g. "12"; else 412.',
+                            "description": 'The expected version, e.g. "12" (or an ETag of it, e.g. "12.5f0c9e1b2a3d4c6e"); else 412.',
                         },
                         {
                             "name": "Prefer",
@@ -280,10 +289,11 @@ def openapi() -> dict[str, Any]:
             "/v1/games/{gameId}/scores": {
                 "get": {
                     **read,
+                    "parameters": [game_id, none_match],
                     "operationId": "getScores",
                     "summary": "Live scores with a breakdown; final with winners at the end.",
                     "responses": {
-                        **ok(_ref("Scores"), "scores"),
+                        **tagged(_ref("Scores"), "scores"),
                         **problems(*GAME_ROUTE, "UNAUTHORIZED"),
                     },
                 }
@@ -298,11 +308,12 @@ def openapi() -> dict[str, Any]:
                             "in": "query",
                             "schema": {"type": "integer", "minimum": 0},
                         },
+                        none_match,
                     ],
                     "operationId": "getHistory",
                     "summary": "Applied decisions after version `after`, oldest first.",
                     "responses": {
-                        **ok(_ref("History"), "history"),
+                        **tagged(_ref("History"), "history"),
                         **problems(*GAME_ROUTE, "UNAUTHORIZED"),
                     },
                 }

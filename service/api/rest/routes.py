@@ -6,10 +6,17 @@ as HTTP intends: 401 no or bad token, 404 unknown game, 409 not now, 412 stale `
 422 a move that is malformed or illegal (or an Idempotency-Key reused with another request,
 as the IETF Idempotency-Key draft answers it), 503 store unavailable. A GET whose
 If-None-Match names the current ETag answers 304 with no body.
+
+An ETag is per viewer (issue 31): `"<version>.<digest>"`, the digest of the game, the version,
+the seat (or none: a spectator), whether the caller sees the player ids (the game's tenant),
+the route and its query, so one seat's tag never earns another seat a 304. If-Match reads
+the version before the dot (a bare `"12"` too).
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlencode
@@ -73,23 +80,42 @@ async def read_body(request: Request, type_: type[Any], max_depth: int) -> Any:
     return body
 
 
+def etag(loaded: LoadedGame, tenant: str | None = None, *answer: str) -> str:
+    """The tag of what this viewer reads of this version; `answer` names the route and
+    anything else that picks the answer (history's `after`)."""
+    record = loaded.record
+    ids = tenant is not None and tenant == record.tenant and any(record.player_ids)  # seats()
+    viewer = "\n".join([loaded.id, str(record.version), str(loaded.viewer), str(ids), *answer])
+    return f'"{record.version}.{hashlib.sha256(viewer.encode()).hexdigest()[:16]}"'
+
+
 def _if_match(request: Request) -> int | None:
     raw = request.headers.get("if-match")
     if raw is None:
         return None
-    version = natural(raw.strip().removeprefix("W/").strip('"'))
+    version = natural(raw.strip().removeprefix("W/").strip('"').partition(".")[0])
     if version is None:
         raise Problem("BAD_REQUEST", 'If-Match must be a game version, e.g. If-Match: "12"')
     return version
 
 
-def _none_match(request: Request, version: int) -> bool:
-    """If-None-Match names the current version (RFC 9110 13.1.2: weak comparison, `*` any)."""
+def _none_match(request: Request, tag: str) -> bool:
+    """If-None-Match names the current tag (RFC 9110 13.1.2: weak comparison, `*` any)."""
     raw = request.headers.get("if-none-match")
     if raw is None:
         return False
     tags = {tag.strip().removeprefix("W/") for tag in raw.split(",")}
-    return "*" in tags or f'"{version}"' in tags
+    return "*" in tags or tag in tags
+
+
+def tagged(
+    request: Request, tag: str, body: Callable[[], Any], headers: dict[str, str] | None = None
+) -> Response:
+    """A GET's answer with its ETag, or 304 with no body when the client holds that tag."""
+    headers = {**(headers or {}), "etag": tag}
+    if _none_match(request, tag):
+        return Response(status_code=304, headers=headers)
+    return json_response(body(), headers=headers)
 
 
 def guarded(endpoint: Any) -> Any:
@@ -138,16 +164,15 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
         return json_response(
             {"game": game_json(loaded, loaded.record.tenant), "seats": seats},
             201,
-            {"location": f"/v1/games/{loaded.id}", "etag": f'"{loaded.record.version}"'},
+            {"location": f"/v1/games/{loaded.id}", "etag": etag(loaded, loaded.record.tenant)},
         )
 
     async def get_game(request: Request) -> Response:
         loaded = await read(request)
+        tenant = tenant_of(request)
         # the view depends on the token, so shared caches must key on it too
-        headers = {"etag": f'"{loaded.record.version}"', "vary": "authorization"}
-        if _none_match(request, loaded.record.version):
-            return Response(status_code=304, headers=headers)
-        return json_response(game_json(loaded, tenant_of(request)), headers=headers)
+        vary = {"vary": "authorization"}
+        return tagged(request, etag(loaded, tenant), lambda: game_json(loaded, tenant), vary)
 
     async def list_games(request: Request) -> Response:
         tenant = tenant_of(request)
@@ -165,22 +190,28 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
 
     async def legal_moves(request: Request) -> Response:
         loaded = await read(request)
-        moves = [{"move": m, "label": label} for m, label in loaded.legal_moves()]
-        return json_response({"version": loaded.record.version, "legalMoves": moves})
+
+        def body() -> dict[str, Any]:
+            moves = [{"move": m, "label": label} for m, label in loaded.legal_moves()]
+            return {"version": loaded.record.version, "legalMoves": moves}
+
+        return tagged(request, etag(loaded, None, "legal-moves"), body)
 
     async def scores(request: Request) -> Response:
         loaded = await read(request)
-        return json_response(loaded.scores())
+        return tagged(request, etag(loaded, None, "scores"), loaded.scores)
 
     async def history(request: Request) -> Response:
         loaded = await read(request)
         after = natural(request.query_params.get("after", "0"))
         if after is None:
             raise Problem("BAD_REQUEST", "after must be a version (a whole number)")
+        tag = etag(loaded, None, "history", str(after))
+        if _none_match(request, tag):
+            return Response(status_code=304, headers={"etag": tag})
         entries = await service.history(loaded, after)
-        return json_response(
-            {"version": loaded.record.version, "history": [history_json(e) for e in entries]}
-        )
+        body = {"version": loaded.record.version, "history": [history_json(e) for e in entries]}
+        return json_response(body, headers={"etag": tag})
 
     async def state_at(request: Request) -> Response:
         loaded = await read(request)
@@ -200,7 +231,7 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
             request.headers.get("idempotency-key"),
         )
         loaded = applied.game
-        headers = {"etag": f'"{loaded.record.version}"'}
+        headers = {"etag": etag(loaded)}
         if applied.replayed:
             headers["idempotent-replayed"] = "true"
         if "return=minimal" in request.headers.get("prefer", ""):  # RFC 7240
@@ -214,7 +245,7 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
 
     def ended_json(applied: Applied, tenant: str | None) -> Response:
         loaded = applied.game
-        headers = {"etag": f'"{loaded.record.version}"'}
+        headers = {"etag": etag(loaded, tenant)}
         return json_response({"game": game_json(loaded, tenant)}, headers=headers)
 
     async def resign(request: Request) -> Response:

@@ -115,7 +115,7 @@ def routes(service: GameService, endpoints: EndpointStore, max_depth: int) -> li
         try:
             return service.webhook_tenant(request.headers.get("x-api-key"))
         except Refused as refused:
-            raise from_refusal(refused, title="API key needed") from None
+            raise from_refusal(refused) from None
 
     async def shown(tenant: str, endpoint: Endpoint | None, endpoint_id: str) -> dict[str, Any]:
         if endpoint is None:

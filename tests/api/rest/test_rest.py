@@ -49,7 +49,7 @@ async def test_a_move_through_rest(api: Api) -> None:
     assert response.status_code == 200, response.text
     applied = response.json()
     assert applied["replayed"] is False and applied["game"]["version"] > game["version"]
-    assert response.headers["etag"] == f'"{applied["game"]["version"]}"'
+    assert response.headers["etag"].startswith(f'"{applied["game"]["version"]}.')
     again = await http.post(
         f"/v1/games/{game['id']}/moves",
         json={"move": move},
@@ -61,6 +61,56 @@ async def test_a_move_through_rest(api: Api) -> None:
     assert len(history["history"]) == history["version"] == applied["game"]["version"]
     scores = (await http.get(f"/v1/games/{game['id']}/scores")).json()
     assert scores["final"] is False and len(scores["entries"]) == 2
+
+
+ETAGGED = ["", "/legal-moves", "/scores", "/history?after=0"]
+
+
+async def test_etags_are_per_viewer_so_only_the_same_viewer_gets_304(api: Api) -> None:
+    """Issue 31: a tag is the version and a digest of the viewer. Another seat (or a
+    spectator) sending a seat's tag gets its own answer, never a 304."""
+    http = api.http
+    game, tokens = await _create(http, "rest-etags")
+    viewers = {"seat 0": _auth(tokens[0]), "seat 1": _auth(tokens[1]), "spectator": {}}
+    for suffix in ETAGGED:
+        url = f"/v1/games/{game['id']}{suffix}"
+        tags = {}
+        for viewer, headers in viewers.items():
+            fresh = await http.get(url, headers=headers)
+            assert fresh.status_code == 200, (suffix, viewer)
+            tags[viewer] = fresh.headers["etag"]
+            assert tags[viewer].startswith(f'"{game["version"]}.'), (suffix, viewer)
+            held = await http.get(url, headers={**headers, "if-none-match": tags[viewer]})
+            assert (held.status_code, held.content) == (304, b""), (suffix, viewer)
+            assert held.headers["etag"] == tags[viewer]
+        assert len(set(tags.values())) == len(viewers), f"{suffix}: one tag for two viewers"
+        for viewer, headers in viewers.items():
+            for other in set(viewers) - {viewer}:
+                sent = await http.get(url, headers={**headers, "if-none-match": tags[other]})
+                assert sent.status_code == 200, f"{suffix}: {viewer} sent {other}'s tag"
+    # a route's tag is not another route's, nor history's after another `after`
+    url = f"/v1/games/{game['id']}"
+    tag = (await http.get(url, headers=viewers["seat 0"])).headers["etag"]
+    for suffix in [*ETAGGED[1:], "/history?after=1"]:
+        sent = await http.get(f"{url}{suffix}", headers={**viewers["seat 0"], "if-none-match": tag})
+        assert sent.status_code == 200, suffix
+    # a move changes every tag; the mover's answer carries its next tag, If-Match reads it
+    moves = (await http.get(f"{url}/legal-moves", headers=viewers["seat 0"])).json()
+    applied = await http.post(
+        f"{url}/moves",
+        json={"move": moves["legalMoves"][0]["move"]},
+        headers={**viewers["seat 0"], "if-match": tag},
+    )
+    assert applied.status_code == 200, applied.text
+    after = await http.get(url, headers={**viewers["seat 0"], "if-none-match": tag})
+    assert after.status_code == 200 and after.json()["version"] > game["version"]
+    assert after.headers["etag"] == applied.headers["etag"]
+    stale = await http.post(
+        f"{url}/moves",
+        json={"move": moves["legalMoves"][0]["move"]},
+        headers={**viewers["seat 1"], "if-match": tag},
+    )
+    _problem(stale, 412, "STALE_VERSION")
 
 
 async def test_rest_statuses_follow_http(api: Api) -> None:
