@@ -69,6 +69,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         hints,
         settings.worker_reclaim_seconds,
         seeds_need_key=settings.production,
+        acting_needs_key=settings.production,
     )
     limiter = RateLimiter(
         store.redis,

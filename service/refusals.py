@@ -31,6 +31,7 @@ class Code(StrEnum):
     HINTS_BUSY = "HINTS_BUSY"  # every hint process is busy: retry shortly
     HINT_TIMEOUT = "HINT_TIMEOUT"  # the hint ran out of time and was stopped: retry
     UNREADABLE_RECORD = "UNREADABLE_RECORD"  # a game's stored data cannot be read: a server fault
+    FORBIDDEN = "FORBIDDEN"  # a known caller asking for what it may not: another seat, a bot's
 
 
 DECISIONS = (
