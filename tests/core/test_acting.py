@@ -247,3 +247,19 @@ async def test_without_api_keys_only_a_development_server_lets_callers_act(
                 assert body["data"]["game"]["viewer"] == 1
             else:
                 assert body["errors"][0]["extensions"]["code"] == code
+
+
+async def test_the_tenant_sends_a_typed_move_for_a_seat(redis_url: str) -> None:
+    typed = """
+    query T($id: ID!) { game(id: $id, asSeat: 0) { legalMoves { typedMove {
+      __typename ... on TreelingsTakeColour { colour } } } } }"""
+    async with tenants_app(redis_url) as http:
+        game_id, _ = await _game(http)
+        legal = (await post(http, typed, {"id": game_id}, ACME))["data"]["game"]["legalMoves"]
+        colour = next(m["typedMove"]["colour"] for m in legal if "colour" in m["typedMove"])
+        move = {"treelingsTakeColour": {"colour": colour}}
+        request = {"gameId": game_id, "typedMove": move, "asSeat": 0}
+        applied = await post(http, APPLY, {"input": request}, ACME)
+        assert applied["data"]["applyMove"]["game"] == {"version": 1, "viewer": 0}
+        history = (await post(http, HISTORY, {"id": game_id}))["data"]["game"]["history"]
+        assert history[0]["actedBy"] == "TENANT"
