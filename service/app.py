@@ -46,6 +46,7 @@ CORS_REQUEST_HEADERS = [
     "If-None-Match",
     "Idempotency-Key",
     "X-API-Key",
+    "X-Act-As-Seat",
     "Prefer",
 ]
 CORS_RESPONSE_HEADERS = [

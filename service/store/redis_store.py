@@ -560,7 +560,8 @@ class RedisStore:
 
     async def records(self, game_ids: list[str]) -> list[Record | UnreadableRecord | None]:
         """The records of `game_ids` (None for a game that expired, the refusal for one that
-        cannot be read), pipelined."""
+        cannot be read), pipelined; their token hashes as created (no reissued ones: `load`
+        is the read that authorizes)."""
         if not game_ids:
             return []
 
