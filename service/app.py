@@ -54,6 +54,7 @@ CORS_REQUEST_HEADERS = [
     "If-None-Match",
     "Idempotency-Key",
     "X-API-Key",
+    "X-Act-As-Seat",
     "Prefer",
 ]
 CORS_RESPONSE_HEADERS = [
@@ -122,6 +123,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         hints,
         settings.worker_reclaim_seconds,
         seeds_need_key=settings.production,
+        acting_needs_key=settings.production,
     )
     limiter = RateLimiter(
         store.redis,

@@ -91,6 +91,11 @@ MOVES = Counter(
 GAMES_CREATED = Counter(
     "rules_games_created_total", "Games created, by game.", ["game"], registry=REGISTRY
 )
+TOKENS_REISSUED = Counter(
+    "rules_seat_tokens_reissued_total",
+    "Seat tokens the games' tenants reissued (reissueSeatToken), the old ones ended.",
+    registry=REGISTRY,
+)
 GAMES_ENDED = Counter(
     "rules_games_ended_total",
     "Games ended without their rules: RESIGNED, ABANDONED, TIMEOUT, by game.",

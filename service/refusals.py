@@ -37,6 +37,7 @@ class Code(StrEnum):
     # the game was created under rules of its kind this release no longer plays: it can be read
     # and abandoned, not played on (docs/reliability.md, "Rolling upgrades")
     RULES_CHANGED = "RULES_CHANGED"
+    FORBIDDEN = "FORBIDDEN"  # a known caller asking for what it may not: another seat, a bot's
 
 
 DECISIONS = (

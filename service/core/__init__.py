@@ -7,6 +7,6 @@ folding and listing. It imports no adapter (docs/architecture.md).
 """
 
 from service.core.loaded import Applied, LoadedGame
-from service.core.service import GameService
+from service.core.service import Caller, GameService
 
-__all__ = ["Applied", "GameService", "LoadedGame"]
+__all__ = ["Applied", "Caller", "GameService", "LoadedGame"]

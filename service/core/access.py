@@ -1,8 +1,11 @@
 """Who may do what (docs/security.md): seat tokens, API keys and the tenants they name.
 
 A seat token is `<seat>.<secret>`; the record keeps only the secret's SHA-256, compared in
-constant time. An API key names a tenant (RULES_API_KEYS); without any key configured every
-caller is the one default tenant.
+constant time (a reissued token's hash overrides it: RedisStore.load). An API key names a
+tenant (RULES_API_KEYS); without any key configured every caller is the one default tenant.
+A tenant's key may act for a human seat of its own games (`as_seat`, `viewer_of`) and reissue
+its token; in production only with RULES_API_KEYS (without them every caller is the default
+tenant, which owns every game).
 """
 
 from __future__ import annotations
@@ -16,6 +19,11 @@ from service.refusals import Code, Refused
 from service.store import Record
 
 NOT_A_SEAT = "that token is not a seat of this game"
+ACTING_NEEDS_KEY = "acting for a seat needs the game's tenant's API key (X-API-Key)"
+ACTING_NEEDS_KEYS = (
+    "acting for a seat needs RULES_API_KEYS on this production server (without them no key "
+    "names a tenant): send the seat's token instead"
+)
 DEFAULT_TENANT = "default"  # the tenant of every game when RULES_API_KEYS is not set
 TOKEN = re.compile(r"(0|[1-9][0-9]{0,2})\.([A-Za-z0-9_-]{32})")  # seat.secret, as issued
 
@@ -101,3 +109,46 @@ def seat_of(record: Record, token: str | None) -> int | None:
     if not hmac.compare_digest(record.token_hashes[seat], key_hash(secret)):
         raise Refused(Code.UNAUTHORIZED, NOT_A_SEAT)
     return seat
+
+
+def tenant_seat(
+    game_id: str, record: Record, tenant: str | None, tenants_may_act: bool, seat: int
+) -> int:
+    """`seat` of this game for its tenant (acting for it, reissuing its token): refused
+    where tenants may not act (production without RULES_API_KEYS) or without the tenant's
+    key, NOT_FOUND for another tenant's game (worded as for a game that
+    does not exist, so a key learns nothing of other tenants' games), BAD_INPUT for a seat
+    the game does not have, FORBIDDEN for a bot's seat (the server plays it; it has no
+    token)."""
+    if not tenants_may_act:
+        raise Refused(Code.BAD_INPUT, ACTING_NEEDS_KEYS)
+    if tenant is None:
+        raise Refused(Code.UNAUTHORIZED, ACTING_NEEDS_KEY)
+    if record.tenant != tenant:
+        raise Refused(Code.NOT_FOUND, f"no game {game_id!r}")
+    if not 0 <= seat < record.players:
+        raise Refused(Code.BAD_INPUT, f"seat is 0 to {record.players - 1} in this game, not {seat}")
+    if seat in record.bots:
+        raise Refused(Code.FORBIDDEN, f"seat {seat} is a bot's: the server plays it")
+    return seat
+
+
+def viewer_of(
+    game_id: str,
+    record: Record,
+    token: str | None,
+    tenant: str | None,
+    tenants_may_act: bool,
+    as_seat: int | None,
+) -> int | None:
+    """The seat a request acts as: without `as_seat` the token's (`seat_of`); with it, the
+    bearer of that seat's own token, else the game's tenant (`tenant_seat`). A token of
+    another seat is FORBIDDEN: a seat never acts for another."""
+    if as_seat is None:
+        return seat_of(record, token)
+    if token is not None:
+        seat = seat_of(record, token)
+        if seat != as_seat:
+            raise Refused(Code.FORBIDDEN, f"a token of seat {seat} cannot act for seat {as_seat}")
+        return seat
+    return tenant_seat(game_id, record, tenant, tenants_may_act, as_seat)

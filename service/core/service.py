@@ -21,7 +21,14 @@ from service import metrics
 from service.bots import STRATEGIES
 from service.bots.hints import HintPool, HintRequest
 from service.core import clocks, listing
-from service.core.access import KeyNeeded, Tenants, seat_of, seat_token
+from service.core.access import (
+    KeyNeeded,
+    Tenants,
+    new_token,
+    seat_token,
+    tenant_seat,
+    viewer_of,
+)
 from service.core.creation import new_game
 from service.core.decisions import (
     LAZY_TIMEOUTS,
@@ -45,7 +52,7 @@ from service.refusals import Code, Refused
 from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore
 from service.store.events import Subscriber
 from service.store.jobs import new_game_id
-from service.store.records import Outcome
+from service.store.records import ACTED_BY_TENANT, Outcome
 from service.webhooks.events import of_commit as webhook_events
 
 DEFAULT_BUDGET_MS = 100
@@ -61,7 +68,7 @@ SEED_NEEDS_KEY = (
 )
 LIST_NEEDS_KEY = "listing games needs the tenant's API key (X-API-Key)"
 ABANDON_NEEDS_KEY = "abandoning needs the game's API key"
-MOVES_NEED_TOKEN = "moves need a seat token"
+MOVES_NEED_TOKEN = "moves need a seat token, or the game's tenant's API key and asSeat"
 WEBHOOKS_NEED_KEY = "webhooks are managed with the tenant's API key (X-API-Key)"
 # what decisions.playable refuses: a game this release may read but not play
 UNPLAYABLE = (Code.UPGRADE_IN_PROGRESS, Code.RULES_CHANGED)
@@ -75,12 +82,18 @@ def _not_found(game_id: str) -> Refused:
     return Refused(Code.NOT_FOUND, f"no game {game_id!r}")
 
 
-def _seat(record: Record, token: str | None) -> int:
-    """The seat a move's token names in this game."""
-    seat = seat_of(record, token)
-    if seat is None:
-        raise Refused(Code.UNAUTHORIZED, MOVES_NEED_TOKEN)
-    return seat
+class Caller(msgspec.Struct, frozen=True):
+    """Who asks: a seat token, and the tenant its X-API-Key names (None: no or an unknown
+    key) with the seat it acts for (`as_seat`; access.viewer_of). Neither: a spectator."""
+
+    token: str | None = None
+    tenant: str | None = None
+    as_seat: int | None = None
+
+    @property
+    def for_tenant(self) -> bool:
+        """The tenant acts for a seat (no token): its decisions are recorded as such."""
+        return self.as_seat is not None and self.token is None
 
 
 def _stale(version: int, expected: int) -> Refused:
@@ -96,16 +109,33 @@ class GameService:
         hints: HintPool | None = None,
         requeue_after: float = 30.0,
         seeds_need_key: bool = False,
+        acting_needs_key: bool = False,
     ) -> None:
         self.store = store
         self.tenants = Tenants(api_keys)
         # whoever chooses the seed knows the deck: in production only tenants keyed by
         # RULES_API_KEYS may, for tests and replays (docs/security.md)
         self.seeds_need_key = seeds_need_key
+        # acting for a seat (and reissuing its token) without RULES_API_KEYS, where every
+        # caller is the one default tenant, only outside production (docs/security.md)
+        self.tenants_may_act = self.tenants.keyed or not acting_needs_key
         self.max_suggest_ms = max_suggest_ms
         self.hints = hints or HintPool(1)
         self.requeue_after = requeue_after
         self.labels = Labels(store)
+
+    def _viewer(self, game_id: str, record: Record, caller: Caller) -> int | None:
+        """The seat `caller` acts as in this game; None for a spectator."""
+        return viewer_of(
+            game_id, record, caller.token, caller.tenant, self.tenants_may_act, caller.as_seat
+        )
+
+    def _seat(self, game_id: str, record: Record, caller: Caller) -> int:
+        """The seat a decision is made for."""
+        seat = self._viewer(game_id, record, caller)
+        if seat is None:
+            raise Refused(Code.UNAUTHORIZED, MOVES_NEED_TOKEN)
+        return seat
 
     def tenant_of(self, api_key: str | None) -> str | None:
         """The tenant an X-API-Key names; None for no or an unknown key (access.Tenants)."""
@@ -157,18 +187,20 @@ class GameService:
         return LoadedGame(game_id, record, game, None, played.state), tokens
 
     async def resign(
-        self, game_id: str, token: str | None, expected_version: int | None
+        self, game_id: str, caller: Caller | str | None, expected_version: int | None
     ) -> Applied:
-        """The token's seat gives up: the game is over, the best of the other seats win."""
-        record, _ = await self._load(game_id, token, None)
-        seat = _seat(record, token)
+        """The caller's seat gives up: the game is over, the best of the other seats win."""
+        caller = _caller(caller)
+        record, _ = await self._load(game_id, caller, None)
+        seat = self._seat(game_id, record, caller)
         if expected_version is not None and expected_version != record.version:
             raise _stale(record.version, expected_version)
         game = games()[record.kind]
         playable(game_id, record, game)
         winners = best_of(game.scores(decode_state(game, record.state)), exclude=seat)
         outcome = Outcome("RESIGNED", seat, winners)
-        return await self.end(game_id, record, outcome, seat, f"seat {seat} resigned")
+        by = ACTED_BY_TENANT if caller.for_tenant else ""
+        return await self.end(game_id, record, outcome, seat, f"seat {seat} resigned", by)
 
     async def abandon(self, game_id: str, tenant: str | None) -> Applied:
         """The game's tenant calls it off: ABANDONED, no winners. Another tenant's key is
@@ -182,7 +214,7 @@ class GameService:
         return await self.end(game_id, record, outcome, -1, "abandoned by its tenant")
 
     async def end(
-        self, game_id: str, record: Record, outcome: Outcome, seat: int, label: str
+        self, game_id: str, record: Record, outcome: Outcome, seat: int, label: str, by: str = ""
     ) -> Applied:
         """One version more that ends the game without a move of its rules: a history entry
         labelled `outcome.reason`, the event, the metric, all in one version-checked commit."""
@@ -199,7 +231,7 @@ class GameService:
             outcome=outcome,
             deadline=None,
         )
-        entry = HistoryRecord(version, seat, None, label, event=outcome.reason)
+        entry = HistoryRecord(version, seat, None, label, event=outcome.reason, acted_by=by)
         events = webhook_events(game_id, record, ended_record, [entry])
         committed = await self.store.commit(
             game_id, record.version, ended_record, [entry], None, events=events
@@ -217,12 +249,13 @@ class GameService:
         viewer = seat if seat >= 0 else None
         return Applied(LoadedGame(game_id, ended_record, games()[record.kind], viewer))
 
-    async def read(self, game_id: str, token: str | None) -> LoadedGame:
-        """The game as the token's seat sees it (no token: a spectator)."""
+    async def read(self, game_id: str, caller: Caller | str | None) -> LoadedGame:
+        """The game as the caller's seat sees it (no token nor seat: a spectator)."""
+        caller = _caller(caller)
         record, _ = await self.store.load(game_id)
         if record is None:
             raise _not_found(game_id)
-        viewer = seat_of(record, token)
+        viewer = self._viewer(game_id, record, caller)
         if clocks.due(record, time.time()):
             record = await self._timeouts(game_id, record)
             if record is None:
@@ -263,12 +296,13 @@ class GameService:
     async def apply(
         self,
         game_id: str,
-        token: str | None,
+        caller: Caller | str | None,
         move: object,
         expected_version: int | None,
         idempotency_key: str | None,
     ) -> Applied:
         kind = "unknown"  # the game's kind once it is loaded, for the metrics
+        caller = _caller(caller)
         try:
             if idempotency_key is not None and not 0 < len(idempotency_key) <= MAX_IDEMPOTENCY_KEY:
                 raise Refused(
@@ -276,11 +310,12 @@ class GameService:
                     f"idempotencyKey must have 1 to {MAX_IDEMPOTENCY_KEY} characters",
                 )
             for _ in range(RETRIES_WITHOUT_EXPECTED_VERSION):
-                record, done = await self._load(game_id, token, idempotency_key)
+                record, done = await self._load(game_id, caller, idempotency_key)
                 kind = record.kind
-                seat = _seat(record, token)
+                seat = self._seat(game_id, record, caller)
+                by = ACTED_BY_TENANT if caller.for_tenant else ""
                 applied = await self._decide(
-                    game_id, record, seat, done, move, expected_version, idempotency_key
+                    game_id, record, seat, done, move, expected_version, idempotency_key, by
                 )
                 if applied is not None:
                     metrics.child(metrics.MOVES, kind, "ACCEPTED").inc()
@@ -299,10 +334,11 @@ class GameService:
         move: object,
         expected_version: int | None,
         idempotency_key: str | None,
+        by: str = "",
     ) -> Applied | None:
-        """The move played on `record` and committed; None when another request with the same
-        idempotency key won the race or, without an expected version, another move did (the
-        caller loads the game again)."""
+        """The move played on `record` and committed, its entry acted `by` (HistoryRecord);
+        None when another request with the same idempotency key won the race or, without an
+        expected version, another move did (the caller loads the game again)."""
         game = games()[record.kind]
         asked = fingerprint(game_id, seat, move, expected_version)
         if done is not None:
@@ -318,6 +354,8 @@ class GameService:
         except IllegalMove as exc:
             raise _refused(exc, record.version) from None
         new_record, history = advance(record, game, played)
+        if by:  # the decision's entry; the forced steps after it are nobody's
+            history[0] = msgspec.structs.replace(history[0], acted_by=by)
         field_key = None if idempotency_key is None else f"{seat}:{idempotency_key}"
         committed = await self.store.commit(
             game_id,
@@ -428,14 +466,16 @@ class GameService:
         return LoadedGame(loaded.id, then, game, loaded.viewer, state)
 
     async def _load(
-        self, game_id: str, token: str | None, idempotency_key: str | None
+        self, game_id: str, caller: Caller, idempotency_key: str | None
     ) -> tuple[Record, Done | None]:
         """The record, its due timeouts applied (LAZY_TIMEOUTS at most: a game still due then is
-        taken as it is, the workers catch up), and with a key the token's seat's entry for it."""
-        parsed = seat_token(token) if token else None
+        taken as it is, the workers catch up), and with a key the caller's seat's entry for it
+        (the same entry whether the seat's token or its tenant made the move)."""
+        parsed = seat_token(caller.token) if caller.token else None
+        seat = parsed[0] if parsed is not None else caller.as_seat
         field_key = None
-        if idempotency_key is not None and parsed is not None:
-            field_key = f"{parsed[0]}:{idempotency_key}"
+        if idempotency_key is not None and seat is not None:
+            field_key = f"{seat}:{idempotency_key}"
         record, done = await self.store.load(game_id, field_key)
         if record is not None and clocks.due(record, time.time()):
             # the time ran out before this request came: the timeout first, then the request
@@ -455,11 +495,14 @@ class GameService:
                 raise
             return record
 
-    async def validate(self, game_id: str, token: str | None, move: object) -> Refused | None:
+    async def validate(
+        self, game_id: str, caller: Caller | str | None, move: object
+    ) -> Refused | None:
         """A dry run of `apply`: the refusal it would give now, or None. Writes nothing."""
+        caller = _caller(caller)
         try:
-            record, _ = await self._load(game_id, token, None)
-            seat = _seat(record, token)
+            record, _ = await self._load(game_id, caller, None)
+            seat = self._seat(game_id, record, caller)
         except Refused as refused:
             if refused.code not in (Code.NOT_FOUND, Code.UNAUTHORIZED):
                 raise  # the store's faults (UNAVAILABLE, UNREADABLE_RECORD) are no verdict
@@ -476,16 +519,17 @@ class GameService:
     async def suggest(
         self,
         game_id: str,
-        token: str | None,
+        caller: Caller | str | None,
         strategy: str,
         budget_ms: int | None,
         iterations: int | None,
         seed: int | None,
     ) -> tuple[int, Any, str]:
-        """A hint for the token's seat: the seat, a legal move and its label. With `iterations`
+        """A hint for the caller's seat: the seat, a legal move and its label. With `iterations`
         the answer is reproducible; else SEARCH stops after `budget_ms` (capped)."""
-        record, _ = await self._load(game_id, token, None)
-        seat, game = _seat(record, token), games()[record.kind]
+        caller = _caller(caller)
+        record, _ = await self._load(game_id, caller, None)
+        seat, game = self._seat(game_id, record, caller), games()[record.kind]
         state = decode_state(game, record.state)
         if game.is_over(state) or record.outcome is not None:
             raise Refused(Code.GAME_OVER, "the game is over", record.version)
@@ -519,3 +563,26 @@ class GameService:
         if digest is None:
             return entries
         return await self.labels.relabel(loaded.id, loaded.record, entries, digest)
+
+    async def reissue_token(
+        self, game_id: str, tenant: str | None, seat: int
+    ) -> tuple[str, str | None]:
+        """A new token for a human seat of the tenant's game (access.tenant_seat) and the
+        seat's player id; the seat's
+        earlier tokens stop working with the next request, on every replica (every request
+        loads the record and its reissued tokens: RedisStore.load)."""
+        record, _ = await self.store.load(game_id)
+        if record is None:
+            raise _not_found(game_id)
+        tenant_seat(game_id, record, tenant, self.tenants_may_act, seat)
+        token, token_hash = new_token(seat)
+        if not await self.store.reissue(game_id, seat, token_hash):
+            raise _not_found(game_id)
+        metrics.TOKENS_REISSUED.inc()
+        ids = record.player_ids
+        return token, ids[seat] if seat < len(ids) else None
+
+
+def _caller(caller: Caller | str | None) -> Caller:
+    """A bare token (or None) is the caller with that token and nothing else."""
+    return caller if isinstance(caller, Caller) else Caller(token=caller)

@@ -18,8 +18,9 @@ import msgspec
 # beside it in the game's hash (`w`, which the commit script compares), and a release refuses
 # to write a record whose format is newer than its own (UpgradeInProgress). Readers of any
 # format read newer records: msgspec ignores trailing fields it does not know.
-# 1: every record before rolling upgrades were guarded; 2: `Record.rules`.
-FORMAT = 2
+# 1: every record before rolling upgrades were guarded; 2: `Record.rules`; 3: `acted_by` of
+# HistoryRecord and FoldedHistory (issue 31: an older release folding would drop it).
+FORMAT = 3
 
 
 END_REASONS = ("RESIGNED", "ABANDONED", "TIMEOUT")  # an Outcome's reasons
@@ -91,6 +92,12 @@ class HistoryRecord(msgspec.Struct, array_like=True):
     # "" for a decision; RESIGNED, ABANDONED or TIMEOUT for an entry that is no move of the
     # game's (move None, seat -1 for the tenant's abandon): replays stop there
     event: str = ""
+    # "" for the seat itself (its token), a bot or the service; ACTED_BY_TENANT when the
+    # game's tenant made the decision for the seat (X-API-Key acting as that seat)
+    acted_by: str = ""
+
+
+ACTED_BY_TENANT = "TENANT"
 
 
 class FoldedHistory(msgspec.Struct, array_like=True):
@@ -98,7 +105,8 @@ class FoldedHistory(msgspec.Struct, array_like=True):
     entries [seat, move, forced] of versions first, first + 1, ... `labels` are the stored
     labels in order, or None when the engine gives them back by replaying the seed and the
     moves; then `digest` (label_digest) tells whether the replay gave the labels shown.
-    `events` are the entries' events in order, None when none has one (issue 19)."""
+    `events` are the entries' events in order, None when none has one (issue 19);
+    `acted_by` the same for the entries' `acted_by` (issue 31)."""
 
     format: int
     first: int
@@ -106,6 +114,7 @@ class FoldedHistory(msgspec.Struct, array_like=True):
     labels: list[str] | None = None
     digest: bytes = b""
     events: list[str] | None = None
+    acted_by: list[str] | None = None
 
 
 # Past states (GameService.at_version) replay from the latest checkpoint at or below the version
@@ -146,6 +155,7 @@ def fold(entries: list[HistoryRecord], labelled: bool) -> bytes:
     the labels unless `labelled`."""
     labels = [e.label for e in entries]
     events = [e.event for e in entries]
+    acted_by = [e.acted_by for e in entries]
     folded = FoldedHistory(
         FORMAT,
         entries[0].version if entries else 1,
@@ -153,6 +163,7 @@ def fold(entries: list[HistoryRecord], labelled: bool) -> bytes:
         labels if labelled else None,
         b"" if labelled else label_digest(labels),
         events if any(events) else None,
+        acted_by if any(acted_by) else None,
     )
     return zlib.compress(record_encoder.encode(folded), 9)
 
@@ -163,10 +174,11 @@ def unfold(blob: bytes) -> tuple[list[HistoryRecord], bytes | None]:
     folded = _folded_decoder.decode(zlib.decompress(blob))
     labels = folded.labels or [""] * len(folded.entries)
     events = folded.events or [""] * len(folded.entries)
+    acted_by = folded.acted_by or [""] * len(folded.entries)
     entries = [
-        HistoryRecord(folded.first + i, seat, move, label, forced, event)
-        for i, ((seat, move, forced), label, event) in enumerate(
-            zip(folded.entries, labels, events, strict=True)
+        HistoryRecord(folded.first + i, seat, move, label, forced, event, by)
+        for i, ((seat, move, forced), label, event, by) in enumerate(
+            zip(folded.entries, labels, events, acted_by, strict=True)
         )
     ]
     return entries, None if folded.labels is not None else folded.digest

@@ -3,7 +3,9 @@
     g:{id}         hash: v = version, r = msgpack Record, w = the record's format (the
                    oldest release that may write it; absent in records of earlier releases),
                    h = the FoldedHistory of a finished game (zlib; records.fold), written
-                   once when the game ends
+                   once when the game ends, t = JSON {"<seat>": "<sha256 hex>"} of the
+                   seats whose token the tenant reissued, which overrides the record's
+                   token_hashes (`load`, `reissue`)
     g:{id}:h       list: msgpack HistoryRecord, one per version, oldest first; removed
                    when the game ends and its history is folded into g:{id} h
     g:{id}:i       hash: "<seat>:<idempotency key>" -> version after that move, and
@@ -231,6 +233,21 @@ return 1
 """
 
 
+# KEYS: record. ARGV: seat, the new token's sha256 (hex). Sets that seat's entry of the JSON
+# field t, the other seats' kept: two reissues never undo each other; 0 if the game is gone.
+_REISSUE = """
+if redis.call('HEXISTS', KEYS[1], 'v') == 0 then return 0 end
+local raw = redis.call('HGET', KEYS[1], 't')
+local reissued = {}
+if raw then reissued = cjson.decode(raw) end
+reissued[ARGV[1]] = ARGV[2]
+redis.call('HSET', KEYS[1], 't', cjson.encode(reissued))
+return 1
+"""
+
+_reissued_decoder = msgspec.json.Decoder(dict[int, str])
+
+
 # KEYS: a lane's clock deadlines. ARGV: now, the claim's end, how many at most. Returns the
 # claimed games and their deadlines, earliest first ({game, deadline, game, deadline...}), and
 # the lane's first score after the claim (nil: no clock).
@@ -297,6 +314,18 @@ def _record(game_id: str, raw: bytes) -> Record:
     return _decoded(game_id, "record", lambda: record_decoder.decode(raw))
 
 
+def _with_reissued(game_id: str, record: Record, raw: bytes | None) -> Record:
+    """`record` with the token hashes of the seats whose token was reissued (field t)."""
+    if raw is None:
+        return record
+    reissued = _decoded(game_id, "tokens", lambda: _reissued_decoder.decode(raw))
+    hashes = list(record.token_hashes)
+    for seat, digest in reissued.items():
+        if 0 <= seat < len(hashes):
+            hashes[seat] = bytes.fromhex(digest)
+    return msgspec.structs.replace(record, token_hashes=hashes)
+
+
 def _keys(game_id: str) -> tuple[str, str, str, str]:
     """The keys of one game: record, history, idempotency, checkpoints."""
     base = f"g:{{{game_id}}}"
@@ -320,6 +349,7 @@ class RedisStore:
         self._commit = redis.register_script(_COMMIT_TEMPLATE.replace("$PUBLISH", publish))
         self._fold = redis.register_script(_FOLD)
         self._claim = redis.register_script(_CLAIM)
+        self._reissue = redis.register_script(_REISSUE)
         # the hot path's own connections (service/store/direct.py); a cluster routes its own
         self.direct = (
             None
@@ -500,25 +530,28 @@ class RedisStore:
     async def load(
         self, game_id: str, idempotency: str | None = None
     ) -> tuple[Record | None, Done | None]:
-        """The record and, if asked, what an earlier move with that key left (one round trip)."""
+        """The record (its reissued tokens in `token_hashes`) and, if asked, what an earlier
+        move with that key left (one round trip)."""
         record_key, _, idem_key, _ = _keys(game_id)
 
         async def fetch() -> list[Any]:
             if self.direct is not None:
-                commands: list[tuple[str, ...]] = [("HGET", record_key, "r")]
+                commands: list[tuple[str, ...]] = [("HMGET", record_key, "r", "t")]
                 if idempotency is not None:
                     commands.append(("HMGET", idem_key, idempotency, f"f:{idempotency}"))
                 return await self.direct.execute(commands)
             async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.hget(record_key, "r")
+                pipe.hmget(record_key, ["r", "t"])
                 if idempotency is not None:
                     pipe.hmget(idem_key, [idempotency, f"f:{idempotency}"])
                 replies: list[Any] = await pipe.execute()
                 return replies
 
         replies = await self._timed("load", fetch)
-        raw = replies[0]
+        raw, reissued = replies[0]
         record = None if raw is None else _record(game_id, raw)
+        if record is not None:
+            record = _with_reissued(game_id, record, reissued)
         if idempotency is None or replies[1][0] is None:
             return record, None
         version, fingerprint = replies[1]
@@ -653,7 +686,8 @@ class RedisStore:
 
     async def records(self, game_ids: list[str]) -> list[Record | UnreadableRecord | None]:
         """The records of `game_ids` (None for a game that expired, the refusal for one that
-        cannot be read), pipelined."""
+        cannot be read), pipelined; their token hashes as created (no reissued ones: `load`
+        is the read that authorizes)."""
         if not game_ids:
             return []
 
@@ -766,6 +800,13 @@ class RedisStore:
             FORMAT,
         ]
         done = await self._timed("fold", lambda: self._evalsha(self._fold, keys, args))
+        return bool(done)
+
+    async def reissue(self, game_id: str, seat: int, token_hash: bytes) -> bool:
+        """The seat's token is now the one hashing to `token_hash` (the record's own and any
+        earlier reissued one stop working with the next load); False if the game is gone."""
+        keys, args = [_keys(game_id)[0]], [seat, token_hash.hex()]
+        done = await self._timed("reissue", lambda: self._evalsha(self._reissue, keys, args))
         return bool(done)
 
     def events(

@@ -132,6 +132,10 @@ def test_every_operation_declares_its_refusals_as_problem_details_and_its_creden
             "createGame",
             "listGames",
             "abandonGame",
+            "reissueSeatToken",
         }
-        assert ("apiKey" in security) == needs_key, f"{name}: the X-API-Key scheme"
+        # a seat-scoped route takes a seat token, or the tenant's key acting for a seat
+        acts = any(p.get("name") == "X-Act-As-Seat" for p in op.get("parameters", []))
+        assert acts == ("seatToken" in security and "apiKey" in security), name
+        assert ("apiKey" in security) == (needs_key or acts), f"{name}: the X-API-Key scheme"
     assert {"401", "404", "409", "412", "422"} <= set(operations["applyMove"][1]["responses"])

@@ -34,7 +34,7 @@ EVERY = 8  # a checkpoint every EVERY decisions, the first at the start
 
 GAME = f"""
 query Game($id: ID!) {{
-  game(id: $id) {{ {gql.GAME_FIELDS} history {{ version seat move label forced event }} }}
+  game(id: $id) {{ {gql.GAME_FIELDS} history {{ version seat move label forced event actedBy }} }}
 }}"""
 VALIDATE = """
 query Validate($id: ID!, $move: JSON!) {

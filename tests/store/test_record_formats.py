@@ -2,12 +2,14 @@
 
 Each fixture is a record written by a release (its FORMAT in the name); when a State or Record
 gains a field, the fixtures must still decode, and records of a newer release must too. Add a fixture whenever FORMAT or a game's State changes shape. The same holds for folded
-histories (records.FoldedHistory) and for the labels the engine gives back for them.
+histories (records.FoldedHistory), for history entries (records.HistoryRecord, `*.history`)
+and for the labels the engine gives back for them.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -16,9 +18,20 @@ from service.core.folding import replayed_steps
 from service.engine import play
 from service.engine.play import decode_state
 from service.games import games
-from service.store.records import FORMAT, Record, label_digest, record_decoder, unfold
+from service.store.records import (
+    ACTED_BY_TENANT,
+    FORMAT,
+    HistoryRecord,
+    Record,
+    fold,
+    history_decoder,
+    label_digest,
+    record_decoder,
+    unfold,
+)
 
-FIXTURES = sorted((Path(__file__).parent / "fixtures").glob("*.msgpack"))
+FIXTURES_DIR = Path(__file__).parent / "fixtures"
+FIXTURES = sorted(FIXTURES_DIR.glob("*.msgpack"))
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=[p.stem for p in FIXTURES])
@@ -33,7 +46,7 @@ def test_saved_record_decodes_and_the_game_goes_on(path: Path) -> None:
     play(game, state, seat, msgspec.to_builtins(move))
 
 
-FOLDED = sorted((Path(__file__).parent / "fixtures").glob("*.folded"))
+FOLDED = sorted(FIXTURES_DIR.glob("*.folded"))
 
 
 @pytest.mark.parametrize("path", FOLDED, ids=[p.stem for p in FOLDED])
@@ -46,6 +59,34 @@ def test_saved_folded_history_decodes_and_replays_to_its_labels(path: Path) -> N
     steps = replayed_steps(games()[kind], record, entries)
     assert steps is not None and len(steps) == len(entries)
     assert digest == label_digest([step.label for step in steps])
+
+
+class _EntryBefore31(msgspec.Struct, array_like=True):
+    """HistoryRecord as releases before issue 31 wrote and read it (no `acted_by`)."""
+
+    version: int
+    seat: int
+    move: Any
+    label: str
+    forced: bool = False
+    event: str = ""
+
+
+def test_history_entries_of_earlier_releases_decode_as_the_seats_own() -> None:
+    """Entries saved before `acted_by` (formats 1 and 2: the fixture is their HistoryRecord's)
+    read as decided by the seat itself; an entry written now still reads in the earlier shape, so
+    a rolled-back replica reads the list too."""
+    saved = (FIXTURES_DIR / "entries-format2.history").read_bytes()
+    entries = msgspec.msgpack.decode(saved, type=list[HistoryRecord])
+    assert [(e.version, e.event, e.acted_by) for e in entries] == [(1, "", ""), (2, "RESIGNED", "")]
+    for folded in FOLDED:
+        assert {e.acted_by for e in unfold(folded.read_bytes())[0]} == {""}
+    now = HistoryRecord(3, 0, {"type": "x"}, "label", acted_by=ACTED_BY_TENANT)
+    assert history_decoder.decode(msgspec.msgpack.encode(now)) == now
+    earlier = msgspec.msgpack.decode(msgspec.msgpack.encode(now), type=_EntryBefore31)
+    assert (earlier.version, earlier.seat, earlier.label) == (3, 0, "label")
+    kept = unfold(fold([now, msgspec.structs.replace(now, version=4, acted_by="")], True))[0]
+    assert [e.acted_by for e in kept] == [ACTED_BY_TENANT, ""]
 
 
 def test_records_of_earlier_releases_read_as_created_under_the_first_rules() -> None:

@@ -25,7 +25,9 @@ mutation Apply($input: ApplyMoveInput!) {{
 
 HISTORY = """
 query History($id: ID!, $after: Int) {
-  game(id: $id) { version history(after: $after) { version seat move label forced event } }
+  game(id: $id) {
+    version history(after: $after) { version seat move label forced event actedBy }
+  }
 }"""
 
 CREATE_WITH_BOTS = """

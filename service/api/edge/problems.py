@@ -20,6 +20,7 @@ from service.refusals import Code, Refused
 PROBLEMS = {
     "NOT_FOUND": (404, "No such game"),
     "UNAUTHORIZED": (401, "Not a seat of this game"),
+    "FORBIDDEN": (403, "Not allowed for this caller"),
     "NOT_YOUR_TURN": (409, "Not your turn"),
     "GAME_OVER": (409, "The game is over"),
     "STALE_VERSION": (412, "The game has moved on"),

@@ -22,6 +22,7 @@ from strawberry.types import Info
 from service.api.graphql import typed
 from service.api.graphql.errors import REJECT_CODES, api_error
 from service.api.graphql.types import (
+    AS_SEAT,
     REASON,
     RULE,
     ApplyMoveInput,
@@ -46,12 +47,13 @@ from service.api.graphql.types import (
     Strategy,
     Suggestion,
     context_api_key,
+    context_caller,
     context_service,
     context_tenant,
     context_token,
 )
 from service.api.graphql.webhooks import WebhookMutations, WebhookQueries
-from service.core import LoadedGame
+from service.core import Caller, LoadedGame
 from service.core.following import follow
 from service.core.listing import GameFilter as ListingFilter
 from service.games import games
@@ -81,9 +83,14 @@ class Query(WebhookQueries):
         ]
 
     @strawberry.field(description="A game as the bearer's seat sees it, else as a spectator.")
-    async def game(self, info: Info[Any, Any], id: strawberry.ID) -> Game | None:
+    async def game(
+        self,
+        info: Info[Any, Any],
+        id: strawberry.ID,
+        as_seat: Annotated[int | None, strawberry.argument(description=AS_SEAT)] = None,
+    ) -> Game | None:
         try:
-            loaded = await context_service(info).read(str(id), context_token(info))
+            loaded = await context_service(info).read(str(id), context_caller(info, as_seat))
         except Refused as refused:
             if refused.code is Code.NOT_FOUND:
                 return None
@@ -127,8 +134,10 @@ class Query(WebhookQueries):
         budget_ms: int | None = None,
         iterations: int | None = None,
         seed: int | None = None,
+        as_seat: Annotated[int | None, strawberry.argument(description=AS_SEAT)] = None,
     ) -> Suggestion:
-        return await _suggest(info, game_id, strategy, budget_ms, iterations, seed)
+        caller = context_caller(info, as_seat)
+        return await _suggest(info, caller, game_id, strategy, budget_ms, iterations, seed)
 
     @strawberry.field(
         name="validateMove",
@@ -140,14 +149,17 @@ class Query(WebhookQueries):
         game_id: strawberry.ID,
         move: JSON | None = None,
         typed_move: TypedMoveInput | None = None,
+        as_seat: Annotated[int | None, strawberry.argument(description=AS_SEAT)] = None,
     ) -> MoveValidation:
         try:
             rejected = await context_service(info).validate(
-                str(game_id), context_token(info), _move(move, typed_move)
+                str(game_id), context_caller(info, as_seat), _move(move, typed_move)
             )
         except (StoreUnavailable, UnreadableRecord) as refused:
             raise api_error(refused) from None
         except Refused as refused:  # the move itself: no JSON, or typed fields that do not fit
+            if refused.code not in REJECT_CODES:  # who asks (FORBIDDEN, BAD_INPUT): no verdict
+                raise api_error(refused) from None
             rejected = refused
         if rejected is None:
             return MoveValidation(valid=True, code=None, message="legal now", current_version=None)
@@ -176,6 +188,7 @@ def _listing(only: GameFilter) -> ListingFilter:
 
 async def _suggest(
     info: Info[Any, Any],
+    caller: Caller,
     game_id: strawberry.ID,
     strategy: Strategy,
     budget_ms: int | None,
@@ -184,7 +197,7 @@ async def _suggest(
 ) -> Suggestion:
     try:
         seat, move, label = await context_service(info).suggest(
-            str(game_id), context_token(info), strategy.value, budget_ms, iterations, seed
+            str(game_id), caller, strategy.value, budget_ms, iterations, seed
         )
     except Refused as refused:
         raise api_error(refused) from None
@@ -262,11 +275,15 @@ class Mutation(WebhookMutations):
         "it. GAME_OVER when it is over already."
     )
     async def resign(
-        self, info: Info[Any, Any], game_id: strawberry.ID, expected_version: int | None = None
+        self,
+        info: Info[Any, Any],
+        game_id: strawberry.ID,
+        expected_version: int | None = None,
+        as_seat: Annotated[int | None, strawberry.argument(description=AS_SEAT)] = None,
     ) -> ApplyMoveResult:
         try:
             applied = await context_service(info).resign(
-                str(game_id), context_token(info), expected_version
+                str(game_id), context_caller(info, as_seat), expected_version
             )
         except Refused as refused:
             return _rejected(refused)
@@ -289,7 +306,7 @@ class Mutation(WebhookMutations):
         try:
             applied = await context_service(info).apply(
                 str(input.game_id),
-                context_token(info),
+                context_caller(info, input.as_seat),
                 _move(input.move, input.typed_move),
                 input.expected_version,
                 input.idempotency_key,
@@ -297,6 +314,23 @@ class Mutation(WebhookMutations):
         except Refused as refused:
             return _rejected(refused)
         return MoveApplied(game=Game(loaded=applied.game), replayed=applied.replayed)
+
+    @strawberry.mutation(
+        name="reissueSeatToken",
+        description="The game's tenant (X-API-Key) gets a new token for a human seat; the "
+        "seat's earlier token stops working at once. Another tenant's key: NOT_FOUND; a bot's "
+        "seat: FORBIDDEN (it has no token); a seat the game does not have: BAD_USER_INPUT.",
+    )
+    async def reissue_seat_token(
+        self, info: Info[Any, Any], game_id: strawberry.ID, seat: int
+    ) -> SeatCredential:
+        try:
+            token, player_id = await context_service(info).reissue_token(
+                str(game_id), context_tenant(info), seat
+            )
+        except Refused as refused:
+            raise api_error(refused) from None
+        return SeatCredential(seat=seat, token=token, player_id=player_id)
 
 
 def _clock(clock: ClockInput | None) -> dict[str, Any] | None:

@@ -16,12 +16,12 @@ from strawberry.types import Info
 from service.api.graphql import typed
 from service.api.graphql.errors import api_error
 from service.bots import STRATEGIES
-from service.core import GameService, LoadedGame
+from service.core import Caller, GameService, LoadedGame
 from service.core.clocks import MIN_PER_DECISION, MIN_PER_SEAT_TOTAL, ON_TIMEOUT, clock_json
 from service.games import games
 from service.refusals import DECISIONS, Refused
 from service.store.indexes import STATUSES
-from service.store.records import END_REASONS
+from service.store.records import ACTED_BY_TENANT, END_REASONS
 
 if TYPE_CHECKING:  # generated from the Structs at import (typed.py): opaque to mypy
     Breakdown: TypeAlias = Any
@@ -60,6 +60,7 @@ if TYPE_CHECKING:  # made from their sources at import: opaque to mypy
     TimeoutAction: TypeAlias = Any
     Strategy: TypeAlias = Any
     RejectCode: TypeAlias = Any
+    ActedBy: TypeAlias = Any
 else:
     GameKind = vocabulary("GameKind", games())  # every package under service/games
     GameStatus = vocabulary("GameStatus", STATUSES)
@@ -67,6 +68,12 @@ else:
     TimeoutAction = vocabulary("TimeoutAction", ON_TIMEOUT)
     Strategy = vocabulary("Strategy", STRATEGIES)
     RejectCode = vocabulary("RejectCode", DECISIONS)
+    ActedBy = vocabulary(
+        "ActedBy",
+        [ACTED_BY_TENANT],
+        "Who made a decision for its seat other than the seat itself: TENANT, the game's "
+        "tenant with its API key (`asSeat`).",
+    )
 
 
 SEED = (
@@ -151,6 +158,19 @@ def context_token(info: Info[Any, Any]) -> str | None:
     return token
 
 
+AS_SEAT = (
+    "Act as this seat: with the game's tenant's API key (X-API-Key), for a human seat of "
+    "its own game; with a seat token, only its own seat (FORBIDDEN otherwise). Another "
+    "tenant's key is answered as for a game that does not exist."
+)
+
+
+def context_caller(info: Info[Any, Any], as_seat: int | None) -> Caller:
+    """The caller: its seat token and, acting for a seat, its tenant (X-API-Key)."""
+    tenant = context_tenant(info) if as_seat is not None else None
+    return Caller(context_token(info), tenant, as_seat)
+
+
 @strawberry.type
 class PlayerCount:
     min: int
@@ -209,6 +229,11 @@ class HistoryEntry:
     game: strawberry.Private[Any]
     event: EndReason | None = strawberry.field(
         default=None, description="An entry that is no move: how the game ended."
+    )
+    acted_by: ActedBy | None = strawberry.field(
+        default=None,
+        description="TENANT when the game's tenant made this decision for the seat; null "
+        "when the seat itself (its token), a bot or the service did.",
     )
 
     @strawberry.field(description=TYPED_MOVE)
@@ -381,6 +406,7 @@ class Game:
                 forced=e.forced,
                 game=self.loaded.game,
                 event=EndReason(e.event) if e.event else None,
+                acted_by=ActedBy(e.acted_by) if e.acted_by else None,
             )
             for e in entries
         ]
@@ -444,6 +470,7 @@ class ApplyMoveInput:
     )
     expected_version: int | None = None
     idempotency_key: str | None = None
+    as_seat: int | None = strawberry.field(default=None, description=AS_SEAT)
 
 
 @strawberry.type

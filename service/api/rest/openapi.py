@@ -15,7 +15,7 @@ from service.core.clocks import MIN_PER_DECISION, MIN_PER_SEAT_TOTAL, ON_TIMEOUT
 from service.engine import Game, Scores
 from service.games import games
 from service.store import indexes
-from service.store.records import END_REASONS
+from service.store.records import ACTED_BY_TENANT, END_REASONS
 
 STRATEGY_NAMES = list(STRATEGIES)
 EVERY_ROUTE = ("BAD_REQUEST", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "UNAVAILABLE")
@@ -126,7 +126,16 @@ def openapi() -> dict[str, Any]:
         return {"name": name, "in": "query", "required": False, "schema": schema}
 
     game_id = {"name": "gameId", "in": "path", "required": True, "schema": {"type": "string"}}
-    read = {"parameters": [game_id], "security": [{}, {"seatToken": []}]}
+    act_as = {
+        "name": "X-Act-As-Seat",
+        "in": "header",
+        "schema": {"type": "integer", "minimum": 0},
+        "description": "Act as this seat: with the game's tenant's X-API-Key, for a human "
+        "seat of its own game (another tenant's key: 404 as for no such game; a bot's seat: "
+        "403); with a seat token, only its own seat (403 otherwise).",
+    }
+    acting: list[dict[str, list[str]]] = [{"seatToken": []}, {"apiKey": []}]  # or the tenant
+    read = {"parameters": [game_id, act_as], "security": [{}, *acting]}
     return {
         "openapi": "3.1.0",
         "info": {
@@ -172,12 +181,12 @@ def openapi() -> dict[str, Any]:
             "/v1/games/{gameId}": {
                 "get": {
                     **read,
-                    "parameters": [game_id, none_match],
+                    "parameters": [game_id, act_as, none_match],
                     "operationId": "getGame",
                     "summary": "The game as the bearer's seat sees it (a spectator without a token).",
                     "responses": {
                         **tagged(_ref("Game"), "the game"),
-                        **problems(*GAME_ROUTE, "UNAUTHORIZED"),
+                        **problems(*GAME_ROUTE, "UNAUTHORIZED", "FORBIDDEN"),
                     },
                 }
             },
@@ -189,17 +198,19 @@ def openapi() -> dict[str, Any]:
                     "summary": "The bearer seat's legal decisions now.",
                     "responses": {
                         **tagged(_ref("LegalMoves"), "legal moves"),
-                        **problems(*GAME_ROUTE, "UNAUTHORIZED"),
+                        **problems(*GAME_ROUTE, "UNAUTHORIZED", "FORBIDDEN"),
                     },
                 }
             },
             "/v1/games/{gameId}/moves": {
                 "post": {
                     "operationId": "applyMove",
-                    "summary": "Apply one decision as the bearer's seat.",
-                    "security": [{"seatToken": []}],
+                    "summary": "Apply one decision as the bearer's seat (or as the seat the "
+                    "tenant acts for: X-Act-As-Seat).",
+                    "security": acting,
                     "parameters": [
                         game_id,
+                        act_as,
                         {
                             "name": "If-Match",
                             "in": "header",
@@ -228,6 +239,7 @@ def openapi() -> dict[str, Any]:
                         **problems(
                             *GAME_ROUTE,
                             "UNAUTHORIZED",
+                            "FORBIDDEN",
                             "NOT_YOUR_TURN",
                             "STALE_VERSION",
                             "ILLEGAL_MOVE",
@@ -244,19 +256,21 @@ def openapi() -> dict[str, Any]:
                     "requestBody": body(_ref("CandidateBody")),
                     "responses": {
                         **ok(_ref("Validation"), "the verdict"),
-                        **problems(*GAME_ROUTE, "UNAUTHORIZED"),
+                        **problems(*GAME_ROUTE, "UNAUTHORIZED", "FORBIDDEN"),
                     },
                 }
             },
             "/v1/games/{gameId}/resign": {
                 "post": {
-                    "parameters": [game_id],
-                    "security": [{"seatToken": []}],
+                    "parameters": [game_id, act_as],
+                    "security": acting,
                     "operationId": "resign",
                     "summary": "The bearer's seat resigns: the game is FINISHED with an outcome.",
                     "responses": {
                         **ok(_ref("EndedGame"), "the game, over"),
-                        **problems(*GAME_ROUTE, "UNAUTHORIZED", "GAME_OVER", "STALE_VERSION"),
+                        **problems(
+                            *GAME_ROUTE, "UNAUTHORIZED", "FORBIDDEN", "GAME_OVER", "STALE_VERSION"
+                        ),
                     },
                 }
             },
@@ -277,12 +291,18 @@ def openapi() -> dict[str, Any]:
                 "post": {
                     "operationId": "suggestMove",
                     "summary": "A hint for the bearer's seat: a legal move chosen by a strategy.",
-                    "security": [{"seatToken": []}],
-                    "parameters": [game_id],
+                    "security": acting,
+                    "parameters": [game_id, act_as],
                     "requestBody": body(_ref("SuggestBody")),
                     "responses": {
                         **ok(_ref("Suggestion"), "the suggestion"),
-                        **problems(*GAME_ROUTE, "UNAUTHORIZED", "NOT_YOUR_TURN", "MALFORMED_MOVE"),
+                        **problems(
+                            *GAME_ROUTE,
+                            "UNAUTHORIZED",
+                            "FORBIDDEN",
+                            "NOT_YOUR_TURN",
+                            "MALFORMED_MOVE",
+                        ),
                     },
                 }
             },
@@ -294,7 +314,7 @@ def openapi() -> dict[str, Any]:
                     "summary": "Live scores with a breakdown; final with winners at the end.",
                     "responses": {
                         **tagged(_ref("Scores"), "scores"),
-                        **problems(*GAME_ROUTE, "UNAUTHORIZED"),
+                        **problems(*GAME_ROUTE, "UNAUTHORIZED", "FORBIDDEN"),
                     },
                 }
             },
@@ -303,6 +323,7 @@ def openapi() -> dict[str, Any]:
                     **read,
                     "parameters": [
                         game_id,
+                        act_as,
                         {
                             "name": "after",
                             "in": "query",
@@ -314,7 +335,7 @@ def openapi() -> dict[str, Any]:
                     "summary": "Applied decisions after version `after`, oldest first.",
                     "responses": {
                         **tagged(_ref("History"), "history"),
-                        **problems(*GAME_ROUTE, "UNAUTHORIZED"),
+                        **problems(*GAME_ROUTE, "UNAUTHORIZED", "FORBIDDEN"),
                     },
                 }
             },
@@ -323,6 +344,7 @@ def openapi() -> dict[str, Any]:
                     **read,
                     "parameters": [
                         game_id,
+                        act_as,
                         {
                             "name": "version",
                             "in": "query",
@@ -334,7 +356,29 @@ def openapi() -> dict[str, Any]:
                     "summary": "The caller's view as of an earlier version (GraphQL `stateAt`).",
                     "responses": {
                         **ok(_ref("PastState"), "the view then"),
-                        **problems(*GAME_ROUTE, "UNAUTHORIZED"),
+                        **problems(*GAME_ROUTE, "UNAUTHORIZED", "FORBIDDEN"),
+                    },
+                }
+            },
+            "/v1/games/{gameId}/seats/{seat}/token": {
+                "post": {
+                    "parameters": [
+                        game_id,
+                        {
+                            "name": "seat",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "integer", "minimum": 0},
+                        },
+                    ],
+                    "security": [{}, {"apiKey": []}],
+                    "operationId": "reissueSeatToken",
+                    "summary": "The game's tenant (X-API-Key) gets a new token for a human seat; "
+                    "the seat's earlier token stops working at once. Another tenant's key: "
+                    "404; a bot's seat: 403 (it has no token); a seat the game lacks: 422.",
+                    "responses": {
+                        **ok(_ref("SeatCredential"), "the seat's new token, shown once"),
+                        **problems(*GAME_ROUTE, "UNAUTHORIZED", "FORBIDDEN", "BAD_USER_INPUT"),
                     },
                 }
             },
@@ -556,6 +600,15 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
             },
             "required": ["game", "seats"],
         },
+        "SeatCredential": {
+            "type": "object",
+            "properties": {
+                "seat": integer,
+                "token": string,
+                "playerId": {"type": ["string", "null"]},
+            },
+            "required": ["seat", "token", "playerId"],
+        },
         "LegalMoves": {
             "type": "object",
             "properties": {"version": integer, "legalMoves": {"type": "array", "items": legal}},
@@ -640,6 +693,12 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                             "event": {
                                 "enum": [*END_REASONS, None],
                                 "description": "An entry that is no move (move null).",
+                            },
+                            "actedBy": {
+                                "enum": [ACTED_BY_TENANT, None],
+                                "description": "TENANT: the game's tenant made this decision "
+                                "for the seat (X-Act-As-Seat); null: the seat itself, a bot "
+                                "or the service.",
                             },
                         },
                         "required": ["version", "seat", "move", "label", "forced", "event"],

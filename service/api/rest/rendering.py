@@ -68,6 +68,7 @@ def history_json(entry: HistoryRecord) -> dict[str, Any]:
         "label": entry.label,
         "forced": entry.forced,
         "event": entry.event or None,
+        "actedBy": entry.acted_by or None,
     }
 
 

@@ -29,7 +29,7 @@ from starlette.routing import Route
 from service.api.edge.parsing import bearer_token, natural, within_depth
 from service.api.edge.problems import Problem, from_refusal, problem_response
 from service.api.rest.rendering import game_json, history_json, validation_json
-from service.core import Applied, GameService, LoadedGame
+from service.core import Applied, Caller, GameService, LoadedGame
 from service.core.listing import GameFilter
 from service.games import games
 from service.refusals import Code, Refused
@@ -136,12 +136,26 @@ def guarded(endpoint: Any) -> Any:
     return run
 
 
+ACT_AS_SEAT = "x-act-as-seat"  # the seat a tenant's key acts for (docs/api.md)
+
+
 def routes(service: GameService, max_depth: int) -> list[Route]:
     async def read(request: Request) -> LoadedGame:
-        return await service.read(request.path_params["game_id"], bearer_token(request))
+        return await service.read(request.path_params["game_id"], caller(request))
 
     def tenant_of(request: Request) -> str | None:
         return service.tenant_of(request.headers.get("x-api-key"))
+
+    def caller(request: Request) -> Caller:
+        """The bearer's token and, with X-Act-As-Seat, the seat it acts for and the tenant
+        of its X-API-Key (access.viewer_of)."""
+        raw = request.headers.get(ACT_AS_SEAT)
+        if raw is None:
+            return Caller(bearer_token(request))
+        seat = natural(raw.strip())
+        if seat is None:
+            raise Problem("BAD_REQUEST", "X-Act-As-Seat must be a seat, e.g. X-Act-As-Seat: 1")
+        return Caller(bearer_token(request), tenant_of(request), seat)
 
     async def create_game(request: Request) -> Response:
         body = await read_body(request, CreateBody, max_depth)
@@ -170,8 +184,8 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
     async def get_game(request: Request) -> Response:
         loaded = await read(request)
         tenant = tenant_of(request)
-        # the view depends on the token, so shared caches must key on it too
-        vary = {"vary": "authorization"}
+        # the view depends on the token (or the seat acted for), so shared caches key on them
+        vary = {"vary": "authorization, x-api-key, x-act-as-seat"}
         return tagged(request, etag(loaded, tenant), lambda: game_json(loaded, tenant), vary)
 
     async def list_games(request: Request) -> Response:
@@ -225,7 +239,7 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
         body = await read_body(request, MoveBody, max_depth)
         applied = await service.apply(
             request.path_params["game_id"],
-            bearer_token(request),
+            caller(request),
             body.move,
             _if_match(request),
             request.headers.get("idempotency-key"),
@@ -250,7 +264,7 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
 
     async def resign(request: Request) -> Response:
         applied = await service.resign(
-            request.path_params["game_id"], bearer_token(request), _if_match(request)
+            request.path_params["game_id"], caller(request), _if_match(request)
         )
         return ended_json(applied, None)
 
@@ -261,7 +275,7 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
     async def validate_move(request: Request) -> Response:
         body = await read_body(request, MoveBody, max_depth)
         rejected = await service.validate(
-            request.path_params["game_id"], bearer_token(request), body.move
+            request.path_params["game_id"], caller(request), body.move
         )
         if rejected is not None and rejected.code in {Code.NOT_FOUND, Code.UNAUTHORIZED}:
             raise rejected
@@ -271,7 +285,7 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
         body = await read_body(request, SuggestBody, max_depth)
         seat, move, label = await service.suggest(
             request.path_params["game_id"],
-            bearer_token(request),
+            caller(request),
             body.strategy,
             body.budget_ms,
             body.iterations,
@@ -280,6 +294,15 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
         return json_response(
             {"seat": seat, "strategy": body.strategy, "move": move, "label": label}
         )
+
+    async def reissue_token(request: Request) -> Response:
+        seat = natural(request.path_params["seat"])
+        if seat is None:
+            raise Problem("BAD_REQUEST", "the seat is a whole number, e.g. /seats/1/token")
+        game_id = request.path_params["game_id"]
+        token, player_id = await service.reissue_token(game_id, tenant_of(request), seat)
+        body = {"seat": seat, "token": token, "playerId": player_id}
+        return json_response(body, headers={"cache-control": "no-store"})
 
     return [
         Route("/v1/games", guarded(create_game), methods=["POST"]),
@@ -294,6 +317,7 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
         Route("/v1/games/{game_id}/scores", guarded(scores), methods=["GET"]),
         Route("/v1/games/{game_id}/history", guarded(history), methods=["GET"]),
         Route("/v1/games/{game_id}/state", guarded(state_at), methods=["GET"]),
+        Route("/v1/games/{game_id}/seats/{seat}/token", guarded(reissue_token), methods=["POST"]),
     ]
 
 
