@@ -193,7 +193,7 @@ def openapi() -> dict[str, Any]:
             "/v1/games/{gameId}/legal-moves": {
                 "get": {
                     **read,
-                    "parameters": [game_id, none_match],
+                    "parameters": [game_id, act_as, none_match],
                     "operationId": "getLegalMoves",
                     "summary": "The bearer seat's legal decisions now.",
                     "responses": {
@@ -309,7 +309,7 @@ def openapi() -> dict[str, Any]:
             "/v1/games/{gameId}/scores": {
                 "get": {
                     **read,
-                    "parameters": [game_id, none_match],
+                    "parameters": [game_id, act_as, none_match],
                     "operationId": "getScores",
                     "summary": "Live scores with a breakdown; final with winners at the end.",
                     "responses": {
