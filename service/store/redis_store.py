@@ -71,7 +71,7 @@ from typing import Any, TypeVar
 import msgspec
 from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
-from redis.exceptions import ClusterDownError, NoScriptError, RedisError
+from redis.exceptions import ClusterDownError, MovedError, NoScriptError, RedisError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeout
 
@@ -421,30 +421,33 @@ class RedisStore:
     async def _execute(self, commands: list[Command], key: str) -> list[Any]:
         """The replies of `commands`, sent together on one connection to the server of `key`
         (on a cluster: the master of its slot, no redirect followed, so a WAIT behind a write
-        always asks the server that made it; a moved slot fails and the client retries)."""
+        always asks the server that made it; a node that does not answer has _timed read the
+        map of slots again for the next call)."""
         if self.direct is not None:
             return await self.direct.execute(commands)
         redis = self.redis
         if len(commands) == 1:
             return [await redis.execute_command(*commands[0])]
         assert isinstance(redis, RedisCluster)
-        await redis.initialize()  # the slot map again after a failure (below); else nothing
-        node = redis.get_node_from_key(key)
-        if node is None:
-            raise ClusterDownError(f"no node serves the slot of {key}")
-        try:
+
+        async def send() -> list[Any]:
+            node = redis.get_node_from_key(key)
+            if node is None:
+                raise ClusterDownError(f"no node serves the slot of {key}")
             async with redis.pipeline(transaction=False) as pipe:
                 for command in commands:
                     pipe.execute_command(*command, target_nodes=node)
                 replies: list[Any] = await pipe.execute(allow_redirections=False)
                 return replies
-        except (RedisConnectionError, RedisTimeout):
-            # As redis-py's own command path does: the node may be gone (a failover), so the
-            # next call reads the slot map again, from another node first. Its pipelines
-            # without retries do not.
-            redis.nodes_manager.move_node_to_end_of_cached_nodes(node.name)
-            redis._initialize = True
-            raise
+
+        try:
+            return await send()
+        except MovedError:
+            # The slot has moved (a failover) and this process had not heard: MOVED says
+            # nothing ran there, so read the map of slots again and send once more.
+            if not await reread_slots(redis):
+                raise
+            return await send()
 
     def ttl(self, finished: bool) -> int:
         return self.settings.finished_ttl if finished else self.settings.active_ttl
