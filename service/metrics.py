@@ -118,6 +118,13 @@ STORE_ERRORS = Counter(
     ["command"],
     registry=REGISTRY,
 )
+REPLICA_ACK_MISSES = Counter(
+    "rules_replica_ack_misses_total",
+    "Writes the master made that fewer replicas than RULES_REPLICA_ACK confirmed in time "
+    "(answered UNAVAILABLE), by command: create, commit, replicated (a replayed answer).",
+    ["command"],
+    registry=REGISTRY,
+)
 UNREADABLE_RECORDS = Counter(
     "rules_unreadable_records_total",
     "Reads of a game's stored data that could not be decoded (damaged, or written by another "

@@ -43,6 +43,12 @@ class Settings:
     idempotency_grace: int = 3600
     redis_timeout: float = 2.0  # seconds for connecting and for each Redis command
     redis_pool_size: int = 64
+    # replicas that must confirm each game write (WAIT, docs/reliability.md "Replica
+    # acknowledgement") before it is acknowledged; 0: none (Redis replicates asynchronously)
+    replica_ack: int = 0
+    # milliseconds a write waits for them; then UNAVAILABLE (retry with the same idempotency
+    # key). Below REDIS_TIMEOUT: the wait is read within the commit's round trip
+    replica_ack_timeout_ms: int = 500
     max_body_bytes: int = 64 * 1024
     # `id:secret` (or `id:sha256:<hex>`) per tenant; when set, creating and listing games
     # need one of them (X-API-Key); unset: one default tenant (development)
@@ -106,6 +112,8 @@ class Settings:
             idempotency_grace=_int("RULES_IDEMPOTENCY_GRACE", cls.idempotency_grace),
             redis_timeout=_float("REDIS_TIMEOUT", cls.redis_timeout),
             redis_pool_size=_int("REDIS_POOL_SIZE", cls.redis_pool_size),
+            replica_ack=_int("RULES_REPLICA_ACK", cls.replica_ack),
+            replica_ack_timeout_ms=_int("RULES_REPLICA_ACK_TIMEOUT_MS", cls.replica_ack_timeout_ms),
             max_body_bytes=_int("RULES_MAX_BODY_BYTES", cls.max_body_bytes),
             api_keys=_list("RULES_API_KEYS"),
             rate_limit_per_token=_int("RULES_RATE_LIMIT_PER_TOKEN", cls.rate_limit_per_token),

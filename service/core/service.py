@@ -347,13 +347,16 @@ class GameService:
     ) -> Applied:
         """The first answer to a key already used: the game as of the version its move made.
         Entries of earlier releases have no fingerprint and records of earlier releases no
-        options: those answer the game as it is now, as those releases did."""
+        options: those answer the game as it is now, as those releases did. With
+        RULES_REPLICA_ACK it too waits for the replicas (the first try may have answered
+        UNAVAILABLE because they had not confirmed the move)."""
         if done.fingerprint is not None and done.fingerprint != asked:
             raise Refused(
                 Code.IDEMPOTENCY_KEY_REUSED,
                 "this idempotencyKey was used with a different request; use a new key",
                 record.version,
             )
+        await self.store.confirm_replicated(game_id)
         loaded = LoadedGame(game_id, record, game, seat)
         if done.fingerprint is None or record.options is None or done.version == record.version:
             return Applied(loaded, replayed=True)

@@ -1,7 +1,13 @@
 """Game records in Redis: one hash per game, scripts that commit atomically, the lanes of
 background work, the indexes and the event channels (docs/architecture.md, "Records and keys")."""
 
-from service.store.connection import Client, StoreUnavailable, UnreadableRecord, connect
+from service.store.connection import (
+    Client,
+    NotReplicated,
+    StoreUnavailable,
+    UnreadableRecord,
+    connect,
+)
 from service.store.records import FORMAT, HistoryRecord, Record
 from service.store.redis_store import Committed, Done, RedisStore
 
@@ -11,6 +17,7 @@ __all__ = [
     "Committed",
     "Done",
     "HistoryRecord",
+    "NotReplicated",
     "Record",
     "RedisStore",
     "StoreUnavailable",

@@ -28,6 +28,19 @@ class StoreUnavailable(Refused):
         return self.detail
 
 
+class NotReplicated(StoreUnavailable):
+    """A write the master made that fewer replicas than RULES_REPLICA_ACK confirmed in time
+    (WAIT): it may be lost if the master fails now. The client retries with the same
+    idempotency key; the retry answers the first result once a replica has it."""
+
+    def __init__(self, asked: int, confirmed: int) -> None:
+        super().__init__(f"{confirmed} of {asked} replicas confirmed a write in time")
+        self.message = (
+            "the decision was recorded but not yet copied to a standby store; retry with the "
+            "same idempotencyKey"
+        )
+
+
 class UnreadableRecord(Refused):
     """A game's stored data (record, history entry, folded history or idempotency entry)
     that this release cannot decode: damaged, or written by another release. Its text (logs)

@@ -38,6 +38,14 @@ and expires as before.
 
 Commands are never retried blindly (retries=0): a write whose reply is lost must not be
 applied a second time; the client retries with its idempotency key instead.
+
+With RULES_REPLICA_ACK = n > 0, `create` and `commit` send `WAIT n RULES_REPLICA_ACK_TIMEOUT_MS`
+right behind the script, in the same round trip and on the same connection (WAIT counts the
+replicas that have this connection's own writes; on another connection it answers at once), on
+a cluster to the node that owns the game's slot. Fewer confirmations: NotReplicated
+(UNAVAILABLE), the write stays on the master. `confirm_replicated` does the same for a replayed
+answer, whose write another connection made: it writes a short-lived marker in the game's slot
+(g:{id}:w) and waits for that, which the replicas only reach after every earlier write.
 """
 
 from __future__ import annotations
@@ -57,7 +65,7 @@ from redis.exceptions import NoScriptError, RedisError
 from service import metrics
 from service.settings import Settings
 from service.store import indexes
-from service.store.connection import Client, StoreUnavailable, UnreadableRecord
+from service.store.connection import Client, NotReplicated, StoreUnavailable, UnreadableRecord
 from service.store.direct import DirectConnections
 from service.store.events import EventHub, Subscriber
 from service.store.jobs import WAKE, in_lane_slot, job_key, lane_of
@@ -77,6 +85,8 @@ from service.store.records import (
 
 T = TypeVar("T")
 log = logging.getLogger("service.store")
+Command = tuple[Any, ...]
+MARKER_MS = 1000  # life of the marker a replayed answer waits for (confirm_replicated)
 
 # A bot seat due at a version becomes a job on the stream of the game's tenant in its lane (when
 # the caller passes that key, i.e. when it shares the game's slot) and a wake-up for idle workers.
@@ -284,6 +294,13 @@ class RedisStore:
             )
         )
         self.hub = EventHub(redis, settings.subscriber_queue, settings.redis_timeout)
+        self.replica_ack = settings.replica_ack
+        timeout_ms = settings.replica_ack_timeout_ms
+        if self.replica_ack < 0:
+            raise ValueError("RULES_REPLICA_ACK is a number of replicas, 0 or more")
+        if self.replica_ack and not 0 < timeout_ms < settings.redis_timeout * 1000:
+            raise ValueError("RULES_REPLICA_ACK_TIMEOUT_MS must be above 0 and below REDIS_TIMEOUT")
+        self._wait: Command = ("WAIT", self.replica_ack, timeout_ms)
 
     async def _timed(self, command: str, call: Callable[[], Awaitable[T]]) -> T:
         started = time.perf_counter()
@@ -296,25 +313,58 @@ class RedisStore:
             metrics.STORE_SECONDS.labels(command).observe(time.perf_counter() - started)
 
     async def _evalsha(self, script: AsyncScript, keys: Sequence[str], args: list[Any]) -> Any:
+        return (await self._script(script, keys, args, ()))[0]
+
+    async def _evalsha_acked(
+        self, script: AsyncScript, keys: Sequence[str], args: list[Any]
+    ) -> tuple[Any, int]:
+        """The script's reply and how many replicas confirmed its writes (WAIT on the same
+        connection, RULES_REPLICA_ACK); without the setting, the reply and 0."""
+        if not self.replica_ack:
+            return await self._evalsha(script, keys, args), 0
+        reply, confirmed = await self._script(script, keys, args, (self._wait,))
+        return reply, int(confirmed)
+
+    def _confirmed(self, command: str, confirmed: int) -> None:
+        """NotReplicated when fewer replicas than RULES_REPLICA_ACK confirmed a write."""
+        if confirmed < self.replica_ack:
+            metrics.REPLICA_ACK_MISSES.labels(command).inc()
+            raise NotReplicated(self.replica_ack, confirmed)
+
+    async def _script(
+        self, script: AsyncScript, keys: Sequence[str], args: list[Any], then: tuple[Command, ...]
+    ) -> list[Any]:
         """EVALSHA straight through execute_command (redis-py's Script wrapper costs ~7% of
-        a move); a NOSCRIPT reply means nothing ran, so loading the script and asking again
-        is safe."""
+        a move), with the commands `then` behind it on the same connection; a NOSCRIPT reply
+        means nothing ran, so loading the script and asking again is safe."""
         command = ("EVALSHA", script.sha, len(keys), *keys, *args)
         try:
-            return await self._execute(command)
+            return await self._execute([command, *then], keys[0])
         except NoScriptError:
             # Loaded the way the command went: after a restart, the pool's connections, idle
             # since the hot path bypasses them, may all be stale (each fails once).
             if self.direct is not None:
-                await self._execute(("SCRIPT", "LOAD", script.script))
+                await self._execute([("SCRIPT", "LOAD", script.script)], keys[0])
             else:
                 await self.redis.script_load(script.script)
-            return await self._execute(command)
+            return await self._execute([command, *then], keys[0])
 
-    async def _execute(self, command: tuple[Any, ...]) -> Any:
+    async def _execute(self, commands: list[Command], key: str) -> list[Any]:
+        """The replies of `commands`, sent together on one connection to the server of `key`
+        (on a cluster: the master of its slot, no redirect followed, so a WAIT behind a write
+        always asks the server that made it; a moved slot fails and the client retries)."""
         if self.direct is not None:
-            return (await self.direct.execute([command]))[0]
-        return await self.redis.execute_command(*command)
+            return await self.direct.execute(commands)
+        redis = self.redis
+        if len(commands) == 1:
+            return [await redis.execute_command(*commands[0])]
+        assert isinstance(redis, RedisCluster)
+        node = redis.get_node_from_key(key)
+        async with redis.pipeline(transaction=False) as pipe:
+            for command in commands:
+                pipe.execute_command(*command, target_nodes=node)
+            replies: list[Any] = await pipe.execute(allow_redirections=False)
+            return replies
 
     def ttl(self, finished: bool) -> int:
         return self.settings.finished_ttl if finished else self.settings.active_ttl
@@ -365,9 +415,13 @@ class RedisStore:
             _events_encoder.encode(events) if events else "",
             *(msgspec.msgpack.encode(h) for h in history),
         ]
-        created = await self._timed("create", lambda: self._evalsha(self._create, keys, args))
+        created, confirmed = await self._timed(
+            "create", lambda: self._evalsha_acked(self._create, keys, args)
+        )
         if created and bot_due is not None and not lane:
             await self._enqueue_after(game_id, record.tenant, record.version, bot_due)
+        if created:
+            self._confirmed("create", confirmed)
         return bool(created)
 
     def queues_after_commit(self, game_id: str) -> bool:
@@ -457,11 +511,27 @@ class RedisStore:
             *_checkpoint(expected, record),
             *(msgspec.msgpack.encode(h) for h in history),
         ]
-        reply = await self._timed("commit", lambda: self._evalsha(self._commit, keys, args))
+        reply, confirmed = await self._timed(
+            "commit", lambda: self._evalsha_acked(self._commit, keys, args)
+        )
         committed = Committed(reply[0].decode(), int(reply[1]))
         if committed.outcome == "ok" and bot_due is not None and not lane:
             await self._enqueue_after(game_id, record.tenant, record.version, bot_due)
+        if committed.outcome == "ok":
+            self._confirmed("commit", confirmed)
         return committed
+
+    async def confirm_replicated(self, game_id: str) -> None:
+        """With RULES_REPLICA_ACK: return once enough replicas hold every write the game's
+        master made so far (a replayed answer's move among them), else NotReplicated. WAIT
+        counts only its own connection's writes, so it follows a short-lived marker in the
+        game's slot, written on that connection: a replica reaches it after all before it."""
+        if not self.replica_ack:
+            return
+        marker = f"g:{{{game_id}}}:w"
+        commands: list[Command] = [("SET", marker, 1, "PX", MARKER_MS), self._wait]
+        _, confirmed = await self._timed("replicated", lambda: self._execute(commands, marker))
+        self._confirmed("replicated", int(confirmed))
 
     async def _enqueue_after(self, game_id: str, tenant: str, version: int, seat: int) -> None:
         """A game from before the lanes, on a cluster: its slot holds no lane, so the job is

@@ -1,0 +1,330 @@
+"""RULES_REPLICA_ACK: a write is acknowledged only once a replica has it (WAIT on the commit's
+own connection), so a promoted replica holds every acknowledged move. Real servers: a master
+and a replica (`--replicaof`), frozen with SIGSTOP and the master SIGKILLed; the real app."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+from redis.asyncio import Redis
+
+from service.app import create_app
+from service.settings import Settings
+from service.store.embedded import EmbeddedRedis, ask
+from tests.conftest import client_for
+from tests.support import gql
+from tests.support.play import create_game
+from tests.support.waiting import until
+
+TIMEOUT_MS = 300
+ACKED = Settings(
+    rate_limit_per_token=0,
+    rate_limit_per_address=0,
+    replica_ack=1,
+    replica_ack_timeout_ms=TIMEOUT_MS,
+)
+
+
+@dataclass
+class Pair:
+    master: EmbeddedRedis
+    replica: EmbeddedRedis
+
+    def freeze(self) -> None:
+        assert self.replica.process is not None
+        os.kill(self.replica.process.pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        assert self.replica.process is not None
+        os.kill(self.replica.process.pid, signal.SIGCONT)
+
+
+def _replication(port: int) -> dict[str, str]:
+    text = ask(port, "INFO", "replication").decode()
+    return dict(line.split(":", 1) for line in text.split() if ":" in line)
+
+
+def _replica_of(port: int) -> EmbeddedRedis:
+    """A replica of the server on `port` (a master, or a link to one)."""
+    return EmbeddedRedis(extra=("--replicaof", "127.0.0.1", str(port))).start()
+
+
+async def _linked(master: EmbeddedRedis, replica: EmbeddedRedis) -> None:
+    """Once `replica` has copied `master` and the master counts it."""
+
+    def up() -> bool:
+        return (
+            _replication(replica.port).get("master_link_status") == "up"
+            and _replication(master.port).get("connected_slaves") == "1"
+        )
+
+    await until(up, "the replica to connect")
+
+
+@pytest.fixture
+async def pair() -> AsyncIterator[Pair]:
+    master = EmbeddedRedis().start()
+    try:
+        replica = _replica_of(master.port)
+        try:
+            await _linked(master, replica)
+            yield Pair(master, replica)
+        finally:
+            if replica.process is not None:
+                os.kill(replica.process.pid, signal.SIGCONT)  # a stopped server cannot stop
+            replica.cleanup()
+    finally:
+        master.cleanup()
+
+
+class Link:
+    """A TCP link from a replica to its master that can be cut: while `cut`, what the master
+    sends is dropped, as a network partition drops it (a SIGSTOPped replica still receives:
+    its kernel keeps the bytes, and it catches up when it resumes)."""
+
+    def __init__(self, upstream: int) -> None:
+        self.upstream = upstream
+        self.cut = False
+        self.port = 0
+        self.server: asyncio.Server | None = None
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> Link:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+        return self
+
+    async def _serve(
+        self, replica_in: asyncio.StreamReader, replica_out: asyncio.StreamWriter
+    ) -> None:
+        master_in, master_out = await asyncio.open_connection("127.0.0.1", self.upstream)
+        for task in (
+            asyncio.create_task(self._pump(replica_in, master_out, False)),
+            asyncio.create_task(self._pump(master_in, replica_out, True)),
+        ):
+            self.tasks.add(task)
+
+    async def _pump(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, from_master: bool
+    ) -> None:
+        with contextlib.suppress(OSError):
+            while chunk := await reader.read(65536):
+                if not (from_master and self.cut):
+                    writer.write(chunk)
+                    await writer.drain()
+        writer.close()
+
+    async def aclose(self) -> None:
+        if self.server is not None:
+            self.server.close()
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+@asynccontextmanager
+async def app_on(url: str, settings: Settings = ACKED) -> AsyncIterator[httpx.AsyncClient]:
+    async with client_for(create_app(settings, url)) as http:
+        yield http
+
+
+async def _new_game(http: httpx.AsyncClient, seed: str) -> tuple[str, list[str]]:
+    payload = await create_game(http, seed=seed)
+    return payload["game"]["id"], [seat["token"] for seat in payload["seats"]]
+
+
+async def _seat_and_move(http: httpx.AsyncClient, game_id: str, tokens: list[str]) -> Any:
+    """The seat to act, its token and its first legal move."""
+    body = {"query": gql.GAME, "variables": {"id": game_id}}
+    seat = (await http.post("/graphql", json=body)).json()["data"]["game"]["toAct"][0]
+    headers = {"authorization": f"Bearer {tokens[seat]}"}
+    seen = (await http.post("/graphql", json=body, headers=headers)).json()["data"]["game"]
+    return tokens[seat], seen["legalMoves"][0]["move"]
+
+
+async def _apply(
+    http: httpx.AsyncClient, game_id: str, token: str, move: Any, key: str
+) -> dict[str, Any]:
+    """applyMove's whole GraphQL answer (data or errors)."""
+    variables = {"input": {"gameId": game_id, "move": move, "idempotencyKey": key}}
+    response = await http.post(
+        "/graphql",
+        json={"query": gql.APPLY, "variables": variables},
+        headers={"authorization": f"Bearer {token}"},
+    )
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def _code(body: dict[str, Any]) -> str | None:
+    errors = body.get("errors") or [{}]
+    code: str | None = errors[0].get("extensions", {}).get("code")
+    return code
+
+
+async def _stored_version(port: int, game_id: str) -> int | None:
+    client = Redis(port=port)
+    try:
+        raw = await client.hget(f"g:{{{game_id}}}", "v")
+        return None if raw is None else int(raw)
+    finally:
+        await client.aclose()
+
+
+async def test_wait_counts_only_the_writes_of_its_own_connection(pair: Pair) -> None:
+    """Why WAIT goes on the commit's connection: on another one it does not wait for the
+    write (Redis docs: "all the previous write commands sent in the context of the current
+    connection"; 7.0 takes the offset of the connection's last command, 7.2+ of its last
+    write: either way not a write another connection made later)."""
+    writer, other = Redis(port=pair.master.port), Redis(port=pair.master.port)
+    try:
+        await other.ping()
+        await writer.set("k", 1)
+        assert await writer.wait(1, 5000) == 1
+        pair.freeze()
+        await writer.set("k", 2)
+        assert await writer.wait(1, TIMEOUT_MS) == 0  # the frozen replica did not confirm
+        started = time.monotonic()
+        assert await other.wait(1, 5000) == 1  # answers for the replica that lacks the write
+        assert time.monotonic() - started < 4
+    finally:
+        pair.thaw()
+        await writer.aclose()
+        await other.aclose()
+
+
+async def test_with_the_replica_up_every_acknowledged_move_is_on_it(pair: Pair) -> None:
+    async with app_on(pair.master.url) as http:
+        game_id, tokens = await _new_game(http, "ack-up")
+        assert await _stored_version(pair.replica.port, game_id) is not None
+        for step in range(6):
+            token, move = await _seat_and_move(http, game_id, tokens)
+            body = await _apply(http, game_id, token, move, f"k{step}")
+            applied = body["data"]["applyMove"]
+            assert applied["__typename"] == "MoveApplied", body
+            # read at once, no waiting: the acknowledgement came after the replica had it
+            version = applied["game"]["version"]
+            assert await _stored_version(pair.replica.port, game_id) == version
+
+
+async def test_an_unconfirmed_move_is_unavailable_and_its_retry_replays_it_once_replicated(
+    pair: Pair,
+) -> None:
+    async with app_on(pair.master.url) as http:
+        game_id, tokens = await _new_game(http, "ack-frozen")
+        token, move = await _seat_and_move(http, game_id, tokens)
+        pair.freeze()
+        try:
+            started = time.monotonic()
+            first = await _apply(http, game_id, token, move, "once")
+            elapsed = time.monotonic() - started
+            assert _code(first) == "UNAVAILABLE", first
+            assert "idempotencyKey" in first["errors"][0]["message"]
+            assert TIMEOUT_MS / 1000 <= elapsed < 10  # it waited, and not past a bound
+            committed = await _stored_version(pair.master.port, game_id)
+            assert committed is not None and committed > 0  # on the master, not acknowledged
+            # REST answers the same typed way, 503 problem+json
+            rest = await http.post(
+                f"/v1/games/{game_id}/moves",
+                json={"move": move},
+                headers={"authorization": f"Bearer {token}", "idempotency-key": "once"},
+            )
+            assert rest.status_code == 503, rest.text
+            assert rest.headers["content-type"] == "application/problem+json"
+            assert rest.json()["code"] == "UNAVAILABLE" and "retry-after" in rest.headers
+            # a replayed answer is an acknowledgement too: it waits for the replica as well
+            again = await _apply(http, game_id, token, move, "once")
+            assert _code(again) == "UNAVAILABLE", again
+        finally:
+            pair.thaw()
+
+        async def replayed() -> dict[str, Any] | None:
+            body = await _apply(http, game_id, token, move, "once")
+            return body if "errors" not in body else None
+
+        retried = (await until(replayed, "the retry to be answered"))["data"]["applyMove"]
+        assert retried["__typename"] == "MoveApplied" and retried["replayed"] is True
+        assert retried["game"]["version"] == committed
+        assert await _stored_version(pair.replica.port, game_id) == committed
+        # applied once: the retries made no version of their own
+        assert await _stored_version(pair.master.port, game_id) == committed
+
+
+async def test_a_promoted_replica_holds_every_acknowledged_move() -> None:
+    """Moves go on while the replica is cut off; the master dies; the replica is promoted.
+    Every move that was acknowledged is on it (without the setting the moves acknowledged
+    while it was cut off are lost), and the unacknowledged ones, retried with their keys on
+    the promoted server, are applied there exactly once."""
+    acknowledged: dict[tuple[str, int], Any] = {}  # (game, version) -> move
+    pending: list[tuple[str, str, Any, str]] = []  # unacknowledged: game, token, move, key
+    master = EmbeddedRedis().start()
+    link = await Link(master.port).start()
+    replica = _replica_of(link.port)
+    standby: EmbeddedRedis | None = None
+    try:
+        await _linked(master, replica)
+        async with app_on(master.url) as http:
+            games = [await _new_game(http, f"ack-failover-{i}") for i in range(3)]
+
+            async def play(rounds: int, tag: str) -> None:
+                for step in range(rounds):
+                    for game_id, tokens in games:
+                        if any(p[0] == game_id for p in pending):
+                            continue  # a game with a move in doubt waits for its retry
+                        token, move = await _seat_and_move(http, game_id, tokens)
+                        key = f"{tag}{step}"
+                        body = await _apply(http, game_id, token, move, key)
+                        if "errors" in body:
+                            assert _code(body) == "UNAVAILABLE", body
+                            pending.append((game_id, token, move, key))
+                            continue
+                        applied = body["data"]["applyMove"]
+                        assert applied["__typename"] == "MoveApplied", body
+                        acknowledged[(game_id, applied["game"]["version"])] = move
+
+            await play(3, "before")
+            link.cut = True
+            await play(3, "cut")
+        master.kill()
+        await link.aclose()
+        ask(replica.port, "REPLICAOF", "NO", "ONE")
+        standby = _replica_of(replica.port)  # the new master's own standby, for the retries
+        await _linked(replica, standby)
+        await _audit_and_retry(replica.url, acknowledged, pending)
+    finally:
+        await link.aclose()
+        for server in (standby, replica, master):
+            if server is not None:
+                server.cleanup()
+
+
+async def _audit_and_retry(
+    url: str,
+    acknowledged: dict[tuple[str, int], Any],
+    pending: list[tuple[str, str, Any, str]],
+) -> None:
+    async with app_on(url) as http:
+        for (game_id, version), move in acknowledged.items():
+            body = {"query": gql.HISTORY, "variables": {"id": game_id, "after": version - 1}}
+            game = (await http.post("/graphql", json=body)).json()["data"]["game"]
+            assert game is not None and game["version"] >= version, (game_id, version)
+            assert game["history"][0]["move"] == move, (game_id, version)
+        assert pending, "no move was left in doubt while the replica was cut off"
+        for game_id, token, move, key in pending:
+            body = await _apply(http, game_id, token, move, key)
+            applied = body["data"]["applyMove"]
+            assert applied["__typename"] == "MoveApplied", body
+            again = (await _apply(http, game_id, token, move, key))["data"]["applyMove"]
+            assert again["replayed"] is True
+            assert again["game"]["version"] == applied["game"]["version"]
