@@ -80,6 +80,7 @@ SLOW = (
     "tests/test_embedded_cleanup.py",
     "tests/loadtests/test_harness.py",
     "tests/reliability/test_cluster.py",
+    "tests/reliability/test_event_failover.py",
     "tests/reliability/test_linearizable_moves.py",
     "tests/reliability/test_redis_outage.py",
     "tests/reliability/test_worker_outage.py",

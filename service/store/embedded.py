@@ -196,22 +196,34 @@ class EmbeddedRedis:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
-def _cluster_options(bus_port: int) -> tuple[str, ...]:
+NODE_TIMEOUT_MS = 15000  # no false failovers on a busy machine
+
+
+def _cluster_options(bus_port: int, node_timeout_ms: int = NODE_TIMEOUT_MS) -> tuple[str, ...]:
     return (
         "--cluster-enabled", "yes",
         "--cluster-port", str(bus_port),
-        "--cluster-node-timeout", "15000",  # no false failovers on a busy machine
+        "--cluster-node-timeout", str(node_timeout_ms),
     )  # fmt: skip
 
 
 class EmbeddedRedisCluster:
-    """A Redis Cluster of `masters` servers on loopback, the slots split evenly, no replicas.
-    Its `url` is `redis+cluster://` with every node as a seed, what `connect()` understands."""
+    """A Redis Cluster of `masters` servers on loopback, the slots split evenly, and
+    `replicas` replicas of each master (`nodes`: the masters first, then the replicas of
+    master 0, 1, ... in turn). A replica takes over its master's slots once the master has not
+    answered for `node_timeout_ms`. Its `url` is `redis+cluster://` with every node as a seed,
+    what `connect()` understands."""
 
-    def __init__(self, masters: int = 3) -> None:
+    def __init__(
+        self, masters: int = 3, replicas: int = 0, node_timeout_ms: int = NODE_TIMEOUT_MS
+    ) -> None:
+        self.masters = masters
+        self.node_timeout_ms = node_timeout_ms
         # The bus port is chosen too: the default, port + 10000, may be taken or past 65535.
-        self.bus_ports = [free_port() for _ in range(masters)]
-        self.nodes = [EmbeddedRedis(extra=_cluster_options(bus)) for bus in self.bus_ports]
+        self.bus_ports = [free_port() for _ in range(masters * (1 + replicas))]
+        self.nodes = [
+            EmbeddedRedis(extra=_cluster_options(bus, node_timeout_ms)) for bus in self.bus_ports
+        ]
 
     @property
     def url(self) -> str:
@@ -225,8 +237,8 @@ class EmbeddedRedisCluster:
         try:
             for index, node in enumerate(self.nodes):
                 self._start_node(index, node)
-            per_node = -(-SLOTS // len(self.nodes))
-            for index, node in enumerate(self.nodes):
+            per_node = -(-SLOTS // self.masters)
+            for index, node in enumerate(self.nodes[: self.masters]):
                 first = index * per_node
                 ask(node.port, "CLUSTER", "ADDSLOTS", *range(first, min(first + per_node, SLOTS)))
             for node in self.nodes[1:]:
@@ -236,6 +248,14 @@ class EmbeddedRedisCluster:
             while not all(self._settled(node.port) for node in self.nodes):
                 if time.monotonic() > deadline:
                     raise RuntimeError("the Redis Cluster did not settle in time")
+                time.sleep(0.05)
+            for index, replica in enumerate(self.nodes[self.masters :]):
+                master = self.nodes[index % self.masters]
+                master_id = ask(master.port, "CLUSTER", "MYID").decode()
+                ask(replica.port, "CLUSTER", "REPLICATE", master_id)
+            while not all(self._replicating(node.port) for node in self.nodes):
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the replicas did not catch up in time")
                 time.sleep(0.05)
         except BaseException:
             self.cleanup()
@@ -251,7 +271,7 @@ class EmbeddedRedisCluster:
                 return
             except ExitedEarly:
                 self.bus_ports[index] = free_port()
-                node.extra = _cluster_options(self.bus_ports[index])
+                node.extra = _cluster_options(self.bus_ports[index], self.node_timeout_ms)
         node.start()
 
     def _settled(self, port: int) -> bool:
@@ -262,6 +282,15 @@ class EmbeddedRedisCluster:
             and fields.get("cluster_known_nodes") == str(len(self.nodes))
             and fields.get("cluster_slots_ok") == str(SLOTS)
         )
+
+    def _replicating(self, port: int) -> bool:
+        """Every node knows every replica, and a replica's link to its master is up."""
+        replicas = len(self.nodes) - self.masters
+        flags = [line.split()[2] for line in ask(port, "CLUSTER", "NODES").decode().splitlines()]
+        if sum("slave" in node.split(",") for node in flags) != replicas:
+            return False
+        text = ask(port, "INFO", "replication").decode()
+        return "role:master" in text or "master_link_status:up" in text
 
     def cleanup(self) -> None:
         for node in self.nodes:

@@ -7,9 +7,14 @@ its channel, each through a bounded queue: a subscriber that falls `queue_size` 
 is dropped (its `on_drop` closes its socket) instead of letting memory grow. A channel is
 subscribed when its first local subscriber arrives and unsubscribed when its last one leaves.
 
-If the connection breaks (Redis restarted, a network cut), the shard reconnects with backoff
-and subscribes its channels again; when Redis confirms, each subscriber gets a `RESYNC`
-marker, because events published meanwhile are lost and the caller must re-read the game.
+If the connection breaks (Redis restarted, a network cut, a master killed), the shard
+reconnects with backoff and subscribes its channels again; when Redis confirms, each
+subscriber gets a `RESYNC` marker, because events published meanwhile are lost and the caller
+must re-read the game (service/core/following.py turns that into the versions it missed). On a
+cluster the shard first refreshes the map of slots and hands each channel whose slot another
+master serves now (its replica, promoted by a failover; a migrated slot) to that master's
+shard, and the same happens when the server itself unsubscribes a channel (`sunsubscribe`:
+Redis gave the slot away).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from typing import Any
 from redis.asyncio import ConnectionPool, Redis
 from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import RedisError
+from redis.exceptions import RedisClusterException, RedisError
 
 from service import metrics
 from service.store.connection import Client, StoreUnavailable
@@ -37,6 +42,10 @@ log = logging.getLogger("service.events")
 
 def events_channel(game_id: str) -> str:
     return f"g:{{{game_id}}}:events"
+
+
+def _name(channel: bytes | str) -> str:
+    return channel.decode() if isinstance(channel, bytes) else str(channel)
 
 
 class Subscriber:
@@ -73,12 +82,16 @@ class Channel:
 class Shard:
     """One pub/sub connection and the task that reads it."""
 
-    def __init__(self, hub: EventHub, connect: Callable[[], Redis | RedisCluster]) -> None:
+    def __init__(
+        self, hub: EventHub, node: str, connect: Callable[[], Redis | RedisCluster]
+    ) -> None:
         self.hub = hub
+        self.node = node  # the master's name on a cluster, "" on one server
         self.connect = connect
         self.pubsub: PubSub = self._new_pubsub()
         self.names: set[str] = set()  # channels this shard carries
         self.pending: dict[str, int] = {}  # subscribe replies still due, per channel
+        self.leaving: dict[str, int] = {}  # unsubscribe replies still due, per channel
         self.lock = asyncio.Lock()
         self.reader: asyncio.Task[None] | None = None
         self.closing = False
@@ -93,7 +106,7 @@ class Shard:
         async with self.lock:
             with contextlib.suppress(RedisError, OSError):  # the reader sees it and recovers
                 await self._send("subscribe", name)
-        if self.reader is None:
+        if self.reader is None or self.reader.done():
             self.reader = asyncio.get_running_loop().create_task(self._read())
 
     async def unsubscribe(self, name: str) -> None:
@@ -103,9 +116,9 @@ class Shard:
                 await self._send("unsubscribe", name)
 
     async def _send(self, command: str, *names: str) -> None:
-        if command == "subscribe":
-            for name in names:
-                self.pending[name] = self.pending.get(name, 0) + 1
+        due = self.pending if command == "subscribe" else self.leaving
+        for name in names:
+            due[name] = due.get(name, 0) + 1
         sharded = "s" if self.hub.sharded else ""
         await getattr(self.pubsub, sharded + command)(*names)
 
@@ -115,17 +128,29 @@ class Shard:
                 if self.pubsub.connection is None:  # the first SUBSCRIBE could not be sent
                     raise ConnectionError("not connected")
                 message = await self.pubsub.get_message(timeout=None)
+                if message is not None and self._given_away(message):
+                    raise ConnectionError("the server gave a channel's slot away")
             except (RedisError, OSError) as exc:
                 metrics.STORE_ERRORS.labels("listen").inc()
                 log.warning("event connection lost (%s); reconnecting", type(exc).__name__)
-                await self._recover()
+                if not await self._recover():
+                    return  # every channel moved to another shard; subscribe() starts again
                 continue
             if message is not None:
                 self._handle(message)
 
+    def _given_away(self, message: dict[str, Any]) -> bool:
+        """An unsubscribe this shard did not ask for: Redis moved the channel's slot."""
+        if message["type"] not in ("unsubscribe", "sunsubscribe"):
+            return False
+        name = _name(message["channel"])
+        due = self.leaving.pop(name, 0) - 1
+        if due > 0:
+            self.leaving[name] = due
+        return due < 0 and name in self.names
+
     def _handle(self, message: dict[str, Any]) -> None:
-        kind, channel = message["type"], message["channel"]
-        name = channel.decode() if isinstance(channel, bytes) else str(channel)
+        kind, name = message["type"], _name(message["channel"])
         if kind in ("message", "smessage"):
             self.hub.dispatch(name, message["data"])
         elif kind in ("subscribe", "ssubscribe"):
@@ -136,25 +161,30 @@ class Shard:
             self.pending.pop(name, None)
             self.hub.confirm(name)
 
-    async def _recover(self) -> None:
-        """Reconnect with backoff and subscribe every channel again."""
+    async def _recover(self) -> bool:
+        """Reconnect with backoff and subscribe every channel again, after handing the
+        channels another master serves now to its shard (a cluster's failover). False when
+        no channel is left here."""
         delay = 0.05
         for name in self.names:
             self.hub.lose(name)
         while not self.closing:
+            await self.hub.rehome(self)
             async with self.lock:
                 with contextlib.suppress(RedisError, OSError):
                     await self.pubsub.aclose()  # type: ignore[no-untyped-call]
-                self.pubsub, self.pending = self._new_pubsub(), {}
+                self.pubsub, self.pending, self.leaving = self._new_pubsub(), {}, {}
+                if not self.names:
+                    return False
                 try:
                     await self.pubsub.connect()  # type: ignore[no-untyped-call]
-                    if self.names:
-                        await self._send("subscribe", *sorted(self.names))
-                    return
+                    await self._send("subscribe", *sorted(self.names))
+                    return True
                 except (RedisError, OSError):
                     pass
             await asyncio.sleep(delay)
             delay = min(delay * 2, MAX_BACKOFF_SECONDS)
+        return False
 
     async def close(self) -> None:
         self.closing = True  # ends the loops even if redis-py turns the cancel into a timeout
@@ -240,16 +270,44 @@ class EventHub:
         if isinstance(self.redis, RedisCluster):
             try:
                 await self.redis.initialize()
-            except RedisError as exc:
+                node = self.redis.get_node_from_key(name)
+            except (RedisError, RedisClusterException) as exc:
                 raise StoreUnavailable(f"the game store is unavailable ({exc})") from exc
-            node = self.redis.get_node_from_key(name)
             if node is None:
                 raise StoreUnavailable(f"no cluster node serves {name}")
             key = node.name
+        return self._shard_of(key)
+
+    def _shard_of(self, key: str) -> Shard:
         shard = self.shards.get(key)
         if shard is None:
-            shard = self.shards[key] = Shard(self, self._connector(key))
+            shard = self.shards[key] = Shard(self, key, self._connector(key))
         return shard
+
+    async def rehome(self, shard: Shard) -> None:
+        """On a cluster: read the map of slots again and move each channel of `shard` whose
+        slot another master serves now to that master's shard (which subscribes it; the
+        subscribers get RESYNC when it confirms). The map as it was if no node answers."""
+        redis = self.redis
+        if not isinstance(redis, RedisCluster) or not shard.names:
+            return
+        try:
+            await redis.nodes_manager.initialize()
+        except (RedisError, RedisClusterException, OSError) as exc:
+            log.info("the cluster's map of slots could not be read (%s)", type(exc).__name__)
+            return
+        for name in sorted(shard.names):
+            try:
+                node = redis.get_node_from_key(name)
+            except RedisClusterException:
+                continue  # the slot has no master yet
+            channel = self.channels.get(name)
+            if node is None or node.name == shard.node:
+                continue
+            shard.names.discard(name)
+            if channel is not None:
+                channel.shard = self._shard_of(node.name)
+                await channel.shard.subscribe(name)
 
     def _connector(self, key: str) -> Callable[[], Redis | RedisCluster]:
         """How a shard gets its connection: the process's own client on one server, a client

@@ -9,11 +9,10 @@ other unexpected error is masked (schema.py).
 
 from __future__ import annotations
 
-import asyncio
-import json
+import contextlib
 from collections.abc import AsyncGenerator
 from datetime import UTC
-from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, cast
 
 import msgspec
 import strawberry
@@ -24,7 +23,6 @@ from service.api.graphql import typed
 from service.api.graphql.errors import REJECT_CODES, api_error
 from service.api.graphql.types import (
     REASON,
-    REREAD_ATTEMPTS,
     RULE,
     ApplyMoveInput,
     ApplyMoveResult,
@@ -53,12 +51,12 @@ from service.api.graphql.types import (
     context_token,
 )
 from service.api.graphql.webhooks import WebhookMutations, WebhookQueries
-from service.core import GameService, LoadedGame
+from service.core import LoadedGame
+from service.core.following import follow
 from service.core.listing import GameFilter as ListingFilter
 from service.games import games
 from service.refusals import Code, Refused
 from service.store import StoreUnavailable, UnreadableRecord
-from service.store.events import RESYNC
 
 if TYPE_CHECKING:  # generated from the Structs at import (typed.py): opaque to mypy
     TypedMoveInput: TypeAlias = Any
@@ -337,57 +335,36 @@ def _options(input: CreateGameInput) -> object:
 class Subscription:
     @strawberry.subscription(
         name="gameEvents",
-        description="The game's current version, then every new one, in order. Versions are "
-        "consecutive: on a gap, catch up with `history(after:)`. The stream completes after "
-        "the FINISHED or ABANDONED event (at once for a game that is over). Authenticate with "
+        description="The game's current version (or every version after `afterVersion`), then "
+        "every new one, in order, each once, also across a broken event connection or a Redis "
+        "failover on the server's side. After a dropped socket, subscribe again with "
+        "`afterVersion` = the last version seen. The stream completes after the FINISHED or "
+        "ABANDONED event (at once for a game that is over). Authenticate with "
         '`{"authorization": "Bearer <token>"}` in the connection_init payload.',
     )
     async def game_events(
-        self, info: Info[Any, Any], game_id: strawberry.ID
+        self,
+        info: Info[Any, Any],
+        game_id: strawberry.ID,
+        after_version: Annotated[
+            int | None,
+            strawberry.argument(
+                description="Replay every version after this one first (0: from the first). "
+                "BAD_USER_INPUT past the game's version."
+            ),
+        ] = None,
     ) -> AsyncGenerator[GameEvent, None]:
         service, drop = context_service(info), info.context.get("drop_slow_consumer", _ignore)
+        versions = follow(service, str(game_id), context_token(info), after_version, drop)
         try:
-            async with service.events(str(game_id), drop) as events:
-                loaded = await service.read(str(game_id), context_token(info))
-                last, status = loaded.record.version, GameStatus(loaded.status())
-                yield GameEvent(game_id=game_id, version=last, status=status)
-                while status is GameStatus.ACTIVE:  # nothing follows a game's end
-                    data = await events.next()
-                    if data == RESYNC:  # events were lost with the connection: read again
-                        reread = await _reread(service, str(game_id), context_token(info))
-                        if reread is None:
-                            return
-                        event: dict[str, Any] = {
-                            "version": reread.record.version,
-                            "status": reread.status(),
-                        }
-                    else:
-                        event = json.loads(data)
-                    if event["version"] <= last:
-                        continue
-                    last, status = event["version"], GameStatus(event["status"])
-                    yield GameEvent(game_id=game_id, version=last, status=status)
+            async with contextlib.aclosing(versions):
+                async for seen in versions:
+                    yield GameEvent(
+                        game_id=game_id, version=seen.version, status=GameStatus(seen.status)
+                    )
         except Refused as refused:
             raise api_error(refused) from None
 
 
 def _ignore() -> None:
     pass
-
-
-async def _reread(service: GameService, game_id: str, token: str | None) -> LoadedGame | None:
-    """The game after the event connection came back (None: it is gone). The pool may still
-    hold connections that the outage broke, each failing once (commands are never retried
-    blindly), so this read, safe to repeat, is tried a few times."""
-    for attempt in range(REREAD_ATTEMPTS):
-        try:
-            return await service.read(game_id, token)
-        except StoreUnavailable:
-            if attempt == REREAD_ATTEMPTS - 1:
-                raise
-            await asyncio.sleep(0.1 * (attempt + 1))
-        except Refused as refused:
-            if refused.code is Code.NOT_FOUND:
-                return None
-            raise
-    return None

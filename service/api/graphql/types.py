@@ -124,9 +124,6 @@ class Outcome:
     )
 
 
-REREAD_ATTEMPTS = 5
-
-
 REASON = "ILLEGAL_MOVE only: why, as a code of the game's own (docs/rules/<game>.md lists them)."
 RULE = "ILLEGAL_MOVE only: the ruling or rulebook section the reason comes from, e.g. TG-4."
 

@@ -1,13 +1,17 @@
 """gameEvents over graphql-transport-ws (and the legacy graphql-ws), across replicas (Redis
-pub/sub): the stream completes after the FINISHED event, and at once for a game that is over."""
+pub/sub): the stream completes after the FINISHED event, and at once for a game that is over;
+`afterVersion` replays what a subscriber missed, and a replica whose event connection was cut
+gives its subscribers the versions made meanwhile."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -16,11 +20,14 @@ from websockets.typing import Subprotocol
 
 from tests.support import gql
 from tests.support.processes import service_processes
+from tests.support.proxy import CuttingProxy
 
 # one worker runs the module, so its service processes start once, not once per worker
 pytestmark = pytest.mark.xdist_group("subscriptions")
 
-SUBSCRIBE = "subscription E($id: ID!) { gameEvents(gameId: $id) { gameId version status } }"
+SUBSCRIBE = """subscription E($id: ID!, $after: Int) {
+  gameEvents(gameId: $id, afterVersion: $after) { gameId version status }
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +48,7 @@ async def _post(
     return data
 
 
-async def _subscribe(url: str, game_id: str, token: str | None) -> Any:
+async def _subscribe(url: str, game_id: str, token: str | None, after: int | None = None) -> Any:
     socket = await websockets.connect(
         url.replace("http", "ws") + "/graphql", subprotocols=[Subprotocol("graphql-transport-ws")]
     )
@@ -50,13 +57,14 @@ async def _subscribe(url: str, game_id: str, token: str | None) -> Any:
     assert json.loads(await socket.recv())["type"] == "connection_ack"
     await socket.send(
         json.dumps({"id": "1", "type": "subscribe",
-                    "payload": {"query": SUBSCRIBE, "variables": {"id": game_id}}})
+                    "payload": {"query": SUBSCRIBE,
+                                "variables": {"id": game_id, "after": after}}})
     )  # fmt: skip
     return socket
 
 
 async def _next(socket: Any) -> dict[str, Any]:
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(30):
         message = json.loads(await socket.recv())
     assert message["type"] == "next", message
     assert "errors" not in message["payload"], message
@@ -160,3 +168,80 @@ async def test_a_spectator_may_subscribe_but_a_wrong_token_may_not(replicas: lis
         assert message["payload"]["errors"][0]["extensions"]["code"] == code
         assert json.loads(await socket.recv())["type"] == "complete"
         await socket.close()
+
+
+async def _play(http: httpx.AsyncClient, game_id: str, tokens: list[str], seed: str) -> int:
+    """One random legal move by the seat to act; the version it made."""
+    game = (await _post(http, gql.GAME, {"id": game_id}))["game"]
+    seat = game["toAct"][0]
+    move = random.Random(seed).choice(
+        (await _post(http, gql.GAME, {"id": game_id}, tokens[seat]))["game"]["legalMoves"]
+    )["move"]
+    variables = {"input": {"gameId": game_id, "move": move, "expectedVersion": game["version"]}}
+    result = (await _post(http, gql.APPLY, variables, tokens[seat]))["applyMove"]
+    assert result["__typename"] == "MoveApplied", result
+    version: int = result["game"]["version"]
+    return version
+
+
+async def _create(http: httpx.AsyncClient, seed: str) -> tuple[str, list[str]]:
+    created = (
+        await _post(http, gql.CREATE, {"input": {"kind": "TREELINGS", "players": 2, "seed": seed}})
+    )["createGame"]
+    return created["game"]["id"], [s["token"] for s in created["seats"]]
+
+
+async def test_after_version_replays_every_later_version_then_the_live_ones(
+    replicas: list[str],
+) -> None:
+    a, b = replicas
+    async with httpx.AsyncClient(base_url=b) as http:
+        game_id, tokens = await _create(http, "after")
+        for n in range(3):
+            version = await _play(http, game_id, tokens, f"after-{n}")
+        socket = await _subscribe(a, game_id, None, after=1)
+        replayed = [(await _next(socket))["version"] for _ in range(version - 1)]
+        assert replayed == list(range(2, version + 1))
+        live = await _play(http, game_id, tokens, "after-live")
+        assert (await _next(socket))["version"] == live
+        await socket.close()
+        past = await _subscribe(a, game_id, None, after=live + 1)
+        message = json.loads(await past.recv())
+        assert message["payload"]["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
+        await past.close()
+
+
+@pytest.mark.slow  # a service process of its own; the fast tier: tests/core/test_following.py
+async def test_versions_made_while_a_replicas_event_connection_is_cut_reach_its_subscriber(
+    redis_url: str, replicas: list[str]
+) -> None:
+    """A replica reaches Redis through a proxy that is cut; the moves made meanwhile through
+    another replica reach the first one's subscriber after the reconnection, in order, each once
+    (before: the latest version only)."""
+    if "cluster" in redis_url:
+        pytest.skip("cuts the connection to one server")
+    proxy = await CuttingProxy(urlsplit(redis_url).port or 6379).start()
+    running = contextlib.ExitStack()
+    try:
+        # the proxy serves on this loop: the process is started and stopped on a thread
+        started = service_processes(f"redis://127.0.0.1:{proxy.port}/0", 1)
+        (cut_off,) = await asyncio.to_thread(running.enter_context, started)
+        async with httpx.AsyncClient(base_url=replicas[0], timeout=30) as http:
+            game_id, tokens = await _create(http, "cut")
+            socket = await _subscribe(cut_off, game_id, None)
+            first = (await _next(socket))["version"]
+            version = await _play(http, game_id, tokens, "cut-0")
+            assert (await _next(socket))["version"] == version
+            proxy.cut()
+            for n in range(1, 4):
+                version = await _play(http, game_id, tokens, f"cut-{n}")
+            proxy.resume()
+            version = await _play(http, game_id, tokens, "cut-live")
+            seen = [(await _next(socket))["version"]]
+            while seen[-1] < version:
+                seen.append((await _next(socket))["version"])
+            assert seen == list(range(first + 2, version + 1))
+            await socket.close()
+    finally:
+        await asyncio.to_thread(running.close)
+        await proxy.aclose()

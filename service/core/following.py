@@ -1,0 +1,97 @@
+"""One subscriber's versions of one game (gameEvents): every version after the last one it
+was given, in order, each once, across broken event connections, Redis restarts and failovers.
+
+The subscription is confirmed before the game is read, so a version committed after the read
+arrives live and one committed before is in the read; versions already given are skipped.
+Versions are consecutive, and every version before a game's last one is ACTIVE (nothing is
+committed after an ending), so what a subscriber missed follows from the record alone: a
+catch-up (`after`, a lost event connection) reads one record and no history, however far
+behind the subscriber is. An event connection that broke (`RESYNC`) is followed by a read of
+the game, and the versions committed meanwhile are given then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncGenerator, Callable
+from dataclasses import dataclass
+
+from service.core.loaded import LoadedGame
+from service.core.service import GameService
+from service.refusals import Code, Refused
+from service.store import StoreUnavailable
+from service.store.events import RESYNC, Subscriber
+
+REREAD_ATTEMPTS = 5  # reads of a game after its event connection came back
+
+
+@dataclass(frozen=True)
+class Version:
+    version: int
+    status: str  # ACTIVE, FINISHED or ABANDONED
+
+
+async def follow(
+    service: GameService,
+    game_id: str,
+    token: str | None,
+    after: int | None,
+    on_drop: Callable[[], None],
+) -> AsyncGenerator[Version, None]:
+    """Every version after `after` (None: from the current one), then each new one as it is
+    committed, until the game ends or is gone. OUT_OF_RANGE for an `after` the game has not
+    reached (or below 0)."""
+    async with service.events(game_id, on_drop) as events:
+        loaded = await service.read(game_id, token)
+        version, status = loaded.record.version, loaded.status()
+        if after is None:
+            after = version - 1
+        elif not 0 <= after <= version:
+            raise Refused(
+                Code.OUT_OF_RANGE,
+                f"afterVersion is 0 to {version} (the game's version) for this game, not {after}",
+            )
+        while True:
+            for missed in range(after + 1, version + 1):
+                yield Version(missed, status if missed == version else "ACTIVE")
+            after = max(after, version)
+            if status != "ACTIVE":
+                return  # nothing follows a game's end
+            latest = await _latest(service, game_id, token, events)
+            if latest is None:
+                return
+            version, status = latest
+
+
+async def _latest(
+    service: GameService, game_id: str, token: str | None, events: Subscriber
+) -> tuple[int, str] | None:
+    """The version and status of the next event, or of the game once the event connection
+    came back (None: the game is gone)."""
+    data = await events.next()
+    if data != RESYNC:
+        event = json.loads(data)
+        return int(event["version"]), str(event["status"])
+    reread = await _reread(service, game_id, token)
+    if reread is None:
+        return None
+    return reread.record.version, reread.status()
+
+
+async def _reread(service: GameService, game_id: str, token: str | None) -> LoadedGame | None:
+    """The game after the event connection came back (None: it is gone). The pool may still
+    hold connections that the outage broke, each failing once (commands are never retried
+    blindly), so this read, safe to repeat, is tried a few times."""
+    for attempt in range(REREAD_ATTEMPTS):
+        try:
+            return await service.read(game_id, token)
+        except StoreUnavailable:
+            if attempt == REREAD_ATTEMPTS - 1:
+                raise
+            await asyncio.sleep(0.1 * (attempt + 1))
+        except Refused as refused:
+            if refused.code is Code.NOT_FOUND:
+                return None
+            raise
+    return None
