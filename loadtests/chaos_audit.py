@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
+from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
 from loadtests.chaos_traffic import RESUMES, Traffic, acknowledged
@@ -53,7 +54,7 @@ class Loaded:
     idem: dict[str, int]
 
 
-async def load(redis: RedisCluster, game_id: str) -> Loaded | None:
+async def load(redis: Redis | RedisCluster, game_id: str) -> Loaded | None:
     key = _record_key(game_id)
     raw = await redis.hget(key, "r")  # type: ignore[misc]
     if raw is None:
@@ -95,7 +96,7 @@ class Report:
 
 
 async def audit(
-    redis: RedisCluster, traffic: Traffic, windows: list[Window], replica_ack: bool
+    redis: Redis | RedisCluster, traffic: Traffic, windows: list[Window], replica_ack: bool
 ) -> Report:
     report = Report()
     start = min((r.started for r in traffic.players.record.requests), default=0.0)

@@ -190,7 +190,7 @@ class Topology:
         }
         for proc in self.procs:
             roles[proc.role].append(proc.pid)
-        seen = {n["port"]: n["role"] for n in self.live_node().nodes()}
+        seen = {n["port"]: n["role"].replace("slave", "replica") for n in self.live_node().nodes()}
         nodes = [{"port": n.port, "pid": n.process.pid if n.process else 0,
                   "role": seen.get(str(n.port), "down")} for n in self.redis]  # fmt: skip
         return {"url": self.url, "pids": roles, "redis": nodes, "redis_url": self.redis_url,

@@ -55,7 +55,9 @@ async def test_a_subscriber_sees_every_version_once_across_the_failover_of_its_g
                 version = await play(service, loaded.id, tokens, f"failover-{n}")
             new_owner = redis.get_node_from_key(f"g:{{{loaded.id}}}")
             assert new_owner.port != owner.port, "the replica serves the game's slot"
-            await until(lambda: seen[-1] == version, "the versions after the failover", FAILOVER_SECONDS)
+            await until(
+                lambda: seen[-1] == version, "the versions after the failover", FAILOVER_SECONDS
+            )
             assert seen == list(range(1, version + 1))
     finally:
         await store.close()
