@@ -180,7 +180,10 @@ async def chaos(
         "RULES_WORKER_RECLAIM_SECONDS": "5",  # a killed worker's jobs are taken over soon
         "RULES_WORKER_POLL_SECONDS": "0.5",
         "RULES_BOT_ITERATIONS": "20",
-        "REDIS_TIMEOUT": "2",
+        # a busy machine makes Redis slow, not down: generous bounds, so that a typed
+        # UNAVAILABLE outside a fault window is a finding, not the machine's load
+        "REDIS_TIMEOUT": "5",
+        "RULES_REPLICA_ACK_TIMEOUT_MS": "3000",
     }
     try:
         await topology.start()

@@ -174,7 +174,7 @@ async def audit(
     if RESUMES and resumed_gaps:
         report.problems.append(f"{resumed_gaps} gaps across resumed subscriptions")
 
-    # 5xx: only a typed UNAVAILABLE, only inside a fault window.
+    # Server errors (5xx, or a GraphQL UNAVAILABLE): only a typed UNAVAILABLE, only in a fault.
     untyped = [
         e for e in traffic.players.errors
         if not (e.code == "UNAVAILABLE" and _inside(e.at, windows))
@@ -209,8 +209,8 @@ async def audit(
         "subscriber_gaps": gaps,
         "gaps_across_reconnects": resumed_gaps,
         "resumes_after_version": RESUMES,
-        "http_5xx": len(traffic.players.errors),
-        "http_5xx_untyped_or_outside": len(untyped),
+        "server_errors": len(traffic.players.errors),  # HTTP 5xx or UNAVAILABLE-like
+        "server_errors_untyped_or_outside_faults": len(untyped),
         "unavailable_answers": sum(1 for r in requests if r.outcome == "UNAVAILABLE"),
         "latency_outside_faults": _percentiles(outside),
         "latency_inside_faults": _percentiles(inside),

@@ -55,12 +55,15 @@ EVENTS = (
     if RESUMES
     else "subscription E($id: ID!) { gameEvents(gameId: $id) { version status } }"
 )
+# answers that are the service's failure, not the client's mistake (GraphQL answers them with 200)
+SERVER_CODES = ("UNAVAILABLE", "INTERNAL_SERVER_ERROR", "ERROR")
 KINDS = ("TREELINGS", "TREELINE", "TREETOPIA", "TREE_LINED_AVENUE")
 
 
 @dataclass
 class Answer:
-    """One HTTP answer of status 500 or more: when, its status and its typed code if any."""
+    """An answer of the service's failure (HTTP 500 or more, or a GraphQL error with one of
+    SERVER_CODES): when its request started, the status, its typed code if any."""
 
     at: float
     status: int
@@ -108,7 +111,7 @@ class ChaosPlayers(Players):
             body = {}
         errors = body.get("errors") or []
         code = errors[0].get("extensions", {}).get("code", "ERROR") if errors else ""
-        if response.status_code >= 500:
+        if response.status_code >= 500 or code in SERVER_CODES:
             code = code or body.get("code", "")
             self.errors.append(Answer(started, response.status_code, code, response.text[:120]))
         if "data" not in body or body["data"] is None or errors:
