@@ -5,8 +5,10 @@ and, in turn, with quiet time between them:
 1. SIGKILL an API replica, start it again;
 2. SIGKILL a worker, start it again;
 3. SIGKILL a Redis master: its replica is promoted; the node starts again and rejoins as a replica;
-4. SIGSTOP a master until its replica is promoted (longer than the node timeout), then SIGCONT;
-5. a rolling restart of every API replica and worker, one at a time (SIGTERM: drain, exit,
+4. the same while the replica lags (SIGSTOPped for a second, its link closed): what the
+   master acknowledged meanwhile is lost unless RULES_REPLICA_ACK held the answers back;
+5. SIGSTOP a master until its replica is promoted (longer than the node timeout), then SIGCONT;
+6. a rolling restart of every API replica and worker, one at a time (SIGTERM: drain, exit,
    start, ready).
 
 Then the traffic stops, the clocks and webhooks get time to finish, and the independent audit
@@ -35,6 +37,7 @@ from redis.asyncio.cluster import ClusterNode, RedisCluster
 from loadtests.chaos_audit import Report, Window, audit, load
 from loadtests.chaos_traffic import Receiver, Traffic
 from loadtests.topology import Topology
+from service.store.embedded import ask
 
 CLIENTS = 4  # players of human games
 FOLLOWERS = 3  # humans against bots, on gameEvents
@@ -63,6 +66,7 @@ class Chaos:
         await self.fault("kill an API replica", self.kill_api)
         await self.fault("kill a worker", self.kill_worker)
         await self.fault("kill a Redis master", self.kill_master)
+        await self.fault("kill a Redis master while its replica lags", self.kill_ahead_of_replica)
         await self.fault("pause a Redis master", self.pause_master)
         await self.fault("rolling restart", self.rolling_restart)
 
@@ -82,6 +86,27 @@ class Chaos:
         master = self.topology.masters()[0]
         master.kill()
         await self._until(lambda: self.topology.promoted(master), "a replica promoted")
+        await asyncio.to_thread(master.start)
+        await self._until(self.topology.cluster_ok, "the killed master back as a replica")
+
+    async def kill_ahead_of_replica(self) -> None:
+        """The replica falls behind, as a network partition would leave it: SIGSTOPped (for
+        a second, under the node timeout), with the master's link to it closed (a stopped
+        replica's kernel would otherwise keep every byte for it). The master goes on
+        acknowledging, then dies: what it wrote meanwhile is not on the replica that takes
+        over. With RULES_REPLICA_ACK those writes were never acknowledged (WAIT found no
+        replica): nothing a client was told is lost."""
+        master = self.topology.masters()[1]
+        replica = await asyncio.to_thread(self.topology.replica_of, master)
+        assert replica.process is not None
+        os.kill(replica.process.pid, signal.SIGSTOP)
+        try:
+            await asyncio.to_thread(ask, master.port, "CLIENT", "KILL", "TYPE", "replica")
+            await asyncio.sleep(1)
+            master.kill()
+        finally:
+            os.kill(replica.process.pid, signal.SIGCONT)
+        await self._until(lambda: self.topology.promoted(master), "the lagging replica promoted")
         await asyncio.to_thread(master.start)
         await self._until(self.topology.cluster_ok, "the killed master back as a replica")
 
@@ -166,7 +191,7 @@ async def chaos(
 ) -> Report:
     """The whole run: topology, traffic and faults, settle, audit. Everything started is
     stopped before it returns."""
-    quiet = max(2.0, (seconds - 60) / 6)  # six quiet spells; the faults take ~60 s themselves
+    quiet = max(2.0, (seconds - 70) / 7)  # seven quiet spells; the faults take ~70 s themselves
     topology = Topology(node_timeout_ms=node_timeout_ms)
     receiver = Receiver(topology.workdir)
     topology.env = {
@@ -199,7 +224,6 @@ async def chaos(
             traffic.stop.set()
             traffic.players.stopped = True
             await running
-            traffic.players.stopped_at = time.monotonic()
         await settle(traffic, topology, SETTLE_SECONDS)
         async with _redis(topology) as redis:
             report = await audit(redis, traffic, scenario.windows, replica_ack)

@@ -72,8 +72,9 @@ async def load(redis: Redis | RedisCluster, game_id: str) -> Loaded | None:
     return Loaded(record, history, idem)
 
 
-def _inside(at: float, windows: list[Window]) -> bool:
-    return any(w.started <= at <= (w.ended or float("inf")) for w in windows)
+def _inside(started: float, ended: float, windows: list[Window]) -> bool:
+    """Whether a request overlapped a fault (one in flight when it began counts)."""
+    return any(w.started <= ended and started <= (w.ended or float("inf")) for w in windows)
 
 
 def _percentiles(seconds: list[float]) -> dict[str, float]:
@@ -136,10 +137,11 @@ async def audit(
     for intent in intents:
         if intent.game_id in games:
             _check_intent(result, intent, games[intent.game_id].idem)
-    for problem in result.problems:
-        (
-            report.lost if "acknowledged but not in the history" in problem else report.problems
-        ).append(problem)
+    report.lost = [p for p in result.problems if p.endswith("acknowledged but not in the history")]
+    lost_keys = {p.partition(":")[0] for p in report.lost}
+    report.problems += [  # a lost move's "told vN, stored otherwise" is the same loss
+        p for p in result.problems if p not in report.lost and p.partition(":")[0] not in lost_keys
+    ]
 
     # Clocks: each clock game timed out (FORFEIT: it ended with a TIMEOUT).
     clocks_fired = 0
@@ -177,7 +179,7 @@ async def audit(
     # Server errors (5xx, or a GraphQL UNAVAILABLE): only a typed UNAVAILABLE, only in a fault.
     untyped = [
         e for e in traffic.players.errors
-        if not (e.code == "UNAVAILABLE" and _inside(e.at, windows))
+        if not (e.code == "UNAVAILABLE" and _inside(e.at, e.ended, windows))
     ]  # fmt: skip
     report.problems += [
         f"HTTP {e.status} {e.code or '(untyped)'} at {e.at - start:.1f} s: {e.body!r}"
@@ -185,8 +187,10 @@ async def audit(
     ]
 
     requests = traffic.players.record.requests
-    inside = [r.seconds for r in requests if _inside(r.started, windows)]
-    outside = [r.seconds for r in requests if not _inside(r.started, windows)]
+    inside = [r.seconds for r in requests if _inside(r.started, r.started + r.seconds, windows)]
+    outside = [
+        r.seconds for r in requests if not _inside(r.started, r.started + r.seconds, windows)
+    ]
     acked = acknowledged(intents)
     report.figures = {
         "replica_ack": replica_ack,

@@ -63,9 +63,10 @@ KINDS = ("TREELINGS", "TREELINE", "TREETOPIA", "TREE_LINED_AVENUE")
 @dataclass
 class Answer:
     """An answer of the service's failure (HTTP 500 or more, or a GraphQL error with one of
-    SERVER_CODES): when its request started, the status, its typed code if any."""
+    SERVER_CODES): when its request started and ended, the status, its typed code if any."""
 
     at: float
+    ended: float
     status: int
     code: str
     body: str
@@ -83,12 +84,11 @@ class Followed:
 
 class ChaosPlayers(Players):
     """`Players` through one load balancer (two clients to it, so a move is sometimes sent
-    twice at once), with the tenant's API key on creates, every 5xx kept."""
+    twice at once), with the tenant's API key on creates, every server error kept."""
 
     def __init__(self, url: str, seed: int) -> None:
         super().__init__([url, url], [], seed)
         self.errors: list[Answer] = []
-        self.stopped_at = 0.0
 
     async def post(
         self, server: int, operation: str, query: str, variables: dict[str, Any], token: str | None
@@ -113,7 +113,10 @@ class ChaosPlayers(Players):
         code = errors[0].get("extensions", {}).get("code", "ERROR") if errors else ""
         if response.status_code >= 500 or code in SERVER_CODES:
             code = code or body.get("code", "")
-            self.errors.append(Answer(started, response.status_code, code, response.text[:120]))
+            answer = Answer(
+                started, started + request.seconds, response.status_code, code, response.text[:120]
+            )
+            self.errors.append(answer)
         if "data" not in body or body["data"] is None or errors:
             request.outcome = code or TRANSPORT
             return request, None

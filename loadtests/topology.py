@@ -235,6 +235,9 @@ class Topology:
             masters = [n for n in view if n["role"] == "master" and "fail" not in n["flags"]]
             if len(masters) != MASTERS or any("fail" in n["flags"] for n in view):
                 return False
+            replicated = {n["master"] for n in view if n["role"] == "slave"}
+            if not all(m["id"] in replicated for m in masters):
+                return False
             for node in self.redis:
                 info = node.info("replication")
                 if info.get("role") == "slave" and info.get("master_link_status") != "up":
@@ -251,25 +254,24 @@ class Topology:
         return [n for n in self.redis if n.alive and n.info("replication").get("role") == "master"]
 
     def promoted(self, dead: RedisNode) -> bool:
-        """Another node serves the slots `dead` served: CLUSTER NODES of a live node shows it
-        failed and a replica of it turned master (the failover done)."""
-        try:
-            view = self.live_node().nodes()
-        except (OSError, RuntimeError):
-            return False
-        mine = next((n for n in view if n["port"] == str(dead.port)), None)
-        if mine is None or mine["role"] == "slave":
-            return mine is not None  # already demoted: someone else is its master
-        return (
-            "fail" in mine["flags"]
-            and any(
-                n["role"] == "master" and "fail" not in n["flags"] and n["port"] != str(dead.port)
-                for n in view
-                if n["id"] != mine["id"] and n.get("link") == "connected"
-            )
-            and len([n for n in view if n["role"] == "master" and "fail" not in n["flags"]])
-            == MASTERS
-        )
+        """The cluster gave up on `dead` and serves its slots elsewhere: another node's CLUSTER
+        NODES shows it failed (FAIL, agreed by the masters) or already demoted, and three
+        masters not failed."""
+        witness = next(n for n in self.redis if n.alive and n is not dead)
+        view = witness.nodes()
+        mine = next(n for n in view if n["port"] == str(dead.port))
+        flags = set(mine["flags"].split(","))
+        masters = [
+            n for n in view
+            if n["role"] == "master" and not {"fail", "fail?"} & set(n["flags"].split(","))
+        ]  # fmt: skip
+        return ("fail" in flags or mine["role"] == "slave") and len(masters) == MASTERS
+
+    def replica_of(self, master: RedisNode) -> RedisNode:
+        view = master.nodes()
+        me = master.node_id()
+        port = next(n["port"] for n in view if n["role"] == "slave" and n["master"] == me)
+        return next(n for n in self.redis if str(n.port) == port)
 
     def _wait(self, condition: Any, what: str, seconds: float = START_SECONDS) -> None:
         deadline = time.monotonic() + seconds
