@@ -248,7 +248,7 @@ def main() -> None:
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({**report.figures, "lost": report.lost,
-                                         "problem_list": report.problems}, indent=2) + "\n")  # fmt: skip
+                                         "problem_list": report.problems, "just_after_faults": report.late}, indent=2) + "\n")  # fmt: skip
     sys.exit(0 if report.passed else 1)
 
 
@@ -256,6 +256,8 @@ def print_report(report: Report) -> None:
     print("AUDIT " + json.dumps(report.figures))
     for line in report.lost[:20]:
         print("  lost:", line)
+    for line in report.late[:20]:
+        print("  just after a fault:", line)
     for line in report.problems[:40]:
         print("  problem:", line)
     print("AUDIT", "PASSED" if report.passed else "FAILED")

@@ -177,6 +177,7 @@ async def test_the_audit_finds_a_lost_move_a_rollback_a_gap_and_an_untyped_error
             Answer(3.0, 4.5, 503, "UNAVAILABLE", ""),  # in flight as the fault began
             Answer(50.0, 50.1, 502, "", ""),
             Answer(50.0, 50.1, 200, "UNAVAILABLE", ""),  # outside any fault
+            Answer(7.0, 7.1, 200, "UNAVAILABLE", ""),  # just after one: reported apart
         ]
         found = await audit(redis, traffic, [Window("kill", 4.0, 6.0)], replica_ack=True)
     finally:
@@ -187,3 +188,4 @@ async def test_the_audit_finds_a_lost_move_a_rollback_a_gap_and_an_untyped_error
     assert any("1 gaps in the versions a subscriber socket saw" in p for p in found.problems)
     untyped = [p for p in found.problems if p.startswith("HTTP")]
     assert len(untyped) == 2 and "502" in untyped[0], found.problems
+    assert len(found.late) == 1 and found.figures["unavailable_just_after_faults"] == 1
