@@ -11,7 +11,7 @@ tests/reliability/players.py, and checks what the clients were told against it:
 - every clock fired: each clock game ended on time (TIMEOUT);
 - no 5xx answer (nor GraphQL UNAVAILABLE) other than a typed UNAVAILABLE inside a fault window
   (one in the AFTERMATH after a fault is reported apart);
-- latency p50/p99 of the requests started outside and inside the fault windows.
+- latency p50/p99 of the requests clear of the fault windows and of those overlapping one.
 """
 
 from __future__ import annotations
