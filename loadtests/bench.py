@@ -1,14 +1,16 @@
 """The benchmark of issue 9: the floor, GraphQL and REST moves and reads, in one run.
 
     python -m loadtests.bench [--clients 32] [--seconds 8] [--warmup 1.5] [--out loadtests/results]
+                              [--no-replica-ack]
 
 It starts a private redis-server, the service and the floor (loadtests/floor.py) as uvicorn
 processes (uvloop, httptools), creates real games of every kind, then drives each target with
 the same generator (loadtests/runner.py) and the same number of clients: first as fast as the
 server answers (peak), then at half the peak rate. It prints requests/s, p50 and p99 and the
 ratio to the floor, CPU per request of the server and of Redis, the engine table and the
-Redis memory per game of every kind (loadtests/memory.py); it writes results.json and
-latency.png into --out (git-ignored).
+Redis memory per game of every kind (loadtests/memory.py), and the cost of RULES_REPLICA_ACK:
+applyMove on a master with one replica without and with it, as ratios; it writes results.json
+and latency.png into --out (git-ignored).
 """
 
 from __future__ import annotations
@@ -81,11 +83,12 @@ def machine() -> dict[str, Any]:
 
 async def _run(args: argparse.Namespace, servers: Stack, targets: list[str]) -> dict[str, Any]:
     service, floor = servers.service, servers.floor
-    assert floor is not None
     host = "127.0.0.1"
     pool = Pool(host, service.port)
     started = time.perf_counter()
-    floor_games = await Floor.seed(servers.redis.url, max(args.clients * 2, 16))
+    floor_games = (
+        [] if floor is None else await Floor.seed(servers.redis.url, max(args.clients * 2, 16))
+    )
     await pool.fill(args.initial_moves)
     print(
         f"set-up: {pool.created} games ({pool.moves_left} scripted moves), "
@@ -96,10 +99,10 @@ async def _run(args: argparse.Namespace, servers: Stack, targets: list[str]) -> 
     apply_rps = 0.0
     for key in targets:
         target: Target
-        if key == "floor":
-            target, port, pid = Floor(floor_games, args.clients), floor.port, floor.pid
-        elif key == "noop":
-            target, port, pid = Noop(), floor.port, floor.pid
+        if key in ("floor", "noop"):
+            assert floor is not None
+            target = Floor(floor_games, args.clients) if key == "floor" else Noop()
+            port, pid = floor.port, floor.pid
         else:
             port, pid = service.port, service.pid
             classes: dict[str, Any] = {
@@ -113,6 +116,8 @@ async def _run(args: argparse.Namespace, servers: Stack, targets: list[str]) -> 
             }
             target = classes[key](pool, args.clients)
         pids = {"server": pid, "redis": servers.redis_pid}
+        if servers.replica is not None and servers.replica.process is not None:
+            pids["replica"] = servers.replica.process.pid
         passes: dict[str, Any] = {}
         for label in ("peak", "half"):
             # At least 1/s: a peak starved to nothing by a busy machine still gets a paced pass.
@@ -220,6 +225,48 @@ def servers_report(by_server: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def replica_ack(args: argparse.Namespace, floor_rps: float | None) -> dict[str, Any]:
+    """GraphQL applyMove on a master with one replica, without and with RULES_REPLICA_ACK=1
+    (each move's reply waits for the replica, docs/reliability.md "Replica acknowledgement"):
+    each setting its own fresh stack, the same clients and passes as above."""
+    rows: dict[str, Any] = {}
+    for ack in ("0", "1"):
+        print(f"\nmaster + 1 replica, RULES_REPLICA_ACK={ack}:", flush=True)
+        settings = {"RULES_REPLICA_ACK": ack}
+        with stack(with_floor=False, replica=True, settings=settings) as servers:
+            rows[ack] = uvloop.run(_run(args, servers, ["graphql-apply"]))["graphql-apply"]
+    for row in rows.values():
+        row["ratio_to_without"] = _ratio(row["peak"]["rps"], rows["0"]["peak"]["rps"])
+        row["ratio_to_floor"] = _ratio(row["peak"]["rps"], floor_rps)
+    return rows
+
+
+def _ratio(value: float, base: float | None) -> float | None:
+    return value / base if base else None
+
+
+def replica_report(rows: dict[str, Any]) -> str:
+    """Peak req/s, p50 and p99 with and without the replica's acknowledgement, as ratios."""
+    without = rows["0"]
+    lines = [
+        f"{'setting':<22} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'x without':>9} "
+        f"{'p50 x':>6} {'p99 x':>6} {'x floor':>8} {'srv ms':>7} {'redis ms':>8} "
+        f"{'replica ms':>10} {'half: p50':>9} {'p99':>7}"
+    ]
+    for ack, row in rows.items():
+        peak, half = row["peak"], row["half"]
+        lines.append(
+            f"{'RULES_REPLICA_ACK=' + ack:<22} {peak['rps']:>8.1f} {peak['p50_ms']:>7.2f} "
+            f"{peak['p99_ms']:>7.2f} {_fmt(row['ratio_to_without']):>9} "
+            f"{_fmt(_ratio(peak['p50_ms'], without['peak']['p50_ms'])):>6} "
+            f"{_fmt(_ratio(peak['p99_ms'], without['peak']['p99_ms'])):>6} "
+            f"{_fmt(row['ratio_to_floor']):>8} {peak.get('server_cpu_ms', 0):>7.2f} "
+            f"{peak.get('redis_cpu_ms', 0):>8.3f} {peak.get('replica_cpu_ms', 0):>10.3f} "
+            f"{half['p50_ms']:>9.2f} {half['p99_ms']:>7.2f}"
+        )
+    return "\n".join(lines)
+
+
 def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
@@ -281,6 +328,10 @@ def main() -> None:
     parser.add_argument("--memory-games", type=int, default=3, help="per kind; 0 skips it")
     parser.add_argument("--out", default="loadtests/results", help="where to write results")
     parser.add_argument("--no-plot", action="store_true")
+    parser.add_argument(
+        "--no-replica-ack", action="store_true",
+        help="skip applyMove on a master + replica without and with RULES_REPLICA_ACK",
+    )  # fmt: skip
     args = parser.parse_args()
     first = [t for t in ("noop", "floor") if t in args.targets]
     args.targets = [*first, *[t for t in args.targets if t not in first]]
@@ -301,6 +352,8 @@ def main() -> None:
             compared = [t for t in args.targets if t in COMPARED]
             by_server[other] = uvloop.run(_run(args, servers, compared))
         _ratios(by_server[other])
+    floor_rps = results.get("floor", {}).get("peak", {}).get("rps")
+    replica_results = {} if args.no_replica_ack else replica_ack(args, floor_rps)
     engine_results = engine.measure(args.engine_seconds) if args.engine_seconds > 0 else {}
     print()
     print(report(results))
@@ -312,6 +365,10 @@ def main() -> None:
         print("ASGI servers side by side (same machine, same run):")
         print(servers_report(by_server))
     server_ms = results.get("graphql-apply", {}).get("peak", {}).get("server_cpu_ms")
+    if replica_results:
+        print()
+        print("replica acknowledgement (GraphQL applyMove, master + 1 replica, same run):")
+        print(replica_report(replica_results))
     if engine_results:
         print()
         print("engine (4 players; % of the server CPU of one GraphQL applyMove):")
@@ -333,6 +390,7 @@ def main() -> None:
         "targets": results,
         "engine": engine_results,
         "memory": memory_results,
+        "replica_ack": replica_results,
         "servers": {name: rows for name, rows in by_server.items() if name != args.servers[0]},
         "graphql_apply_server_cpu_ms": server_ms,
     }

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import httpx
 
-from service.store.embedded import EmbeddedRedis, free_port
+from service.store.embedded import EmbeddedRedis, ask, free_port
 
 SERVICE_APP = "service.app:from_env"
 FLOOR_APP = "loadtests.floor:from_env"
@@ -23,6 +23,7 @@ TICKS = os.sysconf("SC_CLK_TCK")
 UNLIMITED = {
     "RULES_RATE_LIMIT_PER_TOKEN": "1000000000",
     "RULES_RATE_LIMIT_PER_ADDRESS": "1000000000",
+    "RULES_SHUTDOWN_DELAY_SECONDS": "0",  # a measured server stops at once
 }
 
 
@@ -78,10 +79,17 @@ def serving_pid(pid: int) -> int:
 
 
 @contextmanager
-def asgi(name: str, app: str, redis_url: str, server: str = "uvicorn") -> Iterator[Server]:
+def asgi(
+    name: str,
+    app: str,
+    redis_url: str,
+    server: str = "uvicorn",
+    settings: dict[str, str] | None = None,
+) -> Iterator[Server]:
     port = free_port()
     command = _command(server, app, port)
     env = {**os.environ, **UNLIMITED, "REDIS_URL": redis_url, "LOG_LEVEL": "warning"}
+    env.update(settings or {})
     process = subprocess.Popen(command, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -107,6 +115,7 @@ class Stack:
     redis: EmbeddedRedis
     service: Server
     floor: Server | None
+    replica: EmbeddedRedis | None = None
 
     @property
     def redis_pid(self) -> int:
@@ -114,15 +123,36 @@ class Stack:
         return self.redis.process.pid
 
 
+def replica_of(master: EmbeddedRedis, timeout: float = 60.0) -> EmbeddedRedis:
+    """A redis-server replicating `master` (`--replicaof`), once the master counts it."""
+    replica = EmbeddedRedis(extra=("--replicaof", "127.0.0.1", str(master.port))).start()
+    deadline = time.monotonic() + timeout
+    while b"connected_slaves:1" not in ask(master.port, "INFO", "replication"):
+        if time.monotonic() > deadline:
+            replica.cleanup()
+            raise RuntimeError("the replica did not connect in time")
+        time.sleep(0.05)
+    return replica
+
+
 @contextmanager
-def stack(with_floor: bool = True, server: str = "uvicorn") -> Iterator[Stack]:
-    """A private Redis (never the machine's own), the service and, if asked, the floor, both
-    under `server` (one of ASGI_SERVERS)."""
+def stack(
+    with_floor: bool = True,
+    server: str = "uvicorn",
+    replica: bool = False,
+    settings: dict[str, str] | None = None,
+) -> Iterator[Stack]:
+    """A private Redis (never the machine's own) with, if asked, a replica of it, the service
+    (with `settings` added to its environment) and, if asked, the floor, both under `server`
+    (one of ASGI_SERVERS)."""
     with ExitStack() as stop:
         redis = EmbeddedRedis().start()
         stop.callback(redis.cleanup)
-        service = stop.enter_context(asgi("service", SERVICE_APP, redis.url, server))
+        standby = replica_of(redis) if replica else None
+        if standby is not None:
+            stop.callback(standby.cleanup)
+        service = stop.enter_context(asgi("service", SERVICE_APP, redis.url, server, settings))
         floor = (
             stop.enter_context(asgi("floor", FLOOR_APP, redis.url, server)) if with_floor else None
         )
-        yield Stack(redis, service, floor)
+        yield Stack(redis, service, floor, standby)

@@ -56,7 +56,7 @@ def serve(settings: Settings) -> None:
             redis_url = server.url
             print(f"Started an embedded Redis at {redis_url} (set REDIS_URL to use your own)")
         if settings.run_workers > 0:
-            stack.enter_context(_workers(redis_url, settings.run_workers))
+            stack.enter_context(_workers(redis_url, settings))
             print(f"Bot workers: {settings.run_workers} (RULES_RUN_WORKERS)")
         base = f"http://{settings.host}:{settings.port}"
         print(f"GraphQL:  {base}/graphql")
@@ -79,12 +79,12 @@ def serve(settings: Settings) -> None:
 
 
 @contextlib.contextmanager
-def _workers(redis_url: str, count: int) -> Iterator[None]:
+def _workers(redis_url: str, settings: Settings) -> Iterator[None]:
     """`python -m service.worker` beside the API, so that bot seats play out of the box."""
     environment = {
         **os.environ,
         "REDIS_URL": redis_url,
-        "RULES_WORKER_PROCESSES": str(count),
+        "RULES_WORKER_PROCESSES": str(settings.run_workers),
         "RULES_WORKER_PARENT_PID": str(os.getpid()),  # a SIGKILL here must not orphan them
     }
     worker = subprocess.Popen([sys.executable, "-m", "service.worker"], env=environment)
@@ -92,7 +92,17 @@ def _workers(redis_url: str, count: int) -> Iterator[None]:
         yield
     finally:
         worker.terminate()
-        worker.wait(30)
+        # a drain: the job in hand within RULES_WORKER_DRAIN_SECONDS, then its loops stop
+        drain = (
+            settings.worker_drain_seconds
+            + 3 * settings.redis_timeout
+            + settings.webhook_timeout_seconds
+        )
+        try:
+            worker.wait(drain + 10)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
 
 
 if __name__ == "__main__":

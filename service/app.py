@@ -3,10 +3,14 @@ routes wired together (docs/architecture.md)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import AsyncIterator
+import signal
+import threading
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from types import FrameType
 
 import msgspec
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -32,6 +36,8 @@ from service.core import GameService
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.webhooks.endpoints import EndpointStore
+
+log = logging.getLogger("uvicorn.error")  # uvicorn's own: shown beside its "Shutting down"
 
 PLAYGROUND_DIR = (
     Path(__file__).parent / "api" / "static" / "playground"
@@ -59,6 +65,51 @@ CORS_RESPONSE_HEADERS = [
 ]
 
 
+class Drain:
+    """Readiness turns false before shutdown. On SIGTERM /readyz answers 503 at once (load
+    balancers that probe it take the replica out) while every request is still served for
+    `delay` seconds (RULES_SHUTDOWN_DELAY_SECONDS); then the server's own SIGTERM handler runs:
+    uvicorn's graceful shutdown (stop accepting, finish the requests in flight, the lifespan's
+    shutdown, the signal raised again). uvicorn installs its handler before it starts the
+    lifespan, which wraps it here: the same for `python -m service` and for the container's
+    `uvicorn --factory`. A second SIGTERM, and SIGINT (Ctrl-C), stop at once."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.draining = False
+
+    def install(self) -> Callable[[], None]:
+        """Wrap the server's SIGTERM handler; returns the undo. Nothing to wrap without one (an
+        in-process test client) or off the main thread."""
+        server_handler = signal.getsignal(signal.SIGTERM)
+        if (
+            not callable(server_handler)
+            or threading.current_thread() is not threading.main_thread()
+        ):
+            return lambda: None
+        loop = asyncio.get_running_loop()
+
+        def begin(signum: int) -> None:
+            log.info("SIGTERM: not ready; shutting down in %g s", self.delay)
+            loop.call_later(self.delay, server_handler, signum, None)
+
+        def on_sigterm(signum: int, frame: FrameType | None) -> None:
+            if self.draining or self.delay <= 0:
+                self.draining = True
+                server_handler(signum, frame)
+            else:
+                self.draining = True  # /readyz answers 503 from now on
+                loop.call_soon_threadsafe(begin, signum)
+
+        signal.signal(signal.SIGTERM, on_sigterm)
+
+        def undo() -> None:
+            if signal.getsignal(signal.SIGTERM) is on_sigterm:
+                signal.signal(signal.SIGTERM, server_handler)
+
+        return undo
+
+
 def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     store = RedisStore(connect(settings, redis_url), settings)
     hints = HintPool(settings.hint_processes, settings.hint_grace_ms)
@@ -82,7 +133,11 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     async def healthz(request: Request) -> Response:
         return PlainTextResponse("ok")
 
+    drain = Drain(settings.shutdown_delay_seconds)
+
     async def readyz(request: Request) -> Response:
+        if drain.draining:
+            return PlainTextResponse("shutting down", status_code=503)
         if await store.ping():
             return PlainTextResponse("ready")
         return PlainTextResponse("store unavailable", status_code=503)
@@ -97,7 +152,9 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        undo = drain.install()
         yield
+        undo()
         await limiter.close()
         await store.close()
         hints.close()

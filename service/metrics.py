@@ -132,6 +132,35 @@ UNREADABLE_RECORDS = Counter(
     ["what"],
     registry=REGISTRY,
 )
+NEWER_RELEASE = Counter(
+    "rules_newer_release_total",
+    "Writes refused (UPGRADE_IN_PROGRESS) because a newer release wrote the game (format) or "
+    "created it under newer rules (rules), or, for a write that raced it, the commit script "
+    "found a newer format (commit). Non-zero only during a rolling upgrade or a rollback.",
+    ["what"],
+    registry=REGISTRY,
+)
+RULES_CHANGED = Counter(
+    "rules_rules_changed_total",
+    "Writes refused (RULES_CHANGED) because the game was created under rules of its kind this "
+    "release no longer plays, by game.",
+    ["game"],
+    registry=REGISTRY,
+)
+REPLAY_MISMATCHES = Counter(
+    "rules_replay_mismatches_total",
+    "Folded histories whose labels the engine replayed otherwise than they were played "
+    "(served without labels), by game.",
+    ["game"],
+    registry=REGISTRY,
+)
+LEFT_FOR_NEWER = Counter(
+    "rules_left_for_newer_release_total",
+    "Bot jobs and due clocks a worker left for a worker of a newer release (the game's record "
+    "or rules are newer than its own), by loop: job, clock.",
+    ["loop"],
+    registry=REGISTRY,
+)
 SET_ASIDE = Counter(
     "rules_set_aside_total",
     "Games a worker set aside (service/store/quarantine.py), by loop: job, clock.",
@@ -166,7 +195,7 @@ BOT_OLDEST_JOB_SECONDS = Gauge(
 BOT_JOBS = Counter(
     "rules_bot_jobs_total",
     "Bot jobs done by this worker, by outcome (played, stale: the game had moved on, "
-    "set_aside: the game failed to decode or to play).",
+    "set_aside: the game failed to decode or to play, left: for a newer release).",
     ["outcome"],
     registry=REGISTRY,
 )

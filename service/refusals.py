@@ -31,6 +31,12 @@ class Code(StrEnum):
     HINTS_BUSY = "HINTS_BUSY"  # every hint process is busy: retry shortly
     HINT_TIMEOUT = "HINT_TIMEOUT"  # the hint ran out of time and was stopped: retry
     UNREADABLE_RECORD = "UNREADABLE_RECORD"  # a game's stored data cannot be read: a server fault
+    # the game was written by a newer release, or is played under newer rules, than this
+    # replica's: retry shortly, a replica of that release takes it (a rolling upgrade)
+    UPGRADE_IN_PROGRESS = "UPGRADE_IN_PROGRESS"
+    # the game was created under rules of its kind this release no longer plays: it can be read
+    # and abandoned, not played on (docs/reliability.md, "Rolling upgrades")
+    RULES_CHANGED = "RULES_CHANGED"
 
 
 DECISIONS = (

@@ -29,6 +29,15 @@ def _list(name: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in os.environ.get(name, "").split(",") if item.strip())
 
 
+def _pauses(items: tuple[str, ...]) -> tuple[float, ...]:
+    """Pauses in seconds; `3600x23` is 3600 23 times."""
+    pauses: list[float] = []
+    for item in items:
+        seconds, _, times = item.partition("x")
+        pauses += [float(seconds)] * (int(times) if times else 1)
+    return tuple(pauses)
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None = None  # None: start an embedded redis-server
@@ -77,16 +86,23 @@ class Settings:
     worker_poll_seconds: float = 1.0  # idle workers look at every lane this often
     worker_metrics_port: int = 0  # worker i serves /metrics on port + i; 0 = none
     worker_stall_seconds: float = 120.0  # /healthz fails when a worker loop is stuck this long
+    # SIGTERM: a worker takes no new job and finishes the one in hand within this bound (else
+    # leaves it pending, for another worker to reclaim), then exits
+    worker_drain_seconds: float = 20.0
     bot_iterations: int = 0  # SEARCH iterations per bot decision; 0 = ~100 ms per game
     run_workers: int = 1  # worker processes `python -m service` (make run) starts
+    # SIGTERM: /readyz answers 503 at once, requests are still served this long, then uvicorn's
+    # graceful shutdown (load balancers that probe /readyz take the replica out first)
+    shutdown_delay_seconds: float = 5.0
     # set by the process that starts the workers (`python -m service`): they stop once it is gone
     worker_parent_pid: int = 0
     playground: bool | None = None  # the web playground at /play; None: on unless production
     # webhooks (docs/webhooks.md): loopback and private receivers allowed (development only)
     webhook_allow_private: bool = False
     webhook_timeout_seconds: float = 10.0  # one delivery attempt, connect to last byte
-    # the pauses before each retry (a day and a bit, then the event is given up), +-10% jitter
-    webhook_retry_seconds: tuple[float, ...] = (5, 300, 1800, 7200, 18000, 36000, 36000)
+    # the pauses before each retry, +-10% jitter: quick ones for blips, then hourly for about a
+    # day in all (28 attempts over 23.2 hours), then the event is given up
+    webhook_retry_seconds: tuple[float, ...] = (5, 30, 120, 600) + (3600,) * 23
     webhook_concurrency: int = 32  # deliveries in flight per worker process
     webhook_endpoint_concurrency: int = 4  # of them to one endpoint, so a slow one is contained
     webhook_ca_file: str = ""  # a PEM bundle of CAs trusted for receivers beside the public ones
@@ -148,15 +164,19 @@ class Settings:
             worker_poll_seconds=_float("RULES_WORKER_POLL_SECONDS", cls.worker_poll_seconds),
             worker_metrics_port=_int("RULES_WORKER_METRICS_PORT", cls.worker_metrics_port),
             worker_stall_seconds=_float("RULES_WORKER_STALL_SECONDS", cls.worker_stall_seconds),
+            worker_drain_seconds=_float("RULES_WORKER_DRAIN_SECONDS", cls.worker_drain_seconds),
             bot_iterations=_int("RULES_BOT_ITERATIONS", cls.bot_iterations),
             run_workers=_int("RULES_RUN_WORKERS", cls.run_workers),
+            shutdown_delay_seconds=_float(
+                "RULES_SHUTDOWN_DELAY_SECONDS", cls.shutdown_delay_seconds
+            ),
             worker_parent_pid=_int("RULES_WORKER_PARENT_PID", cls.worker_parent_pid),
             playground=_flag("RULES_PLAYGROUND"),
             webhook_allow_private=_flag("RULES_WEBHOOK_ALLOW_PRIVATE") or False,
             webhook_timeout_seconds=_float(
                 "RULES_WEBHOOK_TIMEOUT_SECONDS", cls.webhook_timeout_seconds
             ),
-            webhook_retry_seconds=tuple(float(s) for s in _list("RULES_WEBHOOK_RETRY_SECONDS"))
+            webhook_retry_seconds=_pauses(_list("RULES_WEBHOOK_RETRY_SECONDS"))
             or cls.webhook_retry_seconds,
             webhook_concurrency=_int("RULES_WEBHOOK_CONCURRENCY", cls.webhook_concurrency),
             webhook_endpoint_concurrency=_int(

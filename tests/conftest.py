@@ -40,6 +40,10 @@ from service.settings import Settings
 from service.store.embedded import EmbeddedRedis, EmbeddedRedisCluster
 from tests.support.workers import WorkerProcess, worker_process
 
+# Service processes the tests start inherit this: a replica stopped by a test goes at once
+# instead of serving on, not ready, for RULES_SHUTDOWN_DELAY_SECONDS (its own test sets it).
+os.environ.setdefault("RULES_SHUTDOWN_DELAY_SECONDS", "0")
+
 HANG_LIMIT = 600.0  # seconds; far above any test's time under `make test-stress`
 
 

@@ -16,7 +16,7 @@ import msgspec
 from service.api.graphql.schema import build_schema
 from service.api.rest.openapi import game_schema, openapi
 from service.games import games
-from service.webhooks.model import EVENT_TYPES
+from service.webhooks.model import ALL_TYPES
 from service.webhooks.schemas import event_schema
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schema"
@@ -35,7 +35,7 @@ def contracts() -> dict[str, str]:
     files = {"schema.graphql": sdl(), "openapi.json": _json(openapi())}
     for kind, game in games().items():
         files[f"games/{kind.lower()}.json"] = _json(game_schema(game))
-    for event_type in EVENT_TYPES:
+    for event_type in ALL_TYPES:
         files[f"webhooks/{event_type}.json"] = _json(event_schema(event_type))
     return files
 

@@ -72,6 +72,7 @@ def new_game(
         acting=acting(game, played.state),
         salt=salt,
         clock=turn_clock,
+        rules=game.rules_version,
     )
     shown = {seat: token for seat, (token, _) in tokens.items()}
     return clocks.started(record), played, shown

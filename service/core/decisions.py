@@ -1,7 +1,8 @@
 """What a decision does to a game's record, for every path that commits one: a client's move
 (service/core/service.py), a bot's turn (service/worker) and a turn clock's timeout (here,
-applied lazily by a read or by the workers' sweep): the new record and its history entries
-(advance), the timeout's step (timeout_step, enforce_clock), and which bot seat is due."""
+applied lazily by a read or by the workers' sweep): whether this release may play the game at
+all (playable), the new record and its history entries (advance), the timeout's step
+(timeout_step, enforce_clock), and which bot seat is due."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from service.engine.play import Step, decode_state, encode_state
 from service.engine.rng import seed_to_int
 from service.games import games
 from service.refusals import Code, Refused
-from service.store import FORMAT, HistoryRecord, Record, RedisStore
+from service.store import FORMAT, HistoryRecord, Record, RedisStore, UpgradeInProgress
 from service.store.records import Outcome
 from service.webhooks.events import of_commit as webhook_events
 
@@ -30,6 +31,32 @@ from service.webhooks.events import of_commit as webhook_events
 # 0 times out each decision at once) costs the request a bounded few bot decisions; the
 # workers' sweep applies the rest, one per game per pass (service/worker).
 LAZY_TIMEOUTS = 2
+
+
+def playable(game_id: str, record: Record, game: Game[Any, Any]) -> None:
+    """Refuse unless this release may apply its rules to `record` and write it back (every
+    path that commits a decision asks first; docs/reliability.md, "Rolling upgrades"): a
+    record in a newer format (a write would drop the fields this release does not know; the
+    commit script checks it again, atomically) or created under newer rules of its kind is
+    for a newer release (UpgradeInProgress, retryable); one created under rules this release
+    no longer has is RULES_CHANGED: a game is played to its end by the rules it began with."""
+    if record.format > FORMAT:
+        metrics.NEWER_RELEASE.labels("format").inc()
+        raise UpgradeInProgress(game_id, f"record format {record.format}, not {FORMAT}")
+    if record.rules > game.rules_version:
+        metrics.NEWER_RELEASE.labels("rules").inc()
+        raise UpgradeInProgress(
+            game_id, f"{record.kind} rules {record.rules}, not {game.rules_version}"
+        )
+    if record.rules < game.rules_version:
+        metrics.RULES_CHANGED.labels(record.kind).inc()
+        raise Refused(
+            Code.RULES_CHANGED,
+            f"this game was created under version {record.rules} of the rules of "
+            f"{record.kind}, which this release no longer plays (version "
+            f"{game.rules_version}): it can be read and abandoned, not played on",
+            record.version,
+        )
 
 
 def acting(game: Game[Any, Any], state: Any) -> list[int]:
@@ -126,12 +153,14 @@ async def enforce_clock(
     """The record once the timeouts due by `now` are applied, `limit` of them at most (each
     through the version-checked commit: a move or another sweeper that commits first wins, and
     this one reads again; that try counts too, so the cost stays bounded). The record may still
-    be due: the next sweep or read goes on. None if the game is gone."""
+    be due: the next sweep or read goes on. None if the game is gone. Refused as `playable`
+    refuses a game this release may not play."""
     for _ in range(limit):
         at = time.time() if now is None else now
         if not clocks.due(record, at):
             return record
         game = games()[record.kind]
+        playable(game_id, record, game)
         new_record, history = timeout_step(record, game, at)
         new_state = decode_state(game, new_record.state)
         committed = await store.commit(

@@ -6,10 +6,13 @@ deterministic from the seed and the moves, so the engine gives them back by repl
 game when the history is first read, and the labels of the latest games read are kept
 (finished games never change). Replaying at the fold to check them would cost the engine's
 time for the whole game on its last move; a digest of the labels is kept instead, so a
-replay that does not give the labels shown (rules changed by a release meanwhile) is logged,
-and its labels served as the best this release can say. A record without its create options
-(earlier releases) cannot be replayed and keeps its labels, and so does a history with an
-entry that is not one of the game's moves.
+replay that does not give the labels shown (the rules changed since: a release bumped its
+kind's RULES_VERSION, or changed the rules without bumping it, a bug) is caught: logged,
+counted (rules_replay_mismatches_total) and the history served without labels, never with
+labels its players did not see (docs/reliability.md, "Rolling upgrades"). A record without
+its create options (earlier releases) cannot be replayed and keeps its labels, and so does a
+history with an entry that is not one of the game's moves, and a game this release's rules
+would not replay (created under another RULES_VERSION).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any
 
 import msgspec
 
+from service import metrics
 from service.engine import BadSetup, Game, IllegalMove, Step
 from service.engine import play as engine_play
 from service.engine import start as engine_start
@@ -54,10 +58,13 @@ def replayed_steps(
 
 
 def replayable(game: Game[Any, Any], record: Record, entries: list[HistoryRecord]) -> bool:
-    """Whether the engine can give the labels back: the game's create options are known and
-    every entry is one of the game's moves as the engine labels it (an entry with an event
-    keeps its label: a resignation or abandon is no move, a timeout's label says so)."""
-    if record.options is None or any(entry.event for entry in entries):
+    """Whether the engine can give the labels back: the game's create options are known, it
+    was played under this release's rules, and every entry is one of the game's moves as the
+    engine labels it (an entry with an event keeps its label: a resignation or abandon is no
+    move, a timeout's label says so)."""
+    if record.options is None or record.rules != game.rules_version:
+        return False
+    if any(entry.event for entry in entries):
         return False
     try:
         for entry in entries:
@@ -93,17 +100,29 @@ class Labels:
     async def relabel(
         self, game_id: str, record: Record, entries: list[HistoryRecord], digest: bytes
     ) -> list[HistoryRecord]:
-        """`entries` of a folded history whose labels have `digest`, with their labels."""
+        """`entries` of a folded history whose labels have `digest`, with their labels: those
+        the engine replays, if they are the labels played (else none, "")."""
         if not entries:
             return entries
         key = (game_id, record.created)
         labels = self._labels.get(key)
         if labels is None:
             everything = await self.store.history(game_id)
-            steps = replayed_steps(games()[record.kind], record, everything) or []
-            labels = self._labels[key] = [step.label for step in steps]
+            game = games()[record.kind]
+            steps = replayed_steps(game, record, everything) or []
+            labels = [step.label for step in steps]
             if label_digest(labels) != digest:
-                log.warning("labels of %s replayed with other rules than it was played", game_id)
+                metrics.REPLAY_MISMATCHES.labels(record.kind).inc()
+                log.warning(
+                    "labels of %s do not replay (created under rules %d of %s, these are %d): "
+                    "served without labels",
+                    game_id,
+                    record.rules,
+                    record.kind,
+                    game.rules_version,
+                )
+                labels = []
+            self._labels[key] = labels
             while len(self._labels) > self.size:
                 self._labels.popitem(last=False)
         self._labels.move_to_end(key)

@@ -33,6 +33,7 @@ from service.core.decisions import (
     enforce_clock,
     fingerprint,
     history_entries,
+    playable,
 )
 from service.core.folding import Labels, fold_finished
 from service.core.loaded import Applied, LoadedGame
@@ -62,6 +63,8 @@ LIST_NEEDS_KEY = "listing games needs the tenant's API key (X-API-Key)"
 ABANDON_NEEDS_KEY = "abandoning needs the game's API key"
 MOVES_NEED_TOKEN = "moves need a seat token"
 WEBHOOKS_NEED_KEY = "webhooks are managed with the tenant's API key (X-API-Key)"
+# what decisions.playable refuses: a game this release may read but not play
+UNPLAYABLE = (Code.UPGRADE_IN_PROGRESS, Code.RULES_CHANGED)
 
 
 def _refused(exc: IllegalMove, version: int) -> Refused:
@@ -162,6 +165,7 @@ class GameService:
         if expected_version is not None and expected_version != record.version:
             raise _stale(record.version, expected_version)
         game = games()[record.kind]
+        playable(game_id, record, game)
         winners = best_of(game.scores(decode_state(game, record.state)), exclude=seat)
         outcome = Outcome("RESIGNED", seat, winners)
         return await self.end(game_id, record, outcome, seat, f"seat {seat} resigned")
@@ -220,7 +224,7 @@ class GameService:
             raise _not_found(game_id)
         viewer = seat_of(record, token)
         if clocks.due(record, time.time()):
-            record = await enforce_clock(self.store, game_id, record, limit=LAZY_TIMEOUTS)
+            record = await self._timeouts(game_id, record)
             if record is None:
                 raise _not_found(game_id)
         loaded = LoadedGame(game_id, record, games()[record.kind], viewer)
@@ -307,6 +311,7 @@ class GameService:
             raise _stale(record.version, expected_version)
         if record.outcome is not None:
             raise ended(record)
+        playable(game_id, record, game)
         state = decode_state(game, record.state)
         try:
             played = engine_play(game, state, seat, move, copy=False)
@@ -347,7 +352,8 @@ class GameService:
     ) -> Applied:
         """The first answer to a key already used: the game as of the version its move made.
         Entries of earlier releases have no fingerprint and records of earlier releases no
-        options: those answer the game as it is now, as those releases did. With
+        options: those answer the game as it is now, as those releases did; so do games created
+        under other rules than this release's (no replay by other rules). With
         RULES_REPLICA_ACK it too waits for the replicas (the first try may have answered
         UNAVAILABLE because they had not confirmed the move)."""
         if done.fingerprint is not None and done.fingerprint != asked:
@@ -358,7 +364,12 @@ class GameService:
             )
         await self.store.confirm_replicated(game_id)
         loaded = LoadedGame(game_id, record, game, seat)
-        if done.fingerprint is None or record.options is None or done.version == record.version:
+        if (
+            done.fingerprint is None
+            or record.options is None
+            or record.rules != game.rules_version
+            or done.version == record.version
+        ):
             return Applied(loaded, replayed=True)
         return Applied(await self._then(loaded, done.version), True)
 
@@ -378,6 +389,13 @@ class GameService:
         if record.options is None:
             raise Refused(
                 Code.OUT_OF_RANGE, "this game was created by an older release: no past versions"
+            )
+        if record.rules != loaded.game.rules_version:
+            raise Refused(
+                Code.OUT_OF_RANGE,
+                f"this game was created under version {record.rules} of its rules and this "
+                f"release has version {loaded.game.rules_version}: its past versions cannot be "
+                "rebuilt here",
             )
         return await self._then(loaded, version)
 
@@ -421,10 +439,21 @@ class GameService:
         record, done = await self.store.load(game_id, field_key)
         if record is not None and clocks.due(record, time.time()):
             # the time ran out before this request came: the timeout first, then the request
-            record = await enforce_clock(self.store, game_id, record, limit=LAZY_TIMEOUTS)
+            record = await self._timeouts(game_id, record)
         if record is None:
             raise _not_found(game_id)
         return record, done
+
+    async def _timeouts(self, game_id: str, record: Record) -> Record | None:
+        """The record once its due timeouts are applied, LAZY_TIMEOUTS at most; a game this
+        release may not play (decisions.playable) is taken as it is: its clock is left to a
+        release that may (the request itself is refused, or answered if it only reads)."""
+        try:
+            return await enforce_clock(self.store, game_id, record, limit=LAZY_TIMEOUTS)
+        except Refused as refused:
+            if refused.code not in UNPLAYABLE:
+                raise
+            return record
 
     async def validate(self, game_id: str, token: str | None, move: object) -> Refused | None:
         """A dry run of `apply`: the refusal it would give now, or None. Writes nothing."""

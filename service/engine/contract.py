@@ -152,6 +152,11 @@ class Game(Protocol[S, M]):
     view_type: ClassVar[type[Any]]
     reasons: ClassVar[Reasons]  # why a move is refused (explain.py), documented per game
     turn_rule: ClassVar[str]  # the ruling a refusal of the wrong kind of decision cites
+    # The package's RULES_VERSION: bumped by any change that could make a replay of a game (the
+    # seed and the decisions) give other states, legal moves, forced steps or labels. Games keep
+    # the version they were created under and are played only by it (docs/reliability.md,
+    # "Rolling upgrades").
+    rules_version: ClassVar[int]
 
     def normalise(self, move: M) -> M:
         """The canonical form of a parsed move: set-valued fields in one order."""

@@ -6,6 +6,7 @@ from service.store.connection import (
     NotReplicated,
     StoreUnavailable,
     UnreadableRecord,
+    UpgradeInProgress,
     connect,
 )
 from service.store.records import FORMAT, HistoryRecord, Record
@@ -22,5 +23,6 @@ __all__ = [
     "RedisStore",
     "StoreUnavailable",
     "UnreadableRecord",
+    "UpgradeInProgress",
     "connect",
 ]

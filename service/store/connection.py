@@ -1,5 +1,5 @@
 """The one place that builds the Redis client (one server, or a cluster when the URL asks),
-and the one way the store fails: StoreUnavailable."""
+and the ways the store fails: StoreUnavailable, UnreadableRecord, UpgradeInProgress."""
 
 from __future__ import annotations
 
@@ -55,6 +55,25 @@ class UnreadableRecord(Refused):
 
     def __str__(self) -> str:
         return f"{self.what} of game {self.game_id} unreadable"
+
+
+class UpgradeInProgress(Refused):
+    """A game this release may read but not write: its record was written in a newer format
+    (a write would drop the fields this release does not know), or it is played under newer
+    rules of its kind than this release has (docs/reliability.md, "Rolling upgrades"). Retry
+    shortly: a replica of the newer release takes it. Its text (logs) says what is newer."""
+
+    def __init__(self, game_id: str, detail: str) -> None:
+        super().__init__(
+            Code.UPGRADE_IN_PROGRESS,
+            "this game was last played by a newer release of the service, which is being "
+            "rolled out: retry shortly (with the same idempotency key)",
+        )
+        self.game_id = game_id
+        self.detail = detail
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} is for a newer release ({self.detail})"
 
 
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}

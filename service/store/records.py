@@ -1,5 +1,7 @@
 """What the store keeps per game. Every record carries FORMAT; new fields get defaults so
-records written by earlier releases still decode (docs/architecture.md, "Records and keys")."""
+records written by earlier releases still decode (docs/architecture.md, "Record format"),
+and a record names the oldest release that may write it, so an older one never drops the
+fields it does not know (docs/reliability.md, "Rolling upgrades")."""
 
 from __future__ import annotations
 
@@ -9,7 +11,15 @@ from typing import Any
 
 import msgspec
 
-FORMAT = 1
+# The record format of this release, and the oldest release that may write what it writes.
+# Bump it whenever a stored Struct gains a field (Record, HistoryRecord, FoldedHistory,
+# Checkpoint, a game's State): a release of an older format would decode a record without the
+# new field and write it back without it. Every write names FORMAT in the record (`format`) and
+# beside it in the game's hash (`w`, which the commit script compares), and a release refuses
+# to write a record whose format is newer than its own (UpgradeInProgress). Readers of any
+# format read newer records: msgspec ignores trailing fields it does not know.
+# 1: every record before rolling upgrades were guarded; 2: `Record.rules`.
+FORMAT = 2
 
 
 END_REASONS = ("RESIGNED", "ABANDONED", "TIMEOUT")  # an Outcome's reasons
@@ -61,6 +71,10 @@ class Record(msgspec.Struct, array_like=True):
     clock: Clock | None = None
     remaining: list[float] = msgspec.field(default_factory=list)  # per seat, perSeatTotal clocks
     deadline: float | None = None  # epoch seconds when the seat on the clock times out
+    # the RULES_VERSION of its kind's package when the game was created: it is played and
+    # replayed only by those rules (service/core/decisions.py, `playable`); 1 in records of
+    # earlier releases, created under the first versioned rules
+    rules: int = 1
 
     def status(self) -> str:
         if self.outcome is not None and self.outcome.reason == "ABANDONED":

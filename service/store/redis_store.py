@@ -1,7 +1,9 @@
 """The Redis store. Keys of one game share the hash tag {id}, so it runs on Redis Cluster.
 
-    g:{id}         hash: v = version, r = msgpack Record, h = the FoldedHistory of a
-                   finished game (zlib; records.fold), written once when the game ends
+    g:{id}         hash: v = version, r = msgpack Record, w = the record's format (the
+                   oldest release that may write it; absent in records of earlier releases),
+                   h = the FoldedHistory of a finished game (zlib; records.fold), written
+                   once when the game ends
     g:{id}:h       list: msgpack HistoryRecord, one per version, oldest first; removed
                    when the game ends and its history is folded into g:{id} h
     g:{id}:i       hash: "<seat>:<idempotency key>" -> version after that move, and
@@ -12,6 +14,7 @@
                    long as the record; folded into g:{id} c (zlib) when the game ends
     g:{id}:events  channel: one JSON event per new version
     g:{id}:q       string: a bot job re-queued lately (games from before the lanes only)
+    g:{id}:w       string: a marker a replayed answer waits for (RULES_REPLICA_ACK), 1 s
     bots:{bots-n}:<tenant>  stream: the tenant's bot turns due, one lane per slot
                    (service/store/jobs.py); bots:{bots-n}: those of games without a tenant
     ix:{bots-n}:*  sorted sets: a tenant's games, a player's, where a player must act, per
@@ -30,6 +33,11 @@ A move costs two round trips: `load` (record and idempotency entry in one pipeli
 `commit` (one Lua script: version check, record write, history append, idempotency entry,
 TTLs, one published event per new version, the bot job if a bot seat is due; all or nothing).
 
+During a rolling upgrade two releases share the games. The commit script refuses to write a
+record whose stored format `w` is newer than the writer's (records.FORMAT): an older release
+would drop the fields it does not know. `commit` raises UpgradeInProgress then, and nothing
+is written (docs/reliability.md, "Rolling upgrades").
+
 When a game ends, `fold` replaces its history list with one compressed value in the record's
 hash and shortens the idempotency hash's life to RULES_IDEMPOTENCY_GRACE: a finished game then
 costs its record and the folded history (docs/performance.md, "Memory"). It runs after the
@@ -41,8 +49,8 @@ applied a second time; the client retries with its idempotency key instead.
 
 With RULES_REPLICA_ACK = n > 0, `create` and `commit` send `WAIT n RULES_REPLICA_ACK_TIMEOUT_MS`
 right behind the script, in the same round trip and on the same connection (WAIT counts the
-replicas that have this connection's own writes; on another connection it answers at once), on
-a cluster to the node that owns the game's slot. Fewer confirmations: NotReplicated
+replicas that have this connection's own writes; on another one it does not wait for this
+write), on a cluster to the node that owns the game's slot. Fewer confirmations: NotReplicated
 (UNAVAILABLE), the write stays on the master. `confirm_replicated` does the same for a replayed
 answer, whose write another connection made: it writes a short-lived marker in the game's slot
 (g:{id}:w) and waits for that, which the replicas only reach after every earlier write.
@@ -60,18 +68,27 @@ from typing import Any, TypeVar
 import msgspec
 from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
-from redis.exceptions import NoScriptError, RedisError
+from redis.exceptions import ClusterDownError, NoScriptError, RedisError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeout
 
 from service import metrics
 from service.settings import Settings
 from service.store import indexes
-from service.store.connection import Client, NotReplicated, StoreUnavailable, UnreadableRecord
+from service.store.connection import (
+    Client,
+    NotReplicated,
+    StoreUnavailable,
+    UnreadableRecord,
+    UpgradeInProgress,
+)
 from service.store.direct import DirectConnections
 from service.store.events import EventHub, Subscriber
 from service.store.jobs import WAKE, in_lane_slot, job_key, lane_of
 from service.store.outbox import OUTBOX_MAX, enabled_key, outbox_key
 from service.store.records import (
     CHECKPOINT_EVERY,
+    FORMAT,
     Checkpoint,
     HistoryRecord,
     Record,
@@ -134,15 +151,16 @@ end
 
 # KEYS: record, history[, lane[, index keys...[, outbox, outbox switch]]]. ARGV: version,
 # record, ttl, game id, bot seat due ('' for none), index member, index flags (one per index
-# key), index ttl, clock deadline ('' for none), webhook events ('' for none), history entries...
+# key), index ttl, clock deadline ('' for none), webhook events ('' for none), record format,
+# history entries...
 _CREATE = (
     _ENQUEUE
     + _OUTBOX
     + _INDEX
     + """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 'r', ARGV[2])
-if #ARGV > 10 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 11)) end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'r', ARGV[2], 'w', ARGV[11])
+if #ARGV > 11 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 12)) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
 enqueue(KEYS[3], ARGV[4], ARGV[1], ARGV[5])
@@ -156,7 +174,8 @@ return 1
 # switch]]]. ARGV: expected version, new version, record, idempotency field ('' for none), ttl,
 # game id, final status, request fingerprint, bot seat due ('' for none), index member, index
 # flags, index ttl, clock deadline ('' for none), webhook events ('' for none), checkpoint slot
-# ('' for none), checkpoint, history entries...
+# ('' for none), checkpoint, record format, history entries... A record whose stored format is
+# newer than ARGV[17] is not written ('new'): this release would drop what it does not know.
 _COMMIT_TEMPLATE = (
     _ENQUEUE
     + _OUTBOX
@@ -166,11 +185,15 @@ if ARGV[4] ~= '' then
   local done = redis.call('HGET', KEYS[3], ARGV[4])
   if done then return {'dup', tonumber(done)} end
 end
-local current = redis.call('HGET', KEYS[1], 'v')
+local stored = redis.call('HMGET', KEYS[1], 'v', 'w')
+local current = stored[1]
 if not current then return {'gone', 0} end
 if current ~= ARGV[1] then return {'stale', tonumber(current)} end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3])
-redis.call('RPUSH', KEYS[2], unpack(ARGV, 17))
+if stored[2] and tonumber(stored[2]) > tonumber(ARGV[17]) then
+  return {'new', tonumber(stored[2])}
+end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3], 'w', ARGV[17])
+redis.call('RPUSH', KEYS[2], unpack(ARGV, 18))
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[2], 'f:' .. ARGV[4], ARGV[8]) end
 if ARGV[15] ~= '' then redis.call('HSET', KEYS[4], ARGV[15], ARGV[16]) end
 for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
@@ -188,11 +211,14 @@ return {'ok', tonumber(ARGV[2])}
 )
 
 # KEYS: record, history, idempotency, checkpoints. ARGV: version, folded history, idempotency
-# grace, folded checkpoints ('' for none). Only a game still at that version whose list holds
-# every entry up to it is folded, so the folded value always stands for the whole history; the
-# list goes in the same step, and so do the checkpoints read with it (no commit came between).
+# grace, folded checkpoints ('' for none), record format. Only a game still at that version whose
+# list holds every entry up to it is folded, so the folded value always stands for the whole
+# history; the list goes in the same step, and so do the checkpoints read with it (no commit came
+# between). A game a newer release wrote is left to it, as by the commit script.
 _FOLD = """
-if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
+local stored = redis.call('HMGET', KEYS[1], 'v', 'w')
+if stored[1] ~= ARGV[1] then return 0 end
+if stored[2] and tonumber(stored[2]) > tonumber(ARGV[5]) then return 0 end
 if redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'h', ARGV[2])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'c', ARGV[4]) end
@@ -216,7 +242,7 @@ return {due, first[2] or false}
 
 
 class Committed(msgspec.Struct, frozen=True):
-    outcome: str  # "ok", "stale", "dup" or "gone"
+    outcome: str  # "ok", "stale", "dup" or "gone" ("new" becomes UpgradeInProgress)
     version: int
 
 
@@ -277,6 +303,13 @@ def _keys(game_id: str) -> tuple[str, str, str, str]:
 
 class RedisStore:
     def __init__(self, redis: Client, settings: Settings) -> None:
+        self.replica_ack = settings.replica_ack
+        timeout_ms = settings.replica_ack_timeout_ms
+        if self.replica_ack < 0:
+            raise ValueError("RULES_REPLICA_ACK is a number of replicas, 0 or more")
+        if self.replica_ack and not 0 < timeout_ms < settings.redis_timeout * 1000:
+            raise ValueError("RULES_REPLICA_ACK_TIMEOUT_MS must be above 0 and below REDIS_TIMEOUT")
+        self._wait: Command = ("WAIT", self.replica_ack, timeout_ms)
         self.redis = redis
         self.settings = settings
         self.cluster = isinstance(redis, RedisCluster)
@@ -294,13 +327,6 @@ class RedisStore:
             )
         )
         self.hub = EventHub(redis, settings.subscriber_queue, settings.redis_timeout)
-        self.replica_ack = settings.replica_ack
-        timeout_ms = settings.replica_ack_timeout_ms
-        if self.replica_ack < 0:
-            raise ValueError("RULES_REPLICA_ACK is a number of replicas, 0 or more")
-        if self.replica_ack and not 0 < timeout_ms < settings.redis_timeout * 1000:
-            raise ValueError("RULES_REPLICA_ACK_TIMEOUT_MS must be above 0 and below REDIS_TIMEOUT")
-        self._wait: Command = ("WAIT", self.replica_ack, timeout_ms)
 
     async def _timed(self, command: str, call: Callable[[], Awaitable[T]]) -> T:
         started = time.perf_counter()
@@ -359,12 +385,23 @@ class RedisStore:
         if len(commands) == 1:
             return [await redis.execute_command(*commands[0])]
         assert isinstance(redis, RedisCluster)
+        await redis.initialize()  # the slot map again after a failure (below); else nothing
         node = redis.get_node_from_key(key)
-        async with redis.pipeline(transaction=False) as pipe:
-            for command in commands:
-                pipe.execute_command(*command, target_nodes=node)
-            replies: list[Any] = await pipe.execute(allow_redirections=False)
-            return replies
+        if node is None:
+            raise ClusterDownError(f"no node serves the slot of {key}")
+        try:
+            async with redis.pipeline(transaction=False) as pipe:
+                for command in commands:
+                    pipe.execute_command(*command, target_nodes=node)
+                replies: list[Any] = await pipe.execute(allow_redirections=False)
+                return replies
+        except (RedisConnectionError, RedisTimeout):
+            # As redis-py's own command path does: the node may be gone (a failover), so the
+            # next call reads the slot map again, from another node first. Its pipelines
+            # without retries do not.
+            redis.nodes_manager.move_node_to_end_of_cached_nodes(node.name)
+            redis._initialize = True
+            raise
 
     def ttl(self, finished: bool) -> int:
         return self.settings.finished_ttl if finished else self.settings.active_ttl
@@ -413,6 +450,7 @@ class RedisStore:
             self.index_ttl(),
             "" if record.deadline is None else repr(record.deadline),
             _events_encoder.encode(events) if events else "",
+            FORMAT,
             *(msgspec.msgpack.encode(h) for h in history),
         ]
         created, confirmed = await self._timed(
@@ -489,7 +527,8 @@ class RedisStore:
         events: Sequence[msgspec.Struct] = (),
     ) -> Committed:
         """The version-checked write; with `bot_due`, that bot seat's job at the new version;
-        `events` go to the tenant's webhook outbox (service/webhooks/events.py)."""
+        `events` go to the tenant's webhook outbox (service/webhooks/events.py). Raises
+        UpgradeInProgress, writing nothing, when a newer release wrote the record last."""
         lane = self._lane(game_id, record.tenant)
         index_keys, flags = indexes.updates(game_id, record) if lane else ([], "")
         keys = [*_keys(game_id), *lane, *index_keys, *_outbox(game_id, record, lane, events)]
@@ -509,12 +548,16 @@ class RedisStore:
             "" if record.deadline is None else repr(record.deadline),
             _events_encoder.encode(events) if events else "",
             *_checkpoint(expected, record),
+            FORMAT,
             *(msgspec.msgpack.encode(h) for h in history),
         ]
         reply, confirmed = await self._timed(
             "commit", lambda: self._evalsha_acked(self._commit, keys, args)
         )
         committed = Committed(reply[0].decode(), int(reply[1]))
+        if committed.outcome == "new":
+            metrics.NEWER_RELEASE.labels("commit").inc()
+            raise UpgradeInProgress(game_id, f"record format {committed.version}, not {FORMAT}")
         if committed.outcome == "ok" and bot_due is not None and not lane:
             await self._enqueue_after(game_id, record.tenant, record.version, bot_due)
         if committed.outcome == "ok":
@@ -699,14 +742,15 @@ class RedisStore:
     ) -> bool:
         """Fold a finished game's history (records.fold of every entry up to `version`) and
         its checkpoints (records.fold_checkpoints, read before) into its record and let its
-        idempotency entries go after the grace; False if the game is not at that version or
-        its history was folded already."""
+        idempotency entries go after the grace; False if the game is not at that version, its
+        history was folded already, or a newer release wrote it."""
         keys = _keys(game_id)
         args: list[bytes | int | str] = [
             version,
             folded,
             self.settings.idempotency_grace,
             checkpoints,
+            FORMAT,
         ]
         done = await self._timed("fold", lambda: self._evalsha(self._fold, keys, args))
         return bool(done)

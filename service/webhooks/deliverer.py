@@ -12,9 +12,13 @@ endpoints, at least once, in order per game and endpoint.
    set, scored with when to try next. A worker claims due members by pushing their score past
    a lease, so one queue has one attempt in flight at a time (order per game), sends its head,
    and settles it in one script: delivered (popped, the next one due now), retrying (the same
-   head later, after the next pause of RULES_WEBHOOK_RETRY_SECONDS with +-10% jitter) or, with
-   the pauses used up, failed (popped into the endpoint's failed set for redelivery, the
-   endpoint marked failing until a delivery succeeds). A worker that dies mid-delivery leaves
+   head later, after the next pause of RULES_WEBHOOK_RETRY_SECONDS with +-10% jitter, the
+   endpoint marked failing) or, with the pauses used up, failed (popped into the endpoint's
+   failed set for redelivery). A delivery drains the endpoint: the receiver is back, so the
+   games waiting for a retry there are due at once (or a first pause after their last try,
+   if that is later: a game the receiver refuses alone is not hammered; such a drained
+   attempt, if it fails, keeps the retry it had and uses up no pause), and the
+   endpoint is healthy again once no game is retrying. A worker that dies mid-delivery leaves
    its claim to run out; another worker then sends the same message again (same Webhook-Id:
    receivers dedupe by it).
 3. A worker has at most RULES_WEBHOOK_CONCURRENCY attempts in flight, at most half of them for
@@ -44,6 +48,7 @@ from service.store.outbox import outbox_key
 from service.webhooks import delivery
 from service.webhooks.endpoints import EndpointStore
 from service.webhooks.model import (
+    DRAIN_BATCH,
     FAILED_LENGTH,
     GROUP,
     LOG_LENGTH,
@@ -51,8 +56,10 @@ from service.webhooks.model import (
     Attempt,
     Endpoint,
     Event,
+    drained_key,
     due_key,
     endpoints_key,
+    events_key,
     failed_key,
     failing_key,
     log_key,
@@ -60,16 +67,20 @@ from service.webhooks.model import (
     message_key,
     parse_message_id,
     queue_key,
+    retry_key,
     tries_key,
 )
 
 log = logging.getLogger("service.webhooks")
 REPAIR_EVERY = 30.0  # seconds between repairs: groups, outbox switches, dead workers' entries
 
-# KEYS: message, then (queue, due) per endpoint. ARGV: body, retention, now, game, message id.
+# KEYS: message, events, then (queue, due) per endpoint. ARGV: body, retention, now, game,
+# message id, type, the oldest events entry kept (ms). Listed in events once, when stored.
 _FAN_OUT = """
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[2]) then return 0 end
-for i = 2, #KEYS, 2 do
+redis.call('XADD', KEYS[2], 'MINID', '~', ARGV[7], '*', 'm', ARGV[5], 't', ARGV[6])
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+for i = 3, #KEYS, 2 do
   redis.call('RPUSH', KEYS[i], ARGV[5])
   redis.call('EXPIRE', KEYS[i], ARGV[2])
   redis.call('ZADD', KEYS[i + 1], 'NX', ARGV[3], ARGV[4])
@@ -77,15 +88,27 @@ end
 return 1
 """
 
-# KEYS: due. ARGV: now, lease end, count. The due games, claimed until the lease ends.
+# KEYS: due, retry, drained. ARGV: now, lease end, count. The due games, claimed until the
+# lease ends, each with when its retry was due if a drain pulled it forward ('' otherwise).
 _CLAIM = """
 local due = redis.call('ZRANGE', KEYS[1], '-inf', ARGV[1], 'BYSCORE', 'LIMIT', 0, ARGV[3])
-for _, game in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], game) end
-return due
+local claimed = {}
+for _, game in ipairs(due) do
+  redis.call('ZADD', KEYS[1], ARGV[2], game)
+  redis.call('ZREM', KEYS[2], game)
+  local scheduled = redis.call('HGET', KEYS[3], game)
+  if scheduled then redis.call('HDEL', KEYS[3], game) else scheduled = '' end
+  table.insert(claimed, game)
+  table.insert(claimed, scheduled)
+end
+return claimed
 """
 
-# KEYS: queue, due, tries, log, failed, failing, endpoints. ARGV: message, game, outcome, next
-# try, log entry, now, endpoint id, log length, failed length, retention.
+# KEYS: queue, due, tries, log, failed, failing, endpoints, retry, drained. ARGV: message,
+# game, outcome, next try, log entry, now, endpoint id, log length, failed length, retention,
+# counted (1: the attempt uses up a pause; 0: a drained one), when a drain may pull this game
+# again, drain batch. A delivery drains: the games waiting for a retry are due now (or, tried
+# less than a first pause ago, then).
 _SETTLE = """
 if redis.call('HEXISTS', KEYS[7], ARGV[7]) == 0 then
   redis.call('DEL', KEYS[1])
@@ -95,8 +118,10 @@ if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then return 0 end
 redis.call('LPUSH', KEYS[4], ARGV[5])
 redis.call('LTRIM', KEYS[4], 0, tonumber(ARGV[8]) - 1)
 if ARGV[3] == 'RETRYING' then
-  redis.call('HINCRBY', KEYS[3], ARGV[2], 1)
+  if ARGV[11] == '1' then redis.call('HINCRBY', KEYS[3], ARGV[2], 1) end
   redis.call('ZADD', KEYS[2], ARGV[4], ARGV[2])
+  redis.call('ZADD', KEYS[8], ARGV[12], ARGV[2])
+  redis.call('HSETNX', KEYS[6], ARGV[7], ARGV[6])
   return 1
 end
 redis.call('LPOP', KEYS[1])
@@ -107,7 +132,18 @@ if ARGV[3] == 'FAILED' then
   redis.call('EXPIRE', KEYS[5], ARGV[10])
   redis.call('HSETNX', KEYS[6], ARGV[7], ARGV[6])
 elseif ARGV[3] == 'DELIVERED' then
-  redis.call('HDEL', KEYS[6], ARGV[7])
+  local waiting = redis.call('ZRANGE', KEYS[8], 0, tonumber(ARGV[13]) - 1, 'WITHSCORES')
+  for i = 1, #waiting, 2 do
+    local other, at = waiting[i], waiting[i + 1]
+    if tonumber(at) < tonumber(ARGV[6]) then at = ARGV[6] end
+    local scheduled = redis.call('ZSCORE', KEYS[2], other)
+    if scheduled and tonumber(at) < tonumber(scheduled) then
+      redis.call('HSET', KEYS[9], other, scheduled)
+      redis.call('ZADD', KEYS[2], at, other)
+    end
+    redis.call('ZREM', KEYS[8], other)
+  end
+  if redis.call('HLEN', KEYS[3]) == 0 then redis.call('HDEL', KEYS[6], ARGV[7]) end
 end
 if redis.call('LLEN', KEYS[1]) > 0 then
   redis.call('ZADD', KEYS[2], ARGV[6], ARGV[2])
@@ -117,9 +153,15 @@ end
 return 1
 """
 
-# KEYS: queue, due. ARGV: game. A due member whose queue is empty (expired) is dropped.
+# KEYS: queue, due, tries, retry, drained. ARGV: game. A due member whose queue is empty
+# (expired) is dropped, with its retry state.
 _TIDY = """
-if redis.call('LLEN', KEYS[1]) == 0 then redis.call('ZREM', KEYS[2], ARGV[1]) end
+if redis.call('LLEN', KEYS[1]) == 0 then
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('HDEL', KEYS[3], ARGV[1])
+  redis.call('ZREM', KEYS[4], ARGV[1])
+  redis.call('HDEL', KEYS[5], ARGV[1])
+end
 return 0
 """
 
@@ -134,6 +176,7 @@ class Claimed(msgspec.Struct, frozen=True):
     message: str
     body: bytes | None  # None: the message expired
     tries: int
+    scheduled: float | None = None  # a drain pulled it forward from then (epoch s)
 
 
 class Deliverer:
@@ -252,15 +295,15 @@ class Deliverer:
             events, game_id = [], ""  # not an entry this release understands: dropped
         endpoints = await self.endpoints.list(tenant)
         now = time.time()
+        oldest = int((now - RETENTION) * 1000)
         for event in events:
-            wanting = [ep for ep in endpoints if ep.wants(event.type)]
-            if not wanting:
-                continue
             message = message_id(game_id, int(event.data.get("version", 0)), event.type)
-            keys = [message_key(tenant, message)]
-            for endpoint in wanting:
-                keys += [queue_key(tenant, endpoint.id, game_id), due_key(tenant, endpoint.id)]
-            args = [_encoder.encode(event), RETENTION, repr(now), game_id, message]
+            keys = [message_key(tenant, message), events_key(tenant)]
+            for endpoint in endpoints:
+                if endpoint.wants(event.type):
+                    keys += [queue_key(tenant, endpoint.id, game_id), due_key(tenant, endpoint.id)]
+            body = _encoder.encode(event)
+            args = [body, RETENTION, repr(now), game_id, message, event.type, oldest]
             await self._fan_out(keys=keys, args=args)
         key = outbox_key(lane, tenant)
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -294,9 +337,10 @@ class Deliverer:
     async def _claim_due(self, tenant: str, endpoint: Endpoint, count: int) -> list[Claimed]:
         now = time.time()
         due = due_key(tenant, endpoint.id)
-        games = await self._claim(keys=[due], args=[repr(now), repr(now + self.lease), count])
+        keys = [due, retry_key(tenant, endpoint.id), drained_key(tenant, endpoint.id)]
+        reply = await self._claim(keys=keys, args=[repr(now), repr(now + self.lease), count])
         claimed = []
-        for raw in games:
+        for raw, scheduled in zip(reply[0::2], reply[1::2], strict=True):
             game_id = raw.decode()
             queue = queue_key(tenant, endpoint.id, game_id)
             async with self.redis.pipeline(transaction=False) as pipe:
@@ -304,16 +348,21 @@ class Deliverer:
                 pipe.hget(tries_key(tenant, endpoint.id), game_id)
                 head, tries = await pipe.execute()
             if head is None:
-                await self._tidy(keys=[queue, due], args=[game_id])
+                tidy = [queue, due, tries_key(tenant, endpoint.id), *keys[1:]]
+                await self._tidy(keys=tidy, args=[game_id])
                 continue
             message = head.decode()
             body = await self.redis.get(message_key(tenant, message))
-            claimed.append(Claimed(tenant, endpoint, game_id, message, body, int(tries or 0)))
+            was = float(scheduled) if scheduled else None
+            claimed.append(Claimed(tenant, endpoint, game_id, message, body, int(tries or 0), was))
         return claimed
 
     async def _deliver(self, claimed: Claimed) -> None:
         endpoint, attempt = claimed.endpoint, claimed.tries + 1
         pauses = self.settings.webhook_retry_seconds
+        # a drained attempt (pulled forward by another delivery's success or by hand) that
+        # fails keeps the retry it had: it uses up no pause of the schedule
+        drained = claimed.scheduled is not None and claimed.scheduled > time.time()
         try:
             started = time.time()
             if claimed.body is None:
@@ -332,10 +381,14 @@ class Deliverer:
                 if answer.delivered:
                     outcome = "DELIVERED"
                 else:
-                    outcome = "RETRYING" if attempt <= len(pauses) else "FAILED"
+                    outcome = "RETRYING" if drained or attempt <= len(pauses) else "FAILED"
             pause = pauses[min(attempt, len(pauses)) - 1]
             retry_at = time.time() + pause * random.uniform(0.9, 1.1)
-            await self.settle(claimed, attempt, outcome, answer, started, retry_at)
+            if drained:
+                assert claimed.scheduled is not None
+                retry_at = claimed.scheduled
+            counted = not drained
+            await self.settle(claimed, attempt, outcome, answer, started, retry_at, counted)
         except RedisError as exc:  # the claim runs out and the attempt is made again
             log.warning("webhooks: could not settle %s (%s)", claimed.message, type(exc).__name__)
         finally:
@@ -350,8 +403,10 @@ class Deliverer:
         answer: delivery.Answer,
         started: float,
         retry_at: float,
+        counted: bool = True,
     ) -> None:
         tenant, endpoint = claimed.tenant, claimed.endpoint.id
+        now = time.time()
         named = parse_message_id(claimed.message)
         line = Attempt(
             at=started,
@@ -372,6 +427,8 @@ class Deliverer:
             failed_key(tenant, endpoint),
             failing_key(tenant),
             endpoints_key(tenant),
+            retry_key(tenant, endpoint),
+            drained_key(tenant, endpoint),
         ]
         args = [
             claimed.message,
@@ -379,11 +436,14 @@ class Deliverer:
             outcome,
             repr(retry_at),
             msgspec.msgpack.encode(line),
-            repr(time.time()),
+            repr(now),
             endpoint,
             LOG_LENGTH,
             FAILED_LENGTH,
             RETENTION,
+            "1" if counted else "0",
+            repr(now + self.settings.webhook_retry_seconds[0]),
+            DRAIN_BATCH,
         ]
         await self._settle(keys=keys, args=args)
         metrics.WEBHOOK_ATTEMPTS.labels(outcome.lower()).inc()

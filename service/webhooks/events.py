@@ -9,7 +9,6 @@ version, and at the end the scores every spectator sees.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Literal
 
 import msgspec
@@ -17,7 +16,7 @@ import msgspec
 from service.engine.play import decode_state
 from service.games import games
 from service.store.records import HistoryRecord, Record
-from service.webhooks.model import Event
+from service.webhooks.model import TEST_EVENT, Event, timestamp
 
 _EVENT_OF_ENTRY = {
     "RESIGNED": "game.resigned",
@@ -26,7 +25,7 @@ _EVENT_OF_ENTRY = {
 }
 
 
-class Seat(msgspec.Struct, rename="camel", forbid_unknown_fields=True):
+class Seat(msgspec.Struct, rename="camel"):
     seat: int
     player_id: str | None  # the tenant's own id of the player (createGame playerIds)
 
@@ -35,7 +34,7 @@ class SeatScore(Seat):
     points: int
 
 
-class TurnStarted(msgspec.Struct, rename="camel", forbid_unknown_fields=True):
+class TurnStarted(msgspec.Struct, rename="camel"):
     """turn.started: seats that must decide now and did not have to before this version (a
     seat that keeps deciding, several decisions in a row, gets one event; bot seats none)."""
 
@@ -47,7 +46,7 @@ class TurnStarted(msgspec.Struct, rename="camel", forbid_unknown_fields=True):
     deadline: str | None  # when the seat on the turn clock times out (ISO 8601), if any
 
 
-class SeatHappening(msgspec.Struct, rename="camel", forbid_unknown_fields=True):
+class SeatHappening(msgspec.Struct, rename="camel"):
     """game.resigned, game.timeout (that seat), game.abandoned (seat null: its tenant)."""
 
     game_id: str
@@ -57,7 +56,7 @@ class SeatHappening(msgspec.Struct, rename="camel", forbid_unknown_fields=True):
     player_id: str | None
 
 
-class GameFinished(msgspec.Struct, rename="camel", forbid_unknown_fields=True):
+class GameFinished(msgspec.Struct, rename="camel"):
     """game.finished: the end by the rules or by a resignation or forfeit on time (an
     abandoned game has game.abandoned only). Points as every spectator sees them."""
 
@@ -69,18 +68,21 @@ class GameFinished(msgspec.Struct, rename="camel", forbid_unknown_fields=True):
     scores: list[SeatScore]
 
 
+class WebhookTest(msgspec.Struct, rename="camel"):
+    """webhook.test: sent by sendTestWebhookEvent to that endpoint only (never listed in
+    webhookEvents); its webhook-id starts with `msg_test_`."""
+
+    endpoint_id: str
+
+
 PAYLOADS: dict[str, type[msgspec.Struct]] = {
     "turn.started": TurnStarted,
     "game.finished": GameFinished,
     "game.timeout": SeatHappening,
     "game.resigned": SeatHappening,
     "game.abandoned": SeatHappening,
+    TEST_EVENT: WebhookTest,
 }
-
-
-def _timestamp(epoch: float) -> str:
-    stamp = datetime.fromtimestamp(epoch, UTC).isoformat(timespec="milliseconds")
-    return stamp.replace("+00:00", "Z")
 
 
 def _seat(record: Record, seat: int) -> Seat:
@@ -110,13 +112,13 @@ def of_commit(
         was_acting = set(before.acting) if before is not None else set()
         started = [s for s in after.acting if s not in was_acting and s not in after.bots]
         if started:
-            deadline = None if after.deadline is None else _timestamp(after.deadline)
+            deadline = None if after.deadline is None else timestamp(after.deadline)
             seats = [_seat(after, s) for s in started]
             turn = TurnStarted(game_id, after.kind, after.version, seats, after.acting, deadline)
             events.append(("turn.started", turn))
     if not events:
         return []
-    when = _timestamp(after.updated)
+    when = timestamp(after.updated)
     return [Event(type=kind, timestamp=when, data=data) for kind, data in events]
 
 

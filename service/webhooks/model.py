@@ -12,9 +12,15 @@ delivery step is one atomic script on a cluster:
     wh:{wh-T}:due:<ep>        sorted set: game id (or MANUAL) -> when the head of its queue is
                               tried next (epoch s); a worker claims it by pushing the score on
     wh:{wh-T}:tries:<ep>      hash: game id -> failed attempts of its queue's head
+    wh:{wh-T}:retry:<ep>      sorted set: game id -> the earliest a drain may pull its retry
+                              forward to; only games waiting for a retry (none in flight)
+    wh:{wh-T}:drained:<ep>    hash: game id -> when its retry was due before a drain pulled it
+                              forward (a drained attempt that fails keeps that time)
     wh:{wh-T}:log:<ep>        list: msgpack Attempt, newest first, LOG_LENGTH kept
     wh:{wh-T}:failed:<ep>     sorted set: message id -> when delivery gave up (redeliverable
                               while the message is kept)
+    wh:{wh-T}:events          stream: {m: message id, t: type}, every event of the tenant in
+                              the order it was fanned out, RETENTION kept (webhookEvents)
 
 Events leave the game's commit through the game's slot, one outbox per tenant and lane:
 
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 import msgspec
@@ -42,6 +49,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
     "game.resigned",
     "game.abandoned",
 )
+TEST_EVENT = "webhook.test"  # sendTestWebhookEvent's type: one endpoint, never subscribed to
+ALL_TYPES = (*EVENT_TYPES, TEST_EVENT)  # every type a body may have (schemas, API enums)
 # An attempt's outcome (Attempt.outcome) and an endpoint's health, as the API shows them.
 OUTCOMES = ("DELIVERED", "RETRYING", "FAILED", "DROPPED")
 ENDPOINT_STATUSES = ("HEALTHY", "FAILING", "DISABLED")
@@ -51,6 +60,9 @@ RETENTION = 3 * 24 * 3600  # seconds a message is kept: the retries' day, then r
 LOG_LENGTH = 100  # attempts kept per endpoint
 FAILED_LENGTH = 1000  # given-up messages listed per endpoint
 MAX_ENDPOINTS = 16  # per tenant
+DRAIN_BATCH = 256  # retrying games a successful delivery pulls forward (the next one, more)
+EVENTS_PAGE = 100  # the most events one webhookEvents page lists
+EVENTS_SCAN = 1000  # the most entries one page reads to find them (a `types` filter)
 
 
 class Endpoint(msgspec.Struct, kw_only=True):
@@ -100,6 +112,12 @@ class Event(msgspec.Struct, kw_only=True):
     data: Any  # the type's payload Struct (service/webhooks/events.py); a dict once decoded
 
 
+def timestamp(epoch: float) -> str:
+    """An event's time as sent: ISO 8601, UTC, milliseconds."""
+    stamp = datetime.fromtimestamp(epoch, UTC).isoformat(timespec="milliseconds")
+    return stamp.replace("+00:00", "Z")
+
+
 endpoint_encoder = msgspec.msgpack.Encoder()
 endpoint_decoder = msgspec.msgpack.Decoder(Endpoint)
 attempt_decoder = msgspec.msgpack.Decoder(Attempt)
@@ -143,6 +161,18 @@ def tries_key(tenant: str, endpoint: str) -> str:
     return f"{_base(tenant)}:tries:{endpoint}"
 
 
+def retry_key(tenant: str, endpoint: str) -> str:
+    return f"{_base(tenant)}:retry:{endpoint}"
+
+
+def drained_key(tenant: str, endpoint: str) -> str:
+    return f"{_base(tenant)}:drained:{endpoint}"
+
+
+def events_key(tenant: str) -> str:
+    return f"{_base(tenant)}:events"
+
+
 def log_key(tenant: str, endpoint: str) -> str:
     return f"{_base(tenant)}:log:{endpoint}"
 
@@ -163,4 +193,4 @@ def parse_message_id(message: str) -> tuple[str, int, str] | None:
     version, dot2, event_type = rest.partition(".")
     if not (message.startswith("msg_") and dot and dot2 and version.isdigit()):
         return None
-    return (game_id, int(version), event_type) if event_type in EVENT_TYPES else None
+    return (game_id, int(version), event_type) if event_type in ALL_TYPES else None

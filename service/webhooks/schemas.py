@@ -1,6 +1,10 @@
 """The JSON Schema of each webhook event's body (schema/webhooks/<type>.json, written by
 `make schema` with the other contracts): the Standard Webhooks envelope (type, timestamp,
-data) around the payload Struct of service/webhooks/events.py."""
+data) around the payload Struct of service/webhooks/events.py.
+
+The schemas allow added fields (no `additionalProperties: false`): a receiver that validates
+with them keeps accepting events after an additive release (docs/webhooks.md,
+"Compatibility"). `kind` is an enum of the game kinds, which may grow too."""
 
 from __future__ import annotations
 
@@ -8,11 +12,19 @@ from typing import Any
 
 import msgspec
 
+from service.games import games
 from service.webhooks.events import PAYLOADS
 
 
 def event_schema(event_type: str) -> dict[str, Any]:
     (payload,), components = msgspec.json.schema_components([PAYLOADS[event_type]])
+    for component in components.values():
+        component.pop("additionalProperties", None)
+        if "kind" in component.get("properties", {}):
+            component["properties"]["kind"] = {
+                "enum": sorted(games()),
+                "description": "The game's kind (GameKind); new kinds may be added.",
+            }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": event_type,
@@ -24,6 +36,5 @@ def event_schema(event_type: str) -> dict[str, Any]:
             "data": payload,
         },
         "required": ["type", "timestamp", "data"],
-        "additionalProperties": False,
         "$defs": components,
     }

@@ -23,11 +23,18 @@ in turn, each tenant's earliest deadline first across the lanes.
 
 A job or a clock whose game fails to decode or to play (a damaged record, one from another
 release, a bug) is set aside with its reason (service/store/quarantine.py), logged in one line
-and counted, and the loop goes on with the next; a failure of Redis is retried as before. Each
-loop beats a heartbeat per iteration that the liveness probe checks (heartbeat.py).
+and counted, and the loop goes on with the next; a failure of Redis is retried as before. A
+game a newer release wrote (a rolling upgrade, or a rollback) is left for a worker of that
+release: its job stays pending (taken over after RULES_WORKER_RECLAIM_SECONDS, by any worker)
+and its clock claimed until the claim lapses; logged once per game, counted, nothing dropped.
+Each loop beats a heartbeat per iteration that the liveness probe checks (heartbeat.py).
 
 The decision runs on a thread beside the event loop, one at a time: a worker process is one
 core's worth of bot thinking, and `python -m service.worker` starts one per core.
+
+SIGTERM (or SIGINT) drains a worker: it takes no new job, finishes the one in hand (decision,
+commit, acknowledgement) within RULES_WORKER_DRAIN_SECONDS, stops its other loops and exits 0.
+A job the drain cuts short stays pending and is reclaimed by another worker.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ import contextlib
 import functools
 import logging
 import signal
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar, cast
@@ -48,7 +56,7 @@ from redis.exceptions import RedisError
 from service import metrics
 from service.bots import Strategy, suggest
 from service.core.access import tenant_names
-from service.core.decisions import advance, bot_due, bot_seed, enforce_clock
+from service.core.decisions import advance, bot_due, bot_seed, enforce_clock, playable
 from service.core.folding import fold_finished
 from service.engine import Played
 from service.engine import play as engine_play
@@ -56,7 +64,7 @@ from service.engine.play import decode_state
 from service.games import games
 from service.refusals import Refused
 from service.settings import Settings
-from service.store import RedisStore, StoreUnavailable, connect
+from service.store import RedisStore, StoreUnavailable, UpgradeInProgress, connect
 from service.store.jobs import LANES, WAKE, Job, JobQueue, job_key
 from service.store.quarantine import set_aside
 from service.webhooks.deliverer import Deliverer
@@ -65,6 +73,7 @@ from service.worker.heartbeat import Heartbeat
 
 log = logging.getLogger("service.worker")
 CLOCK_BATCH = 4  # due clocks a pass claims per lane and tenant
+LEFT_REMEMBERED = 10_000  # games left for a newer release that a worker logs only once
 T = TypeVar("T")
 
 
@@ -86,9 +95,11 @@ class Worker:
         self.rung = asyncio.Event()  # set when a lane may hold a job, or to stop
         self.stopping = asyncio.Event()
         self.webhooks = Deliverer(self.store.redis, settings, name, tenants)
+        self.left: set[str] = set()  # games left for a newer release, logged already
 
     def stop(self) -> None:
-        """Finish the job in hand, then return from run()."""
+        """Take no new job, finish the one in hand (within RULES_WORKER_DRAIN_SECONDS), then
+        return from run()."""
         self.stopping.set()
         self.rung.set()
 
@@ -114,7 +125,7 @@ class Worker:
                     if not (any(self.due.values()) or self.reclaimed or self.stopping.is_set()):
                         await self.rung.wait()  # a wake-up, the next sweep, or stop()
                     continue
-                await self._redis_call(functools.partial(self.play, job))
+                await self._finish(job)
                 self.due[job.tenant].add(job.lane)  # its commit may have queued the next turn there
         finally:
             # The sweepers and the deliverer end by themselves once stopping is set (redis-py
@@ -125,6 +136,31 @@ class Worker:
             grace = self.settings.redis_timeout * 3 + self.settings.webhook_timeout_seconds
             await asyncio.wait(background, timeout=grace)
             await self.store.close()
+
+    async def _finish(self, job: Job) -> None:
+        """Play `job`; once stop() is called, for at most RULES_WORKER_DRAIN_SECONDS more. A job
+        cut short is not acknowledged (its commit is one script: made or not), so another
+        worker reclaims it and the version check makes the replay harmless."""
+        playing = asyncio.ensure_future(self._redis_call(functools.partial(self.play, job)))
+        stopped = asyncio.ensure_future(self.stopping.wait())
+        try:
+            await asyncio.wait([playing, stopped], return_when=asyncio.FIRST_COMPLETED)
+            if not playing.done():
+                await asyncio.wait([playing], timeout=self.settings.worker_drain_seconds)
+        finally:
+            stopped.cancel()
+            if not playing.done():
+                playing.cancel()
+                log.warning(
+                    "job %s %s v%d seat %d: not finished within the drain (%g s); left pending",
+                    job.entry,
+                    job.game_id,
+                    job.version,
+                    job.seat,
+                    self.settings.worker_drain_seconds,
+                )
+        with contextlib.suppress(asyncio.CancelledError):
+            await playing
 
     async def _redis_call(self, call: Callable[[], Awaitable[T]]) -> T | None:
         """`call()`, or None after a Redis failure, logged in one line and followed by a
@@ -230,6 +266,8 @@ class Worker:
             await self._clock(lane, tenant, game_id, now)
         except (RedisError, StoreUnavailable):
             raise
+        except UpgradeInProgress as newer:  # claimed until the lease lapses, then any sweeper's
+            self._leave("clock", newer)
         except Exception as exc:  # this game only: the sweep goes on
             await self._set_aside("clock", game_id, exc)
             await self.store.unclock(lane, tenant, game_id)
@@ -249,6 +287,16 @@ class Worker:
         log.warning("game %s set aside by the %s loop: %s", game_id, loop, reason)
         metrics.SET_ASIDE.labels(loop).inc()
         await set_aside(self.store.redis, game_id, loop, reason)
+
+    def _leave(self, loop: str, newer: UpgradeInProgress) -> None:
+        """A game a newer release wrote, left for a worker of that release: logged once per
+        game (it may come back every reclaim interval while no such worker runs), counted."""
+        metrics.LEFT_FOR_NEWER.labels(loop).inc()
+        if newer.game_id not in self.left:
+            if len(self.left) >= LEFT_REMEMBERED:
+                self.left.clear()
+            self.left.add(newer.game_id)
+            log.warning("%s loop left game %s for a newer release: %s", loop, newer.game_id, newer)
 
     async def _listen(self) -> None:
         while not self.stopping.is_set():
@@ -279,11 +327,16 @@ class Worker:
             await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     async def play(self, job: Job) -> str:
-        """Play one job; its outcome: "played", "stale" or "set_aside" (the game failed)."""
+        """Play one job; its outcome: "played", "stale", "set_aside" (the game failed) or
+        "left" (for a newer release: left pending, not acknowledged)."""
         try:
             outcome, strategy = await self._decide_and_commit(job)
         except (RedisError, StoreUnavailable):
             raise  # left pending, and reclaimed
+        except UpgradeInProgress as newer:
+            self._leave("job", newer)
+            metrics.BOT_JOBS.labels("left").inc()
+            return "left"  # pending: a worker reclaims it after RULES_WORKER_RECLAIM_SECONDS
         except Exception as exc:  # this game only: acknowledged, the loop goes on
             await self._set_aside("job", job.game_id, exc)
             outcome, strategy = "set_aside", ""
@@ -305,6 +358,7 @@ class Worker:
         state = decode_state(game, record.state)
         if bot_due(game, state, record.bots) != job.seat:
             return "stale", ""
+        playable(job.game_id, record, game)
         strategy = cast(Strategy, record.bots[job.seat])
         seed, iterations = bot_seed(record.seed, record.version), self.settings.bot_iterations
 
@@ -317,7 +371,7 @@ class Worker:
         # On a thread: the event loop keeps reading Redis replies (a reply left unread for a
         # whole decision would look like a timeout) and wake-ups meanwhile.
         log.debug("job %s %s v%d seat %d: deciding", job.entry, job.game_id, job.version, job.seat)
-        played = await asyncio.to_thread(decide)
+        played = await on_daemon_thread(decide)
         new_record, history = advance(record, game, played)
         committed = await self.store.commit(
             job.game_id,
@@ -333,11 +387,46 @@ class Worker:
         return ("played" if committed.outcome == "ok" else "stale"), strategy
 
 
+async def on_daemon_thread(call: Callable[[], T]) -> T:
+    """`call()` on a thread of its own, awaited. A daemon thread, unlike asyncio.to_thread's,
+    does not hold up the process's exit: a drain that runs out of time exits with the
+    decision unfinished."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[T] = loop.create_future()
+
+    def settle(outcome: Callable[[], None]) -> None:
+        if not answer.done():  # else the await was cancelled meanwhile
+            outcome()
+
+    def run() -> None:
+        try:
+            result = call()
+        except BaseException as exc:  # handed to the awaiting task
+            settle_later = functools.partial(settle, functools.partial(answer.set_exception, exc))
+        else:
+            settle_later = functools.partial(settle, functools.partial(answer.set_result, result))
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
+            loop.call_soon_threadsafe(settle_later)
+
+    threading.Thread(target=run, name="decision", daemon=True).start()
+    return await answer
+
+
 async def serve(settings: Settings, redis_url: str, name: str, heartbeat: Heartbeat) -> None:
-    """Run one worker until SIGTERM or SIGINT; the job in hand is finished first."""
+    """Run one worker until SIGTERM or SIGINT: a drain (the job in hand is finished first)."""
     worker = Worker(settings, redis_url, name, heartbeat)
+
+    def stop() -> None:
+        if not worker.stopping.is_set():
+            log.info(
+                "worker %s draining: no new job, the one in hand finished within %g s",
+                name,
+                settings.worker_drain_seconds,
+            )
+        worker.stop()
+
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, worker.stop)
+        loop.add_signal_handler(signum, stop)
     await worker.run()
     log.info("worker %s stopped", name)

@@ -11,10 +11,12 @@ it) is. What a child runs lives here, not in `__main__`: a spawned child imports
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import multiprocessing
 import os
+import select
 import signal
 import socket
 import sys
@@ -60,10 +62,19 @@ def quota_cores(quota: str, period: str) -> int | None:
 
 
 def watch_parent(parent: int) -> None:
-    """SIGTERM to this process once `parent` is gone, so a worker never outlives the process
-    that started it, even one that was SIGKILLed (its children are then adopted elsewhere)."""
+    """SIGTERM to this process (a drain: service/worker/__init__.py) once `parent` is gone, so a
+    worker never outlives the process that started it, even one that was SIGKILLed.
+
+    On Linux a pidfd of the parent becomes readable the moment it exits, whatever its threads
+    do (PR_SET_PDEATHSIG would fire on the exit of the thread that forked); the parent is
+    checked to be still ours after opening it, so a reused pid is never watched. Elsewhere
+    (macOS) the parent pid is polled once a second: an orphan is adopted by another process."""
 
     def watch() -> None:
+        with contextlib.suppress(AttributeError, OSError):  # no pidfd_open, or already gone
+            pidfd = os.pidfd_open(parent)
+            if os.getppid() == parent:
+                select.select([pidfd], [], [])
         while os.getppid() == parent:
             time.sleep(1)
         os.kill(os.getpid(), signal.SIGTERM)

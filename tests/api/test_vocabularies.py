@@ -23,7 +23,7 @@ from service.refusals import DECISIONS, Code
 from service.store import FORMAT, Record
 from service.store.indexes import STATUSES
 from service.store.records import END_REASONS
-from service.webhooks.model import ENDPOINT_STATUSES, EVENT_TYPES, OUTCOMES
+from service.webhooks.model import ALL_TYPES, ENDPOINT_STATUSES, OUTCOMES
 
 # Game fields only GraphQL has: they take arguments or answer typed data (docs/api.md).
 GRAPHQL_ONLY = {"stateAt", "view", "history"}
@@ -42,7 +42,7 @@ def test_every_graphql_enum_is_made_from_the_vocabulary_the_service_uses() -> No
         "TimeoutAction": ON_TIMEOUT,
         "Strategy": STRATEGIES,
         "RejectCode": DECISIONS,
-        "WebhookEventType": EVENT_TYPES,
+        "WebhookEventType": ALL_TYPES,
         "WebhookEndpointStatus": ENDPOINT_STATUSES,
         "WebhookDeliveryOutcome": OUTCOMES,
     }

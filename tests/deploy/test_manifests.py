@@ -229,6 +229,42 @@ def test_disruption_budget_lets_drains_proceed_without_emptying_the_service(name
         assert 1 <= pdb["spec"]["minAvailable"] < least
 
 
+def container_settings(
+    docs: tuple[Object, ...], container: Object, monkeypatch: pytest.MonkeyPatch
+) -> Settings:
+    """The Settings a container starts with: its ConfigMaps, then its literal `env` values."""
+    for key in settings_names():
+        monkeypatch.delenv(key, raising=False)
+    for source in container.get("envFrom", []):
+        for key, value in one(docs, "ConfigMap", source["configMapRef"]["name"])["data"].items():
+            monkeypatch.setenv(key, value)
+    for env in container.get("env", []):
+        if "value" in env:
+            monkeypatch.setenv(env["name"], env["value"])
+    return Settings.from_env()
+
+
+@pytest.mark.parametrize("name", OVERLAYS)
+def test_termination_grace_outlasts_prestop_shutdown_delay_and_graceful_shutdown(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stopping pod: preStop sleep, SIGTERM (/readyz 503 while still serving for
+    RULES_SHUTDOWN_DELAY_SECONDS), uvicorn's --timeout-graceful-shutdown, then the lifespan's
+    shutdown; all of it before the kubelet's SIGKILL, with room for the lifespan."""
+    docs = overlay(name)
+    container = app_container(docs)
+    pre_stop = container["lifecycle"]["preStop"]["sleep"]["seconds"]
+    delay = container_settings(docs, container, monkeypatch).shutdown_delay_seconds
+    runtime = parse((ROOT / "Dockerfile").read_text())[-1]
+    cmd = runtime.last("CMD")
+    assert cmd is not None
+    argv = cmd.exec_form()
+    graceful = float(argv[argv.index("--timeout-graceful-shutdown") + 1])
+    grace = pod_spec(one(docs, "Deployment"))["terminationGracePeriodSeconds"]
+    assert pre_stop > 0 and delay > 0, "endpoints and load balancers drop the pod first"
+    assert grace >= pre_stop + delay + graceful + 5, (grace, pre_stop, delay, graceful)
+
+
 @pytest.mark.parametrize("name", OVERLAYS)
 def test_service_and_service_monitor_reach_the_metrics_port(name: str) -> None:
     docs = overlay(name)

@@ -14,6 +14,7 @@ from tests.deploy.test_manifests import (
     Object,
     allowed_ports,
     app_container,
+    container_settings,
     exported_series,
     one,
     overlay,
@@ -117,3 +118,22 @@ def test_worker_disruption_budget_and_network_policy(name: str) -> None:
             ip = ipaddress.ip_address(address)
             if ip.version == ipaddress.ip_network(cidr).version:
                 assert any(ip in ipaddress.ip_network(block) for block in refused), address
+
+
+@pytest.mark.parametrize("name", OVERLAYS)
+def test_worker_termination_grace_outlasts_its_drain(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM drains a worker: the job in hand within RULES_WORKER_DRAIN_SECONDS, then its
+    other loops (at most three Redis timeouts and one webhook attempt,
+    service/worker/__init__.py); all of it before the kubelet's SIGKILL."""
+    docs = overlay(name)
+    settings = container_settings(docs, worker_container(docs), monkeypatch)
+    stop = (
+        settings.worker_drain_seconds
+        + 3 * settings.redis_timeout
+        + settings.webhook_timeout_seconds
+    )
+    grace = pod_spec(one(docs, "Deployment", WORKER))["terminationGracePeriodSeconds"]
+    assert settings.worker_drain_seconds > 1, "a decision (about 100 ms) fits in the drain"
+    assert grace >= stop + 5, (grace, stop)

@@ -98,7 +98,7 @@ def test_the_benchmark_drives_every_target_without_an_error(tmp_path: Path) -> N
         "--warmup", "1", "--initial-moves", "300", "--engine-seconds", "0.05",
         "--memory-games", "0", "--servers", "uvicorn", "--out", str(tmp_path), *([] if plot else ["--no-plot"]),
     ]  # fmt: skip
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240)
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=360)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     results = json.loads((tmp_path / "results.json").read_text())
     targets = results["targets"]
@@ -113,6 +113,12 @@ def test_the_benchmark_drives_every_target_without_an_error(tmp_path: Path) -> N
         assert row["peak"]["server_cpu_ms"] > 0
         assert row["ratio_to_floor"] > 0
     assert targets["floor"]["ratio_to_floor"] == 1.0
+    replica = results["replica_ack"]  # applyMove on a master + replica, without and with ack
+    assert set(replica) == {"0", "1"}
+    for row in replica.values():
+        assert row["peak"]["errors"] == row["half"]["errors"] == 0, row["peak"]["first_error"]
+        assert row["peak"]["requests"] > 0 and row["ratio_to_without"] > 0
+    assert "RULES_REPLICA_ACK=1" in done.stdout
     assert set(results["engine"]) == set(games())
     assert (tmp_path / "latency.png").exists() == plot
 

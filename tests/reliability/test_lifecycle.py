@@ -1,5 +1,6 @@
 """Lifecycle: games expire after inactivity, finished games are kept for their own time, and a
-replica that gets SIGTERM finishes what it accepted before it exits."""
+replica that gets SIGTERM turns unready first, keeps serving for the shutdown delay, and
+finishes what it accepted before it exits."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from service.app import create_app
 from service.settings import Settings
 from service.store.embedded import EmbeddedRedis
 from tests.conftest import Api, client_for
-from tests.reliability.harness import CONTAINER, services
+from tests.reliability.harness import CONTAINER, MODULE, services
 from tests.reliability.players import APPLY, CREATE, GAME
 from tests.support.play import create_game
 from tests.support.waiting import until
@@ -176,3 +177,33 @@ async def test_sigterm_stops_accepting_finishes_in_flight_moves_and_exits_cleanl
     assert exit_code in (0, -signal.SIGTERM), log
     assert "Application shutdown complete" in log, log
     assert "Exception in ASGI application" not in log, log
+
+
+@pytest.mark.parametrize("command", [MODULE, CONTAINER], ids=["python-m-service", "container"])
+async def test_sigterm_turns_readiness_false_at_once_and_serves_on_for_the_delay(
+    redis: EmbeddedRedis, command: tuple[str, ...]
+) -> None:
+    """Both entry points: `python -m service` and the image's `uvicorn --factory`."""
+    delay = {"RULES_SHUTDOWN_DELAY_SECONDS": "600", "RULES_RUN_WORKERS": "0", "LOG_LEVEL": "info"}
+    with services([redis.url], command=command, **delay) as (replica,):
+        async with httpx.AsyncClient(base_url=replica.url, timeout=60) as http:
+            assert (await http.get("/readyz")).status_code == 200
+            replica.process.send_signal(signal.SIGTERM)
+
+            async def unready() -> bool:
+                return (await http.get("/readyz")).status_code == 503
+
+            await until(unready, "/readyz to answer 503")
+            # still served in the delay, on new connections too: a whole create and read
+            async with httpx.AsyncClient(base_url=replica.url, timeout=60) as fresh:
+                assert (await fresh.get("/healthz")).status_code == 200
+                game_id, _ = await _create(Api(fresh))
+                assert (await Api(fresh).gql(GAME, {"id": game_id}))["game"]["version"] == 0
+            assert replica.alive(), replica.output()
+        replica.process.send_signal(signal.SIGTERM)  # a second one does not wait
+        exit_code = await asyncio.to_thread(replica.process.wait, 60)
+        log = replica.output()
+    assert exit_code in (0, -signal.SIGTERM), log
+    assert "SIGTERM: not ready; shutting down in 600 s" in log, log
+    assert "Application shutdown complete" in log, log
+    assert "Traceback" not in log, log

@@ -20,16 +20,20 @@ from redis.asyncio import Redis
 
 from service.app import create_app
 from service.settings import Settings
+from service.store import RedisStore, connect
 from service.store.embedded import EmbeddedRedis, ask
 from tests.conftest import client_for
 from tests.support import gql
 from tests.support.play import create_game
 from tests.support.waiting import until
 
-TIMEOUT_MS = 300
+# generous for a busy machine, where a live replica may take long to confirm; each move the
+# frozen replica holds back costs this long
+TIMEOUT_MS = 2000
 ACKED = Settings(
     rate_limit_per_token=0,
     rate_limit_per_address=0,
+    redis_timeout=10.0,
     replica_ack=1,
     replica_ack_timeout_ms=TIMEOUT_MS,
 )
@@ -194,7 +198,7 @@ async def test_wait_counts_only_the_writes_of_its_own_connection(pair: Pair) -> 
         assert await writer.wait(1, 5000) == 1
         pair.freeze()
         await writer.set("k", 2)
-        assert await writer.wait(1, TIMEOUT_MS) == 0  # the frozen replica did not confirm
+        assert await writer.wait(1, 300) == 0  # the frozen replica did not confirm
         started = time.monotonic()
         assert await other.wait(1, 5000) == 1  # answers for the replica that lacks the write
         assert time.monotonic() - started < 4
@@ -231,7 +235,7 @@ async def test_an_unconfirmed_move_is_unavailable_and_its_retry_replays_it_once_
             elapsed = time.monotonic() - started
             assert _code(first) == "UNAVAILABLE", first
             assert "idempotencyKey" in first["errors"][0]["message"]
-            assert TIMEOUT_MS / 1000 <= elapsed < 10  # it waited, and not past a bound
+            assert TIMEOUT_MS / 1000 <= elapsed < ACKED.redis_timeout  # it waited, bounded
             committed = await _stored_version(pair.master.port, game_id)
             assert committed is not None and committed > 0  # on the master, not acknowledged
             # REST answers the same typed way, 503 problem+json
@@ -328,3 +332,14 @@ async def _audit_and_retry(
             again = (await _apply(http, game_id, token, move, key))["data"]["applyMove"]
             assert again["replayed"] is True
             assert again["game"]["version"] == applied["game"]["version"]
+
+
+@pytest.mark.parametrize("replicas, timeout_ms", [(-1, 500), (1, 0), (1, 2000)])
+def test_the_store_refuses_settings_whose_wait_could_not_finish(
+    replicas: int, timeout_ms: int
+) -> None:
+    """WAIT 0 would block forever, and a wait as long as REDIS_TIMEOUT would be cut by the
+    read timeout of its own round trip (the move then reads as a lost reply)."""
+    settings = Settings(redis_timeout=2.0, replica_ack=replicas, replica_ack_timeout_ms=timeout_ms)
+    with pytest.raises(ValueError, match="RULES_REPLICA_ACK"):
+        RedisStore(connect(settings, "redis://127.0.0.1:1/0"), settings)

@@ -1,7 +1,7 @@
-"""Records saved by earlier releases still decode and play on (docs/architecture.md, "Records and keys").
+"""Records saved by earlier releases still decode and play on (docs/architecture.md, "Record format").
 
-Each fixture is a record written by a release; when a State or Record gains a field, the
-fixtures must still decode. Add a fixture whenever FORMAT or a game's State changes shape. The same holds for folded
+Each fixture is a record written by a release (its FORMAT in the name); when a State or Record
+gains a field, the fixtures must still decode, and records of a newer release must too. Add a fixture whenever FORMAT or a game's State changes shape. The same holds for folded
 histories (records.FoldedHistory) and for the labels the engine gives back for them.
 """
 
@@ -46,3 +46,25 @@ def test_saved_folded_history_decodes_and_replays_to_its_labels(path: Path) -> N
     steps = replayed_steps(games()[kind], record, entries)
     assert steps is not None and len(steps) == len(entries)
     assert digest == label_digest([step.label for step in steps])
+
+
+def test_records_of_earlier_releases_read_as_created_under_the_first_rules() -> None:
+    """Format 1 had no `rules`: those games were created before the rules were versioned,
+    under version 1 of each game's rules (docs/reliability.md, "Rolling upgrades")."""
+    earlier = [record_decoder.decode(p.read_bytes()) for p in FIXTURES if "-format1" in p.stem]
+    assert earlier and all(r.format == 1 and r.rules == 1 for r in earlier)
+
+
+def test_a_record_names_its_format_and_the_rules_it_was_created_under() -> None:
+    saved = Path(__file__).parent / "fixtures" / "treelings-format2-rules.msgpack"
+    record = record_decoder.decode(saved.read_bytes())
+    assert (record.format, record.rules) == (2, 1)
+    assert record.rules == games()[record.kind].rules_version
+
+
+def test_a_record_of_a_newer_release_reads_without_the_fields_it_added() -> None:
+    """Readers accept additive fields: a newer release appends its fields after this one's."""
+    saved = (Path(__file__).parent / "fixtures" / "treelings-format2-rules.msgpack").read_bytes()
+    fields = msgspec.msgpack.decode(saved)
+    newer = record_decoder.decode(msgspec.msgpack.encode([3, *fields[1:], "a newer field", [1]]))
+    assert msgspec.structs.replace(newer, format=2) == record_decoder.decode(saved)

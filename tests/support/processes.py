@@ -20,10 +20,15 @@ QUIET = {"LOG_LEVEL": "warning", "RULES_HINT_GRACE_MS": "60000"}
 
 @contextmanager
 def service_processes(
-    redis_url: str, count: int, env: dict[str, str] | None = None, log: IO[bytes] | None = None
+    redis_url: str,
+    count: int,
+    env: dict[str, str] | None = None,
+    log: IO[bytes] | None = None,
+    release: str | None = None,
 ) -> Iterator[list[str]]:
     """`count` replicas on free loopback ports sharing one Redis; yields their base URLs.
-    `env` adds settings; `log` receives their standard error (the log)."""
+    `env` adds settings; `log` receives their standard error (the log); `release` is the
+    directory of another copy of `service/` to run instead of this tree's."""
     processes, urls = [], []
     try:
         for _ in range(count):
@@ -33,8 +38,15 @@ def service_processes(
                     [sys.executable, "-m", "uvicorn", "--factory", "service.app:from_env",
                      "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
                      "--no-proxy-headers"],
-                    env={**os.environ, **QUIET, "REDIS_URL": redis_url, **(env or {})},
+                    env={
+                        **os.environ,
+                        **QUIET,
+                        "REDIS_URL": redis_url,
+                        **(env or {}),
+                        **release_path(release),
+                    },
                     stderr=log,
+                    cwd=release,
                 )
             )  # fmt: skip
             urls.append(f"http://127.0.0.1:{port}")
@@ -50,6 +62,12 @@ def service_processes(
             process.terminate()
         for process in processes:
             process.wait(10)
+
+
+def release_path(release: str | None) -> dict[str, str]:
+    """The environment that makes Python import `service` from `release` (a directory holding
+    a copy of it) before this tree's installed one."""
+    return {} if release is None else {"PYTHONPATH": release}
 
 
 def _ready(url: str) -> bool:

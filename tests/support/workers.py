@@ -11,11 +11,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO
 
+from tests.support.processes import release_path
 from tests.support.waiting import until
 
 
 class WorkerProcess:
-    def __init__(self, redis_url: str, **settings: str) -> None:
+    def __init__(self, redis_url: str, release: str | None = None, **settings: str) -> None:
+        """A worker of this tree, or of the copy of `service/` in the directory `release`."""
         self.redis_url = redis_url
         self.logged = ""
         self.log: IO[str] = tempfile.TemporaryFile("w+")  # noqa: SIM115  # closed in stop()
@@ -26,12 +28,14 @@ class WorkerProcess:
             "RULES_WORKER_POLL_SECONDS": "0.2",
             "LOG_LEVEL": "info",
             **settings,
+            **release_path(release),
         }
         self.process = subprocess.Popen(
             [sys.executable, "-m", "service.worker"],
             env=environment,
             stdout=self.log,
             stderr=subprocess.STDOUT,
+            cwd=release,
         )
 
     def output(self) -> str:
@@ -58,8 +62,10 @@ class WorkerProcess:
 
 
 @contextmanager
-def worker_process(redis_url: str, **settings: str) -> Iterator[WorkerProcess]:
-    worker = WorkerProcess(redis_url, **settings)
+def worker_process(
+    redis_url: str, release: str | None = None, **settings: str
+) -> Iterator[WorkerProcess]:
+    worker = WorkerProcess(redis_url, release, **settings)
     try:
         yield worker
     finally:

@@ -69,21 +69,37 @@ class Receiver:
     def url(self, path: str) -> str:
         return f"{self.base}{path}"
 
+    def refuse(self, flag: str, text: str) -> None:
+        """`/refuse/<flag>` answers 500 to the bodies that hold `text` from now on."""
+        (self.path.parent / flag).write_text(text)
+
+    def down(self, flag: str, down: bool) -> None:
+        """Start or end the outage of `/down/<flag>`."""
+        path = self.path.parent / flag
+        if down:
+            path.touch()
+        else:
+            path.unlink()
+
     def lines(self, phase: str = "arrived") -> list[dict[str, Any]]:
         lines = [json.loads(line) for line in self.path.read_text().splitlines() if line]
         return [line for line in lines if line["phase"] == phase and line["path"] != "/probe"]
 
     async def until(
-        self, check: Callable[[list[dict[str, Any]]], bool], what: str, phase: str = "arrived"
+        self,
+        check: Callable[[list[dict[str, Any]]], bool],
+        what: str,
+        phase: str = "arrived",
+        seconds: float = 60,
     ) -> list[dict[str, Any]]:
-        """The lines of `phase` once `check` holds for them (a minute at most)."""
+        """The lines of `phase` once `check` holds for them (a minute at most, by default)."""
 
         def held() -> tuple[list[dict[str, Any]]] | None:
             lines = self.lines(phase)
             return (lines,) if check(lines) else None
 
         try:
-            (lines,) = await until(held, what)
+            (lines,) = await until(held, what, seconds)
         except AssertionError as failed:
             raise AssertionError(f"{failed}; received: {self.lines(phase)}") from None
         return lines

@@ -8,11 +8,15 @@ the path:
     /fail-first/<n>      500 to the first n requests of each webhook-id (on that path), then 200
     /slow/<seconds>      200 after that many seconds
     /hold-first          the first request of each webhook-id is never answered; later ones 200
+    /down/<flag>         503 while a file <flag> is beside the log file (an outage), then 204
+    /refuse/<flag>       500 to bodies that hold the text of the file <flag> beside the log
+                         file (a receiver that refuses one game's events), 204 to the others
 """
 
 from __future__ import annotations
 
 import json
+import os
 import ssl
 import sys
 import threading
@@ -55,6 +59,13 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(float(parts[1]))
         elif parts[0] == "hold-first" and nth == 1:
             time.sleep(3600)
+        elif parts[0] == "down":
+            flag = os.path.join(os.path.dirname(self.log_file.name), os.path.basename(parts[1]))
+            status = 503 if os.path.exists(flag) else 204
+        elif parts[0] == "refuse":
+            flag = os.path.join(os.path.dirname(self.log_file.name), os.path.basename(parts[1]))
+            with open(flag) as refused:
+                status = 500 if refused.read() in body else 204
         self.send_response(status)
         self.send_header("content-length", "0")
         self.end_headers()

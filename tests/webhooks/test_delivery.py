@@ -338,9 +338,10 @@ async def test_a_given_up_event_is_redelivered_through_the_api_once_the_receiver
             ]
             return found
 
-        async with asyncio.timeout(60):
-            while (seen := await endpoint())["status"] != "FAILING":
+        async with asyncio.timeout(60):  # FAILING from the first failed attempt on
+            while not (seen := await endpoint())["failedEvents"]:
                 await asyncio.sleep(0.05)
+        assert seen["status"] == "FAILING"
         assert seen["failedEvents"] == [
             {"eventId": message, "eventType": "TURN_STARTED", "gameId": game["id"]}
         ]

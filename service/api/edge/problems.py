@@ -35,9 +35,11 @@ PROBLEMS = {
     "HINTS_BUSY": (503, "Every hint process is busy"),
     "HINT_TIMEOUT": (503, "The hint took too long"),
     "UNREADABLE_RECORD": (500, "The game cannot be read"),
+    "UPGRADE_IN_PROGRESS": (503, "The game is for a newer release"),
+    "RULES_CHANGED": (409, "The game's rules are retired"),
 }
 STATUS = {code: status for code, (status, _) in PROBLEMS.items()}
-RETRYABLE = {"UNAVAILABLE", "HINTS_BUSY", "HINT_TIMEOUT"}
+RETRYABLE = {"UNAVAILABLE", "HINTS_BUSY", "HINT_TIMEOUT", "UPGRADE_IN_PROGRESS"}
 # The service's codes (service/refusals.py) REST names otherwise; every other is its own name.
 PUBLIC_CODES = {Code.BAD_INPUT: "BAD_USER_INPUT", Code.OUT_OF_RANGE: "BAD_REQUEST"}
 

@@ -9,21 +9,26 @@ mutation that made it (create, rotate), and never read back.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
+import msgspec
 import strawberry
+from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from service.api.graphql.errors import ApiError, api_error
-from service.api.graphql.types import context_api_key, context_service, vocabulary
+from service.api.graphql.types import PageInfo, context_api_key, context_service, vocabulary
 from service.refusals import Refused
-from service.webhooks.endpoints import EndpointStore
+from service.webhooks.endpoints import EndpointStore, ListedEvent
 from service.webhooks.model import (
+    ALL_TYPES,
     ENDPOINT_STATUSES,
     EVENT_TYPES,
+    EVENTS_PAGE,
     FAILED_LENGTH,
     LOG_LENGTH,
     OUTCOMES,
+    TEST_EVENT,
     Attempt,
     Endpoint,
     parse_message_id,
@@ -41,17 +46,19 @@ if TYPE_CHECKING:  # made from their sources at import: opaque to mypy
 else:
     WebhookEventType = vocabulary(
         "WebhookEventType",
-        EVENT_TYPES,
+        ALL_TYPES,
         "What an endpoint is told about, as the event's `type` names it: "
         + ", ".join(f"{_event_name(t)} `{t}`" for t in EVENT_TYPES)
-        + " (docs/webhooks.md).",
+        + f" (docs/webhooks.md); {_event_name(TEST_EVENT)} `{TEST_EVENT}` is sent by "
+        "sendTestWebhookEvent only and cannot be subscribed to.",
         _event_name,
     )
     WebhookEndpointStatus = vocabulary(
         "WebhookEndpointStatus",
         ENDPOINT_STATUSES,
-        "DISABLED: switched off by the tenant; FAILING: an event was given up after a day of "
-        "retries (see failedEvents); HEALTHY otherwise.",
+        "DISABLED: switched off by the tenant; FAILING: an attempt failed and an event is "
+        "still retrying, or one was given up after a day of retries (see failedEvents), and "
+        "no delivery succeeded since; HEALTHY otherwise.",
     )
     WebhookDeliveryOutcome = vocabulary(
         "WebhookDeliveryOutcome",
@@ -151,6 +158,45 @@ class WebhookEndpoint:
         return [_failed_event(message, when) for message, when in failed]
 
 
+@strawberry.type(description="An event of the tenant, as webhookEvents lists it.")
+class WebhookEvent:
+    listed: strawberry.Private[ListedEvent]
+    body: strawberry.Private[dict[str, Any]]
+
+    @strawberry.field(description="The event's Webhook-Id (the same for every endpoint).")
+    def id(self) -> strawberry.ID:
+        return strawberry.ID(self.listed.message)
+
+    @strawberry.field
+    def type(self) -> WebhookEventType:
+        return WebhookEventType(self.body.get("type"))
+
+    @strawberry.field(name="gameId")
+    def game_id(self) -> strawberry.ID | None:
+        parsed = parse_message_id(self.listed.message)
+        return None if parsed is None else strawberry.ID(parsed[0])
+
+    @strawberry.field(name="createdAt", description="The event's `timestamp`.")
+    def created_at(self) -> datetime:
+        return datetime.fromisoformat(str(self.body.get("timestamp")))
+
+    @strawberry.field(description="The body as POSTed: `{type, timestamp, data}`.")
+    def payload(self) -> JSON:
+        return cast(JSON, self.body)
+
+
+@strawberry.type
+class WebhookEventEdge:
+    cursor: str
+    node: WebhookEvent
+
+
+@strawberry.type
+class WebhookEventConnection:
+    edges: list[WebhookEventEdge]
+    page_info: PageInfo
+
+
 @strawberry.type
 class WebhookEndpointWithSecret:
     endpoint: WebhookEndpoint
@@ -187,6 +233,36 @@ class WebhookQueries:
             return await _found(info, tenant, await _endpoints(info).get(tenant, str(id)), id)
         except Refused as refused:
             raise api_error(refused) from None
+
+    @strawberry.field(
+        name="webhookEvents",
+        description="The tenant's events (those made while it had an enabled endpoint, kept "
+        "3 days), oldest first, to catch up by cursor: pass the last `endCursor` as `after`. "
+        f"`first` 1 to {EVENTS_PAGE}; `types` null or empty: every type. A page reads a "
+        "bounded number of events, so with `types` it may hold fewer than `first` while "
+        "`hasNextPage` is true.",
+    )
+    async def webhook_events(
+        self,
+        info: Info[Any, Any],
+        after: str | None = None,
+        types: list[WebhookEventType] | None = None,
+        first: int = 20,
+    ) -> WebhookEventConnection:
+        tenant = _caller(info)
+        _bounded("first", first, EVENTS_PAGE)
+        try:
+            page = await _endpoints(info).events(tenant, after, _types(types), first)
+        except Refused as refused:
+            raise api_error(refused) from None
+        edges = [
+            WebhookEventEdge(cursor=e.cursor, node=WebhookEvent(listed=e, body=_body(e.body)))
+            for e in page.events
+        ]
+        return WebhookEventConnection(
+            edges=edges,
+            page_info=PageInfo(has_next_page=page.has_next, end_cursor=page.end_cursor),
+        )
 
 
 @strawberry.type
@@ -273,21 +349,55 @@ class WebhookMutations:
         name="redeliverWebhookEvent",
         description="Send an event to the endpoint again (e.g. one of its failedEvents), "
         "with the same id and body; events are kept 3 days. NOT_FOUND for an unknown "
-        "endpoint or an event that expired.",
+        "endpoint or an event that expired. The same as retryWebhookEvent.",
     )
     async def redeliver_webhook_event(
         self, info: Info[Any, Any], endpoint_id: strawberry.ID, event_id: strawberry.ID
     ) -> bool:
+        return await _retry(info, endpoint_id, event_id)
+
+    @strawberry.mutation(
+        name="retryWebhookEvent",
+        description="Send an event to the endpoint now: one still retrying (or queued behind "
+        "one that is) goes at once, in its game's order, without using up a retry; one given "
+        "up or delivered already is sent again with the same id and body. Events are kept 3 "
+        "days. NOT_FOUND for an unknown endpoint or an event that expired.",
+    )
+    async def retry_webhook_event(
+        self, info: Info[Any, Any], endpoint_id: strawberry.ID, event_id: strawberry.ID
+    ) -> bool:
+        return await _retry(info, endpoint_id, event_id)
+
+    @strawberry.mutation(
+        name="sendTestWebhookEvent",
+        description="Send a signed `webhook.test` event (data: `endpointId`) to this endpoint "
+        "only, whatever types it receives; answers the event's id (its Webhook-Id). The "
+        "attempt shows in the endpoint's deliveries. NOT_FOUND for an unknown endpoint.",
+    )
+    async def send_test_webhook_event(
+        self, info: Info[Any, Any], endpoint_id: strawberry.ID
+    ) -> strawberry.ID:
         tenant = _caller(info)
         try:
-            queued = await _endpoints(info).redeliver(tenant, str(endpoint_id), str(event_id))
+            message = await _endpoints(info).send_test(tenant, str(endpoint_id))
         except Refused as refused:
             raise api_error(refused) from None
-        if not queued:
-            raise ApiError(
-                "NOT_FOUND", f"no event {str(event_id)[:100]!r} for endpoint {endpoint_id!r}"
-            )
-        return True
+        if message is None:
+            raise _not_found(endpoint_id)
+        return strawberry.ID(message)
+
+
+async def _retry(info: Info[Any, Any], endpoint_id: strawberry.ID, event_id: strawberry.ID) -> bool:
+    tenant = _caller(info)
+    try:
+        queued = await _endpoints(info).retry(tenant, str(endpoint_id), str(event_id))
+    except Refused as refused:
+        raise api_error(refused) from None
+    if not queued:
+        raise ApiError(
+            "NOT_FOUND", f"no event {str(event_id)[:100]!r} for endpoint {endpoint_id!r}"
+        )
+    return True
 
 
 def _caller(info: Info[Any, Any]) -> str:
@@ -324,6 +434,11 @@ async def _found(
         raise _not_found(id)
     since = await _endpoints(info).failing_since(tenant, endpoint.id)
     return WebhookEndpoint(endpoint=endpoint, tenant=tenant, since=since)
+
+
+def _body(raw: bytes) -> dict[str, Any]:
+    body: dict[str, Any] = msgspec.json.decode(raw)
+    return body
 
 
 def _time(epoch: float) -> datetime:

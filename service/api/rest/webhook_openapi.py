@@ -8,11 +8,13 @@ from typing import Any
 
 from service.webhooks.endpoints import MAX_DESCRIPTION
 from service.webhooks.model import (
+    ALL_TYPES,
     ENDPOINT_STATUSES,
-    EVENT_TYPES,
+    EVENTS_PAGE,
     FAILED_LENGTH,
     LOG_LENGTH,
     OUTCOMES,
+    TEST_EVENT,
 )
 from service.webhooks.urls import MAX_URL
 
@@ -146,6 +148,68 @@ def paths(
                 parameters=[endpoint_id, event_id],
             )
         },
+        "/v1/webhooks/endpoints/{endpointId}/events/{eventId}/retry": {
+            "post": operation(
+                "retryWebhookEvent",
+                "Send an event to the endpoint now: a retrying one at once, in its game's "
+                "order, without using up a retry; a given-up or delivered one again.",
+                {
+                    **ok(_ref("WebhookRedelivery"), "queued", "202"),
+                    **problems("NOT_FOUND", "UNAUTHORIZED"),
+                },
+                parameters=[endpoint_id, event_id],
+            )
+        },
+        "/v1/webhooks/endpoints/{endpointId}/test": {
+            "post": operation(
+                "sendTestWebhookEvent",
+                f"Send a signed `{TEST_EVENT}` event to this endpoint only.",
+                {
+                    **ok(_ref("WebhookTestSent"), "queued", "202"),
+                    **problems("NOT_FOUND", "UNAUTHORIZED"),
+                },
+                parameters=[endpoint_id],
+            )
+        },
+        "/v1/webhooks/events": {
+            "get": operation(
+                "listWebhookEvents",
+                "The tenant's events (kept 3 days), oldest first, to catch up by cursor: pass "
+                "`endCursor` as `after`. A page reads a bounded number of events, so with "
+                "`types` it may hold fewer than `first` while `hasMore` is true.",
+                {
+                    **ok(_ref("WebhookEventPage"), "a page of events", "200"),
+                    **problems("BAD_REQUEST", "BAD_USER_INPUT", "UNAUTHORIZED"),
+                },
+                parameters=[
+                    {
+                        "name": "after",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "string"},
+                        "description": "A cursor from an earlier page; absent: the oldest kept.",
+                    },
+                    {
+                        "name": "types",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "string"},
+                        "description": "Event types, comma-separated; absent: every type.",
+                    },
+                    {
+                        "name": "first",
+                        "in": "query",
+                        "required": False,
+                        "schema": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "maximum": EVENTS_PAGE,
+                            "default": 20,
+                        },
+                    },
+                ],
+            )
+        },
     }
 
 
@@ -171,7 +235,7 @@ def schemas() -> Schema:
     }
     description = {"type": ["string", "null"], "maxLength": MAX_DESCRIPTION}
     return {
-        "WebhookEventType": {"enum": list(EVENT_TYPES)},
+        "WebhookEventType": {"enum": list(ALL_TYPES)},
         "WebhookEndpoint": {
             "type": "object",
             "description": "A receiver of the tenant's events; never its secret.",
@@ -265,5 +329,37 @@ def schemas() -> Schema:
             "type": "object",
             "properties": {"queued": {"type": "boolean"}},
             "required": ["queued"],
+        },
+        "WebhookTestSent": {
+            "type": "object",
+            "properties": {"eventId": {**string, "description": "The test event's Webhook-Id."}},
+            "required": ["eventId"],
+        },
+        "WebhookListedEvent": {
+            "type": "object",
+            "properties": {
+                "id": {**string, "description": "The Webhook-Id."},
+                "type": _ref("WebhookEventType"),
+                "gameId": {"type": ["string", "null"]},
+                "createdAt": {**string, "format": "date-time", "description": "`timestamp`."},
+                "cursor": string,
+                "payload": {
+                    "type": "object",
+                    "description": "The body as POSTed (schema/webhooks/<type>.json).",
+                },
+            },
+            "required": ["id", "type", "gameId", "createdAt", "cursor", "payload"],
+        },
+        "WebhookEventPage": {
+            "type": "object",
+            "properties": {
+                "events": {"type": "array", "items": _ref("WebhookListedEvent")},
+                "endCursor": {
+                    "type": ["string", "null"],
+                    "description": "Pass as `after` for the next page.",
+                },
+                "hasMore": {"type": "boolean"},
+            },
+            "required": ["events", "endCursor", "hasMore"],
         },
     }

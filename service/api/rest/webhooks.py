@@ -19,8 +19,15 @@ from service.api.edge.problems import Problem, from_refusal
 from service.api.rest.routes import guarded, json_response, read_body
 from service.core import GameService
 from service.refusals import Refused
-from service.webhooks.endpoints import BadEndpoint, EndpointStore
-from service.webhooks.model import FAILED_LENGTH, LOG_LENGTH, Attempt, Endpoint, parse_message_id
+from service.webhooks.endpoints import BadEndpoint, EndpointStore, ListedEvent
+from service.webhooks.model import (
+    EVENTS_PAGE,
+    FAILED_LENGTH,
+    LOG_LENGTH,
+    Attempt,
+    Endpoint,
+    parse_message_id,
+)
 
 BASE = "/v1/webhooks/endpoints"
 NO_ENDPOINT = "No such webhook endpoint"
@@ -76,6 +83,19 @@ def failed_json(message: str, when: float) -> dict[str, Any]:
         "eventType": None if parsed is None else parsed[2],
         "gameId": None if parsed is None else parsed[0],
         "failedAt": when,
+    }
+
+
+def listed_json(listed: ListedEvent) -> dict[str, Any]:
+    body = msgspec.json.decode(listed.body)
+    parsed = parse_message_id(listed.message)
+    return {
+        "id": listed.message,
+        "type": body.get("type"),
+        "gameId": None if parsed is None else parsed[0],
+        "createdAt": body.get("timestamp"),
+        "cursor": listed.cursor,
+        "payload": body,
     }
 
 
@@ -178,13 +198,40 @@ def routes(service: GameService, endpoints: EndpointStore, max_depth: int) -> li
         body = {"failedEvents": [failed_json(message, when) for message, when in failed]}
         return json_response(body, headers={"vary": "x-api-key"})
 
-    async def redeliver_webhook_event(request: Request) -> Response:
+    async def retry_webhook_event(request: Request) -> Response:
         tenant, endpoint_id = tenant_of(request), request.path_params["endpoint_id"]
         event_id = request.path_params["event_id"]
-        if not await endpoints.redeliver(tenant, endpoint_id, event_id):
+        if not await endpoints.retry(tenant, endpoint_id, event_id):
             detail = f"no event {event_id[:100]!r} for endpoint {endpoint_id[:100]!r}"
             raise Problem("NOT_FOUND", detail, title="No such event or endpoint")
         return json_response({"queued": True}, 202)
+
+    async def redeliver_webhook_event(request: Request) -> Response:
+        return await retry_webhook_event(request)
+
+    async def send_test_webhook_event(request: Request) -> Response:
+        tenant, endpoint_id = tenant_of(request), request.path_params["endpoint_id"]
+        message = await endpoints.send_test(tenant, endpoint_id)
+        if message is None:
+            raise _not_found(endpoint_id)
+        return json_response({"eventId": message}, 202)
+
+    async def list_webhook_events(request: Request) -> Response:
+        tenant, query = tenant_of(request), request.query_params
+        first = natural(query.get("first", "20"))
+        if first is None or not 1 <= first <= EVENTS_PAGE:
+            raise Problem("BAD_REQUEST", f"first is a whole number from 1 to {EVENTS_PAGE}")
+        types = [t.strip() for t in query.get("types", "").split(",") if t.strip()]
+        try:
+            page = await endpoints.events(tenant, query.get("after"), types, first)
+        except Refused as exc:
+            raise from_refusal(exc, title="Invalid event listing") from None
+        body = {
+            "events": [listed_json(e) for e in page.events],
+            "endCursor": page.end_cursor,
+            "hasMore": page.has_next,
+        }
+        return json_response(body, headers={"vary": "x-api-key"})
 
     one = f"{BASE}/{{endpoint_id}}"
     return [
@@ -201,4 +248,7 @@ def routes(service: GameService, endpoints: EndpointStore, max_depth: int) -> li
             guarded(redeliver_webhook_event),
             methods=["POST"],
         ),
+        Route(f"{one}/events/{{event_id}}/retry", guarded(retry_webhook_event), methods=["POST"]),
+        Route(f"{one}/test", guarded(send_test_webhook_event), methods=["POST"]),
+        Route("/v1/webhooks/events", guarded(list_webhook_events), methods=["GET"]),
     ]

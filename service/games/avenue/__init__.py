@@ -3,8 +3,8 @@
 from typing import Any
 
 from service.engine import Game
-from service.games.avenue.game import TreeLinedAvenue
+from service.games.avenue.game import RULES_VERSION, TreeLinedAvenue
 
 GAME: Game[Any, Any] = TreeLinedAvenue()
 
-__all__ = ["GAME", "TreeLinedAvenue"]
+__all__ = ["GAME", "RULES_VERSION", "TreeLinedAvenue"]

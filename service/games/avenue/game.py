@@ -35,6 +35,10 @@ from service.games.avenue.view import AvenueView, view
 ORDINALS = ("1st", "2nd", "3rd", "4th")
 
 
+# Bump on any change that could replay a game otherwise (engine contract: Game.rules_version).
+RULES_VERSION = 1
+
+
 class TreeLinedAvenue(BotHooks):
     kind: ClassVar[str] = "TREE_LINED_AVENUE"
     title: ClassVar[str] = "The Tree Lined Avenue"
@@ -46,6 +50,7 @@ class TreeLinedAvenue(BotHooks):
     view_type: ClassVar[type[Any]] = AvenueView
     reasons: ClassVar[Reasons] = REASONS
     turn_rule: ClassVar[str] = TURN_RULE
+    rules_version: ClassVar[int] = RULES_VERSION
     # The bots (docs/bots.md): 60 SEARCH iterations take ~100 ms (finishing a turn costs ~4 ms);
     # a rollout finishes the turn in progress by GREEDY's one-step policy and stops there, as
     # random play ruins the margin it would score.

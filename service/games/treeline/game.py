@@ -30,6 +30,10 @@ def _side(energized: bool) -> str:
     return "Energized" if energized else "Normal"
 
 
+# Bump on any change that could replay a game otherwise (engine contract: Game.rules_version).
+RULES_VERSION = 1
+
+
 class Treeline(BotHooks):
     kind: ClassVar[str] = "TREELINE"
     title: ClassVar[str] = "Treeline"
@@ -41,6 +45,7 @@ class Treeline(BotHooks):
     view_type: ClassVar[type[Any]] = TreelineView
     reasons: ClassVar[Reasons] = REASONS
     turn_rule: ClassVar[str] = TURN_RULE
+    rules_version: ClassVar[int] = RULES_VERSION
     # The bots (docs/bots.md): 250 SEARCH iterations take ~100 ms (the legal-move lists are
     # dear); a rollout plays 24 random decisions, about three turns.
     bot_tuning: ClassVar[BotTuning] = BotTuning(

@@ -12,6 +12,9 @@ from service.games.treelings.reasons import REASONS, TURN_RULE
 from service.games.treelings.state import State, TreelingsMove, TreelingsOptions
 from service.games.treelings.view import TreelingsView, view
 
+# Bump on any change that could replay a game otherwise (engine contract: Game.rules_version).
+RULES_VERSION = 1
+
 
 class Treelings(BotHooks):
     kind: ClassVar[str] = "TREELINGS"
@@ -24,6 +27,7 @@ class Treelings(BotHooks):
     view_type: ClassVar[type[Any]] = TreelingsView
     reasons: ClassVar[Reasons] = REASONS
     turn_rule: ClassVar[str] = TURN_RULE
+    rules_version: ClassVar[int] = RULES_VERSION
     # The bots (docs/bots.md): 500 SEARCH iterations take ~100 ms; a rollout plays 60 random
     # decisions, usually to the end.
     bot_tuning: ClassVar[BotTuning] = BotTuning(

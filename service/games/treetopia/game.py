@@ -17,6 +17,9 @@ from service.games.treetopia.state import (
     UseWhirlwind,
 )
 
+# Bump on any change that could replay a game otherwise (engine contract: Game.rules_version).
+RULES_VERSION = 1
+
 
 class Treetopia(BotHooks):
     kind: ClassVar[str] = "TREETOPIA"
@@ -29,6 +32,7 @@ class Treetopia(BotHooks):
     view_type: ClassVar[type[Any]] = views.TreetopiaView
     reasons: ClassVar[Reasons] = REASONS
     turn_rule: ClassVar[str] = TURN_RULE
+    rules_version: ClassVar[int] = RULES_VERSION
     # The bots (docs/bots.md): 250 SEARCH iterations take ~100 ms; a rollout plays 40 random
     # decisions.
     bot_tuning: ClassVar[BotTuning] = BotTuning(

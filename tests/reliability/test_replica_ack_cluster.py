@@ -1,0 +1,207 @@
+"""RULES_REPLICA_ACK on a Redis Cluster of 3 masters and 3 replicas: the WAIT goes to the
+master of the game's slot on the script's connection, a shard whose replica is frozen answers
+UNAVAILABLE while the others go on, and after its master is SIGKILLed and its replica takes
+over, every acknowledged write is there."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+from collections.abc import AsyncIterator
+
+import pytest
+from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
+
+from service.settings import Settings
+from service.store import NotReplicated, RedisStore, StoreUnavailable, connect
+from service.store.embedded import EmbeddedRedis, EmbeddedRedisCluster, ask, free_port
+from service.store.embedded import _cluster_options as cluster_options
+from tests.support import factories
+from tests.support.waiting import until
+
+pytestmark = pytest.mark.slow  # six servers and a failover
+
+# a generous wait: a live replica on a busy machine may take long to confirm
+SETTINGS = Settings(
+    active_ttl=600, finished_ttl=600, redis_timeout=10.0, replica_ack=1, replica_ack_timeout_ms=2000
+)
+
+
+class ReplicatedCluster:
+    """An EmbeddedRedisCluster (3 masters) and one replica per master, joined with
+    CLUSTER MEET and CLUSTER REPLICATE."""
+
+    def __init__(self) -> None:
+        self.cluster = EmbeddedRedisCluster()
+        self.replicas = [EmbeddedRedis(extra=cluster_options(free_port())) for _ in range(3)]
+
+    @property
+    def masters(self) -> list[EmbeddedRedis]:
+        return self.cluster.nodes
+
+    @property
+    def url(self) -> str:
+        return self.cluster.url
+
+    def node_id(self, server: EmbeddedRedis) -> str:
+        return ask(server.port, "CLUSTER", "MYID").decode()
+
+    def replica_of(self, master_id: str) -> EmbeddedRedis:
+        for replica in self.replicas:
+            text = ask(replica.port, "INFO", "replication").decode()
+            if f"master_port:{self._port_of(master_id)}" in text.split():
+                return replica
+        raise AssertionError(f"no replica of {master_id}")
+
+    def _port_of(self, node_id: str) -> int:
+        for line in ask(self.masters[0].port, "CLUSTER", "NODES").decode().splitlines():
+            fields = line.split()
+            if fields[0] == node_id:
+                return int(fields[1].split("@")[0].rsplit(":", 1)[1])
+        raise AssertionError(f"no node {node_id}")
+
+    async def start(self) -> ReplicatedCluster:
+        self.cluster.start()
+        first = self.masters[0]
+        bus = self.cluster.bus_ports[0]
+        for replica, master in zip(self.replicas, self.masters, strict=True):
+            replica.start()
+            ask(replica.port, "CLUSTER", "MEET", "127.0.0.1", first.port, bus)
+
+            def known(replica: EmbeddedRedis = replica, master: EmbeddedRedis = master) -> bool:
+                return self.node_id(master) in ask(replica.port, "CLUSTER", "NODES").decode()
+
+            await until(known, "the replica to meet the cluster")
+            ask(replica.port, "CLUSTER", "REPLICATE", self.node_id(master))
+
+        def linked() -> bool:
+            infos = [ask(r.port, "INFO", "replication").decode() for r in self.replicas]
+            return all("master_link_status:up" in info.split() for info in infos)
+
+        await until(linked, "every replica to copy its master")
+        return self
+
+    def cleanup(self) -> None:
+        for replica in self.replicas:
+            if replica.process is not None:
+                os.kill(replica.process.pid, signal.SIGCONT)
+            replica.cleanup()
+        self.cluster.cleanup()
+
+
+@pytest.fixture
+async def cluster() -> AsyncIterator[ReplicatedCluster]:
+    cluster = ReplicatedCluster()
+    try:
+        yield await cluster.start()
+    finally:
+        cluster.cleanup()
+
+
+@pytest.fixture
+async def store(cluster: ReplicatedCluster) -> AsyncIterator[RedisStore]:
+    store = RedisStore(connect(SETTINGS, cluster.url), SETTINGS)
+    yield store
+    await store.close()
+
+
+async def _on_replica(replica: EmbeddedRedis, game_id: str) -> int | None:
+    """The game's version as `replica` holds it (READONLY: a replica answers for its slots)."""
+    client = Redis(port=replica.port, single_connection_client=True)
+    try:
+        await client.execute_command("READONLY")
+        raw = await client.hget(f"g:{{{game_id}}}", "v")
+        return None if raw is None else int(raw)
+    finally:
+        await client.aclose()
+
+
+def _master_of(store: RedisStore, game_id: str) -> str:
+    assert isinstance(store.redis, RedisCluster)
+    node = store.redis.get_node_from_key(f"g:{{{game_id}}}")
+    return node.name
+
+
+async def _games_on_two_shards(store: RedisStore) -> tuple[str, str]:
+    """Two new games (version 1) whose slots two different masters own."""
+    assert isinstance(store.redis, RedisCluster)
+    await store.redis.initialize()
+    first = secrets.token_hex(6)
+    second = secrets.token_hex(6)
+    while _master_of(store, second) == _master_of(store, first):
+        second = secrets.token_hex(6)
+    for game_id in (first, second):
+        assert await store.create(game_id, factories.record(1), [factories.history_entry(1)])
+    return first, second
+
+
+async def test_a_frozen_replica_holds_back_its_shard_only_and_a_failover_keeps_every_ack(
+    cluster: ReplicatedCluster, store: RedisStore
+) -> None:
+    game, other = await _games_on_two_shards(store)
+    master = next(m for m in cluster.masters if f"127.0.0.1:{m.port}" == _master_of(store, game))
+    replica = cluster.replica_of(cluster.node_id(master))
+    acknowledged = await store.commit(
+        game, 1, factories.record(2), [factories.history_entry(2)], "0:a"
+    )
+    assert acknowledged.outcome == "ok"
+    assert await _on_replica(replica, game) == 2  # at once: the WAIT went to the right node
+
+    assert replica.process is not None
+    os.kill(replica.process.pid, signal.SIGSTOP)
+    try:
+        with pytest.raises(NotReplicated):
+            await store.commit(game, 2, factories.record(3), [factories.history_entry(3)], "0:b")
+        # the other shard's replica is awake: its writes are acknowledged as usual
+        done = await store.commit(other, 1, factories.record(2), [factories.history_entry(2)], None)
+        assert done.outcome == "ok"
+        with pytest.raises(NotReplicated):  # a replayed answer waits too
+            await store.confirm_replicated(game)
+    finally:
+        os.kill(replica.process.pid, signal.SIGCONT)
+
+    async def caught_up() -> bool:
+        return await _on_replica(replica, game) == 3
+
+    await until(caught_up, "the replica to catch up")
+    await store.confirm_replicated(game)  # the retry of "0:b" is acknowledged now
+
+    # the master dies; its replica takes over (no vote needed); every acknowledged write is there
+    master.kill()
+    ask(replica.port, "CLUSTER", "FAILOVER", "TAKEOVER")
+
+    async def promoted() -> bool:
+        return "role:master" in ask(replica.port, "INFO", "replication").decode().split()
+
+    await until(promoted, "the replica to take over")
+    assert await _on_replica(replica, game) == 3
+
+    # the new master has no replica yet: its writes are not acknowledged (the client's first
+    # call may meet the dead master and fail over to the new one)
+    async def refused_as_unreplicated() -> bool:
+        try:
+            await store.commit(game, 3, factories.record(4), [factories.history_entry(4)], "0:c")
+        except NotReplicated:
+            return True
+        except StoreUnavailable:
+            return False  # the dead master, or a slot map not refreshed yet
+        raise AssertionError("a write acknowledged without a replica")
+
+    await until(refused_as_unreplicated, "the new master to answer")
+    # the old master comes back as the new master's replica: the retry is acknowledged
+    master.start()
+
+    async def replayed() -> bool:
+        record, done = await store.load(game, "0:c")
+        if done is None:
+            return False
+        try:
+            await store.confirm_replicated(game)
+        except StoreUnavailable:
+            return False
+        return record is not None and record.version == 4
+
+    await until(replayed, "the old master to rejoin as a replica")
+    assert await _on_replica(master, game) == 4
