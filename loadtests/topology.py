@@ -293,6 +293,9 @@ class Topology:
             "RULES_API_KEYS": API_KEY,
             "LOG_LEVEL": "warning",
             "FORWARDED_ALLOW_IPS": "127.0.0.1",  # HAProxy's X-Forwarded-For
+            # not ready but serving this long after SIGTERM: HAProxy's checks (3 failures a
+            # second apart) take the replica out first, as Kubernetes' endpoints do
+            "RULES_SHUTDOWN_DELAY_SECONDS": "4",
             **self.env,
         }
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # as the image: modules compiled once, kept
