@@ -29,7 +29,8 @@ CLUSTER_TESTS := tests/store tests/webhooks \
 CLUSTER_TESTS_ALL := tests/store tests/core tests/api tests/webhooks tests/bots/test_hints.py \
   tests/worker/test_bot_worker.py tests/worker/test_fairness.py $(CLUSTER_DESELECT)
 
-.PHONY: run test test-all test-stress lint lock schema screenshots clean bench profile load soak instructions
+.PHONY: run test test-all test-stress lint lock schema screenshots clean bench profile load soak instructions \
+  topology chaos
 
 # A fresh machine needs only python3 with pip: the venv gets the pinned uv, uv the rest.
 $(UV_STAMP):
@@ -119,6 +120,26 @@ load: $(LOAD_STAMP)  # make load HOST=https://rules.example.com [USERS=50 RATE=5
 	$(BIN)/locust -f loadtests/locustfile.py --host "$(HOST)" --headless \
 	  -u $(or $(USERS),50) -r $(or $(RATE),5) -t $(or $(TIME),5m) \
 	  --csv loadtests/results/locust --html loadtests/results/locust.html
+
+# The production shape on one machine (docs/deploy.md): HAProxy over /readyz, 3 API replicas as
+# the image runs them, 2 workers, a Redis Cluster of 3 masters + 3 replicas; prints one line
+# `TOPOLOGY {json}` and runs until Ctrl-C. Needs Debian's haproxy (apt-get install haproxy).
+HAPROXY_CHECK := @command -v haproxy >/dev/null || (echo "HAProxy is missing: apt-get install haproxy"; exit 2)
+topology: $(STAMP)
+	$(HAPROXY_CHECK)
+	$(BIN)/python -m loadtests.topology
+
+# Faults in turn under mixed traffic through the topology, then the independent audit
+# (docs/reliability.md, "Chaos under load"); CHAOS_SECONDS bounds the faults and the quiet time
+# between them (the start and the audit come on top), REPLICA_ACK=0 runs it without
+# RULES_REPLICA_ACK. A short run is tests/reliability/test_chaos.py, in `make test-all`.
+CHAOS_SECONDS ?= 300
+REPLICA_ACK ?= 1
+chaos: $(STAMP)
+	$(HAPROXY_CHECK)
+	mkdir -p loadtests/results
+	$(BIN)/python -m loadtests.chaos --seconds $(CHAOS_SECONDS) $(if $(filter 1,$(REPLICA_ACK)),--replica-ack) \
+	  --json loadtests/results/chaos.json
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -288,6 +288,45 @@ async def _folded(redis: Redis | RedisCluster, game_id: str, record: Record) -> 
     ]
 
 
+def replay(
+    problems: list[str], game_id: str, record: Record, history: list[HistoryRecord]
+) -> dict[int, int] | None:
+    """Replay a stored history from the seed with the engine and compare it with the record:
+    for each commit, the version after it -> the version of its own move (its first entry);
+    None (and a problem) if they disagree."""
+    versions = [entry.version for entry in history]
+    if versions != list(range(1, len(history) + 1)) or record.version != len(history):
+        problems.append(f"{game_id}: versions {versions[:5]}... not 1..{record.version}")
+        return None
+    # Replay from the seed: the engine re-derives every forced step, so feed it the others.
+    game = games()[record.kind]
+    played = start(game, record.players, None, record.seed)
+    state, position, ends = played.state, len(played.steps), {}
+    while position < len(history):
+        entry = history[position]
+        if entry.forced:
+            problems.append(f"{game_id}: v{entry.version} is forced but starts a commit")
+            return None
+        if entry.move is None:  # an ending without a move (a forfeit on time, a resignation)
+            position += 1
+            ends[position] = entry.version
+            continue
+        step = play(game, state, entry.seat, entry.move)
+        recorded = history[position : position + len(step.steps)]
+        replayed = [(s.seat, _plain(s.move), s.label, s.forced) for s in step.steps]
+        stored = [(h.seat, _plain(h.move), h.label, h.forced) for h in recorded]
+        if replayed != stored:
+            problems.append(f"{game_id}: replay differs at v{entry.version}: {replayed} {stored}")
+            return None
+        position += len(step.steps)
+        ends[position] = entry.version  # the version after the commit -> its own move
+        state = step.state
+    over = game.is_over(state) or record.outcome is not None
+    if encode_state(state) != record.state or record.finished != over:
+        problems.append(f"{game_id}: replaying the history does not give the stored state")
+    return ends
+
+
 def _check_game(
     result: Audit,
     played_game: PlayedGame,
@@ -297,33 +336,9 @@ def _check_game(
     by_key: dict[str, Intent],
 ) -> None:
     problems = result.problems
-    versions = [entry.version for entry in history]
-    if versions != list(range(1, len(history) + 1)) or record.version != len(history):
-        problems.append(f"{played_game.id}: versions {versions[:5]}... not 1..{record.version}")
+    ends = replay(problems, played_game.id, record, history)
+    if ends is None:
         return
-    # Replay from the seed: the engine re-derives every forced step, so feed it the others.
-    game = games()[record.kind]
-    played = start(game, record.players, None, record.seed)
-    state, position, ends = played.state, len(played.steps), {}
-    while position < len(history):
-        entry = history[position]
-        if entry.forced:
-            problems.append(f"{played_game.id}: v{entry.version} is forced but starts a commit")
-            return
-        step = play(game, state, entry.seat, entry.move)
-        recorded = history[position : position + len(step.steps)]
-        replayed = [(s.seat, _plain(s.move), s.label, s.forced) for s in step.steps]
-        stored = [(h.seat, _plain(h.move), h.label, h.forced) for h in recorded]
-        if replayed != stored:
-            problems.append(
-                f"{played_game.id}: replay differs at v{entry.version}: {replayed} {stored}"
-            )
-            return
-        position += len(step.steps)
-        ends[position] = entry.version  # the version after the commit -> its own move
-        state = step.state
-    if encode_state(state) != record.state or record.finished != game.is_over(state):
-        problems.append(f"{played_game.id}: replaying the history does not give the stored state")
     result.commits += len(ends)
     # Every commit is one client move under exactly one key, and every key names one commit.
     if sorted(idem.values()) != sorted(ends):
