@@ -61,6 +61,7 @@ MOVE_FIELDS = ["cell", "row", "col", "colour", "side", "card", "cards", "slot", 
 # GAME_OVER) and the hint pool's own; UNAVAILABLE is not among them (the store is up)
 GRAPHQL_ERROR_CODES = {
     "UNAUTHORIZED",
+    "FORBIDDEN",  # a seat token naming another seat (asSeat)
     "BAD_USER_INPUT",
     "NOT_FOUND",
     "HINTS_BUSY",
@@ -174,6 +175,9 @@ def authorize(case: Case[Any], tables: Tables, seed: str) -> None:
     index = tables.pick(seed)
     if index < len(tables.games):
         case.headers["Authorization"] = f"Bearer {tables.tokens[index]}"
+        # a real credential: schemathesis then probes the operation without it and with a
+        # wrong one (ignored_auth), instead of taking a header set here for a generated one
+        case._has_explicit_auth = True
         if case.path_parameters and "gameId" in case.path_parameters:
             case.path_parameters["gameId"] = tables.games[index]
 
