@@ -14,7 +14,7 @@ must re-read the game (service/core/following.py turns that into the versions it
 cluster the shard first refreshes the map of slots and hands each channel whose slot another
 master serves now (its replica, promoted by a failover; a migrated slot) to that master's
 shard, and the same happens when the server itself unsubscribes a channel (`sunsubscribe`:
-Redis gave the slot away).
+Redis gave the slot away). A shard subscribes again only on a master (`_is_master`).
 """
 
 from __future__ import annotations
@@ -178,13 +178,24 @@ class Shard:
                     return False
                 try:
                     await self.pubsub.connect()  # type: ignore[no-untyped-call]
-                    await self._send("subscribe", *sorted(self.names))
-                    return True
+                    if not self.hub.sharded or await self._is_master():
+                        await self._send("subscribe", *sorted(self.names))
+                        return True
+                    log.info("%s is no master (a stale map of slots); reading it again", self.node)
                 except (RedisError, OSError):
                     pass
             await asyncio.sleep(delay)
             delay = min(delay * 2, MAX_BACKOFF_SECONDS)
         return False
+
+    async def _is_master(self) -> bool:
+        """Whether this shard's node is a master. Right after a failover the map of slots
+        read from a node that has not heard of it yet still names the old master, now a
+        replica: it accepts SSUBSCRIBE, but the events its new master publishes reach it
+        only once that master knows it as its replica, so the first ones are lost and no
+        RESYNC follows."""
+        role = await self.connect().execute_command("ROLE")
+        return bool(role) and role[0] in (b"master", "master")
 
     async def close(self) -> None:
         self.closing = True  # ends the loops even if redis-py turns the cancel into a timeout
