@@ -35,6 +35,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from service.engine import Game, ScoreEntry
+from service.engine.casing import convert, enum_value_name
 from service.engine.play import to_move
 from service.games import games
 
@@ -44,12 +45,6 @@ SEQUENCES = (mi.ListType, mi.VarTupleType, mi.SetType, mi.FrozenSetType)
 def pascal(text: str) -> str:
     """`extra_turn`, `extraTurn` -> `ExtraTurn`."""
     return "".join(part[:1].upper() + part[1:] for part in re.split(r"[\W_]+", text) if part)
-
-
-def enum_value_name(value: str) -> str:
-    """A JSON string as a GraphQL enum value: `fourOrFewerTownCards` -> `FOUR_OR_FEWER_...`."""
-    name = re.sub(r"\W+", "_", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", value)).strip("_").upper()
-    return name if name[:1].isalpha() else f"_{name}"
 
 
 def of_game(type_name: str, prefix: str) -> bool:
@@ -234,6 +229,7 @@ def _one_of(name: str, description: str, fields: dict[str, Any]) -> Any:
 
 BUILDER = Builder(dict(_game_prefix(game) for game in games().values()))
 MOVES: dict[str, mi.StructType] = {}  # TypedMoveInput's fields: the move Struct of each
+INPUT_FIELDS: dict[type, str] = {}  # each move Struct's TypedMoveInput field
 OPTIONS: dict[str, str] = {}  # TypedOptionsInput's fields: the game kind of each
 
 
@@ -247,6 +243,7 @@ def _generate() -> tuple[list[Any], list[Any], list[Any], dict[str, Any], dict[s
         for move in move_structs(game):
             moves.append(BUILDER.object(move))
             MOVES[field + pascal(str(move.tag))] = move
+            INPUT_FIELDS[move.cls] = field + pascal(str(move.tag))
             move_inputs[field + pascal(str(move.tag))] = (
                 BUILDER.input_object(move) if move.fields else bool
             )
@@ -325,6 +322,18 @@ def options_json(value: Any, kind: str) -> dict[str, Any]:
         raise TypedInputError(f"typedOptions.{name} are {options_kind} options, not {kind}'s")
     options: dict[str, Any] = input_json(given)
     return options
+
+
+def move_input(move: msgspec.Struct) -> dict[str, Any]:
+    """A move Struct as `TypedMoveInput` takes it, as a GraphQL variable's JSON (enum values by
+    their typed names, `true` for a move without fields): `move_json` of it is the move."""
+    name = INPUT_FIELDS[type(move)]
+    struct = MOVES[name]
+    if not struct.fields:
+        return {name: True}
+    fields = msgspec.to_builtins(move)
+    fields.pop(struct.tag_field, None)
+    return {name: convert(struct, fields, to_names=True)}
 
 
 def typed_move(game: Game[Any, Any], move: Any) -> Any:

@@ -188,6 +188,11 @@ class GameInfo:
 
 
 TYPED_MOVE = "The move as typed fields: the same move as `move`."
+TYPED_MOVE_INPUT = (
+    "The move as `applyMove`'s and `validateMove`'s `typedMove` takes it (a `TypedMoveInput` "
+    "value: enum values by their typed names, `true` for a move without fields): send it back "
+    "as it is to make this move."
+)
 
 
 @strawberry.type
@@ -195,6 +200,10 @@ class LegalMove:
     move: JSON
     label: str
     typed_move: TypedMove = strawberry.field(description=TYPED_MOVE)
+
+    @strawberry.field(description=TYPED_MOVE_INPUT)
+    def typed_move_input(self) -> JSON:
+        return cast(JSON, typed.move_input(self.typed_move))
 
 
 @strawberry.type
@@ -425,6 +434,10 @@ class Suggestion:
     move: JSON
     label: str
     typed_move: TypedMove = strawberry.field(description=TYPED_MOVE)
+
+    @strawberry.field(description=TYPED_MOVE_INPUT)
+    def typed_move_input(self) -> JSON:
+        return cast(JSON, typed.move_input(self.typed_move))
 
 
 @strawberry.input
