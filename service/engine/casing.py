@@ -27,7 +27,7 @@ def enum_value_name(value: str) -> str:
 def _enum_names(t: mi.Type) -> dict[str, Any] | None:
     """An enum type's values by typed name, or None for a type that is no enum."""
     if isinstance(t, mi.LiteralType) and all(isinstance(v, str) for v in t.values):
-        return {enum_value_name(v): v for v in t.values}
+        return {enum_value_name(str(v)): v for v in t.values}
     if isinstance(t, mi.EnumType):
         return {m.name: m.value for m in t.cls}
     return None

@@ -68,6 +68,16 @@ def _tag(value: str) -> Callable[[], str]:
     return tag
 
 
+def _attribute(name: str, annotation: Any) -> Callable[..., Any]:
+    """A resolver that reads the Struct's attribute `name` (a twin field's)."""
+
+    def resolve(self: Any) -> Any:
+        return getattr(self, name)
+
+    resolve.__annotations__ = {"return": annotation}
+    return resolve
+
+
 class Builder:
     """Strawberry types for Structs, each built once and named uniquely."""
 
@@ -77,6 +87,8 @@ class Builder:
         self.inputs: dict[type, Any] = {}
         self.enums: dict[str, tuple[object, type[Enum]]] = {}
         self.untyped: list[str] = []
+        # view Struct -> (twin prefix, its fields that need a twin named for the game)
+        self.twins: dict[type, tuple[str, set[str]]] = {}
 
     def prefix(self, cls: type) -> str:
         """The game's prefix for a Struct of a game package, "" for the engine's own."""
@@ -190,6 +202,15 @@ class Builder:
             namespace[f.name] = strawberry.field(
                 name=f.encode_name, description=extra.get("description"), **defaults
             )
+            prefix, twinned = self.twins.get(t.cls, ("", set()))
+            if kind == self.output and f.encode_name in twinned:
+                twin = prefix + pascal(f.encode_name)
+                namespace[f"{f.name}__twin"] = strawberry.field(
+                    name=twin,
+                    resolver=_attribute(f.name, namespace["__annotations__"][f.name]),
+                    description=f"`{f.encode_name}` under a name no other game's view uses, "
+                    "so a document that asks every view for it needs no alias.",
+                )
         return namespace
 
 
@@ -233,9 +254,26 @@ INPUT_FIELDS: dict[type, str] = {}  # each move Struct's TypedMoveInput field
 OPTIONS: dict[str, str] = {}  # TypedOptionsInput's fields: the game kind of each
 
 
+def _twin_view_fields() -> None:
+    """The view fields whose name two games' views share with different types (`phase`): each
+    also gets a twin named for its game (`treelingsPhase`), so one document can ask every view
+    without aliases (a GraphQL document may not ask one name with two types)."""
+    fields: dict[str, set[str]] = {}
+    for game in games().values():
+        for f in _struct(game.view_type).fields:
+            fields.setdefault(f.encode_name, set()).add(repr(f.type))
+    shared = {name for name, types in fields.items() if len(types) > 1}
+    for game in games().values():
+        prefix = _game_prefix(game)[1]
+        view = _struct(game.view_type)
+        twinned = {f.encode_name for f in view.fields if f.encode_name in shared}
+        BUILDER.twins[view.cls] = (prefix[:1].lower() + prefix[1:], twinned)
+
+
 def _generate() -> tuple[list[Any], list[Any], list[Any], dict[str, Any], dict[str, Any]]:
     """Every game's view, move and options types, and the fields of the `@oneOf` inputs."""
     views, moves, options, move_inputs, options_inputs = [], [], [], {}, {}
+    _twin_view_fields()
     for kind, game in games().items():
         prefix = _game_prefix(game)[1]
         field = prefix[:1].lower() + prefix[1:]

@@ -359,6 +359,18 @@ class Game:
             raise api_error(refused) from None
         return cast(JSON, then.view())
 
+    @strawberry.field(
+        name="viewAt",
+        description="`stateAt`, typed: `view` as of an earlier version, seen by the same viewer "
+        "(the same refusals as `stateAt`).",
+    )
+    async def view_at(self, info: Info[Any, Any], version: int) -> GameView:
+        try:
+            then = await context_service(info).at_version(self.loaded, version)
+        except Refused as refused:
+            raise api_error(refused) from None
+        return then.view()
+
     @strawberry.field(description="The table as the caller may see it, typed: `state`'s data.")
     def view(self) -> GameView:
         return self.loaded.view()
