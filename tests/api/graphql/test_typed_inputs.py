@@ -188,6 +188,8 @@ async def test_a_json_move_may_spell_its_enum_values_as_the_typed_names(api: Api
     wrong = {**move, "colour": "GREENISH"}
     refused = await _apply(api, tokens[0], gameId=game["id"], move=wrong)
     assert refused["code"] == "MALFORMED_MOVE", refused
-    applied = await _apply(api, tokens[0], gameId=game["id"], move=upper)
+    applied = await _apply(api, tokens[0], gameId=game["id"], move=upper, idempotencyKey="c")
     assert applied["__typename"] == "MoveApplied", applied
     assert applied["game"]["history"][0]["move"] == move
+    again = await _apply(api, tokens[0], gameId=game["id"], move=move, idempotencyKey="c")
+    assert again["replayed"] and again["game"]["version"] == applied["game"]["version"], again
