@@ -44,7 +44,7 @@ from service.core.decisions import (
 )
 from service.core.folding import Labels, fold_finished
 from service.core.loaded import Applied, LoadedGame
-from service.engine import BadSetup, Game, IllegalMove, check, replay, resume
+from service.engine import BadSetup, Game, IllegalMove, casing, check, replay, resume
 from service.engine import play as engine_play
 from service.engine.play import decode_state, encode_state, to_move
 from service.games import games
@@ -340,6 +340,8 @@ class GameService:
         None when another request with the same idempotency key won the race or, without an
         expected version, another move did (the caller loads the game again)."""
         game = games()[record.kind]
+        if idempotency_key is not None:  # "GREEN" and "green" are one move (engine/casing.py)
+            move = casing.json_move(game.move_type, move)
         asked = fingerprint(game_id, seat, move, expected_version)
         if done is not None:
             return await self._replayed(game_id, record, game, seat, done, asked)

@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from service.engine import casing
 from service.engine.contract import Game
 from service.engine.errors import BadSetup, IllegalMove
 from service.engine.explain import explain
@@ -110,9 +111,17 @@ def _holder(move_type: Any) -> type[msgspec.Struct]:
 
 
 def parse_move(game: Game[Any, Any], raw: object) -> Any:
+    """A JSON move as its Struct; its enum strings may also be the typed names (`"GREEN"` for
+    `"green"`, service/engine/casing.py), tried only once the JSON values did not fit."""
     try:
         return to_move(game, raw)
     except msgspec.ValidationError as exc:
+        renamed = casing.json_move(game.move_type, raw)
+        if renamed != raw:
+            try:
+                return to_move(game, renamed)
+            except msgspec.ValidationError:
+                pass
         raise IllegalMove(Code.MALFORMED_MOVE, f"not a {game.title} move: {exc}") from None
 
 

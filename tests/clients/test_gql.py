@@ -194,3 +194,54 @@ async def test_gql_resumes_events_after_a_cut_socket_with_no_gap_and_no_duplicat
     assert [e["version"] for e in events] == list(range(game["version"], final + 1))
     assert [e["status"] for e in events] == ["ACTIVE"] * (len(events) - 1) + ["FINISHED"]
     assert subscriptions == 3
+
+
+TYPED_READ = """query Read($id: ID!) {
+  game(id: $id) { version status toAct legalMoves { move typedMoveInput } }
+}"""
+TYPED_APPLY = """
+mutation Apply($input: ApplyMoveInput!, $after: Int) {
+  applyMove(input: $input) {
+    __typename
+    ... on MoveApplied { game { version status toAct history(after: $after) { move forced } } }
+    ... on MoveRejected { code message }
+  }
+}"""
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_gql_plays_a_whole_game_sending_back_each_legal_moves_typed_input(
+    service: Service, kind: str
+) -> None:
+    """Issue #31 finding 5: every turn a random legal move's `typedMoveInput`, sent back as it
+    is as `typedMove`, is accepted as exactly that move (the history records its `move`)."""
+    async with _http(service) as session:
+        created = await session.execute(
+            _request(CREATE, input={"kind": kind, "players": 2, "seed": f"typed-{kind}"})
+        )
+    game = created["createGame"]["game"]
+    seats = [
+        await _http(service, s["token"]).connect_async() for s in created["createGame"]["seats"]
+    ]
+    chooser = random.Random(f"typed-{kind}")
+    status, to_act, turns = game["status"], game["toAct"], 0
+    try:
+        while status == "ACTIVE":
+            seat = seats[to_act[0]]
+            seen = (await seat.execute(_request(TYPED_READ, id=game["id"])))["game"]
+            legal = chooser.choice(seen["legalMoves"])
+            applied = await seat.execute(
+                _request(TYPED_APPLY, after=seen["version"], input={
+                    "gameId": game["id"], "typedMove": legal["typedMoveInput"],
+                    "expectedVersion": seen["version"]})
+            )  # fmt: skip
+            result = applied["applyMove"]
+            assert result["__typename"] == "MoveApplied", (legal, result)
+            played = result["game"]["history"][0]
+            assert played["move"] == legal["move"] and not played["forced"], (legal, played)
+            status, to_act = result["game"]["status"], result["game"]["toAct"]
+            turns += 1
+    finally:
+        for session in seats:
+            await session.client.close_async()
+    assert status == "FINISHED" and turns > 5

@@ -212,8 +212,8 @@ def _move(move: JSON | None, typed_move: TypedMoveInput | None) -> object:
         return move
     try:
         return typed.move_json(typed_move)
-    except typed.TypedInputError as exc:
-        raise Refused(Code.MALFORMED_MOVE, str(exc)) from None
+    except typed.TypedInputError as exc:  # `false` for a move without fields: a wrong input
+        raise Refused(Code.BAD_INPUT, str(exc)) from None
 
 
 def _rejected(refused: Refused) -> MoveRejected:

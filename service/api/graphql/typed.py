@@ -35,6 +35,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from service.engine import Game, ScoreEntry
+from service.engine.casing import convert, enum_value_name
 from service.engine.play import to_move
 from service.games import games
 
@@ -44,12 +45,6 @@ SEQUENCES = (mi.ListType, mi.VarTupleType, mi.SetType, mi.FrozenSetType)
 def pascal(text: str) -> str:
     """`extra_turn`, `extraTurn` -> `ExtraTurn`."""
     return "".join(part[:1].upper() + part[1:] for part in re.split(r"[\W_]+", text) if part)
-
-
-def enum_value_name(value: str) -> str:
-    """A JSON string as a GraphQL enum value: `fourOrFewerTownCards` -> `FOUR_OR_FEWER_...`."""
-    name = re.sub(r"\W+", "_", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", value)).strip("_").upper()
-    return name if name[:1].isalpha() else f"_{name}"
 
 
 def of_game(type_name: str, prefix: str) -> bool:
@@ -73,6 +68,16 @@ def _tag(value: str) -> Callable[[], str]:
     return tag
 
 
+def _attribute(name: str, annotation: Any) -> Callable[..., Any]:
+    """A resolver that reads the Struct's attribute `name` (a twin field's)."""
+
+    def resolve(self: Any) -> Any:
+        return getattr(self, name)
+
+    resolve.__annotations__ = {"return": annotation}
+    return resolve
+
+
 class Builder:
     """Strawberry types for Structs, each built once and named uniquely."""
 
@@ -82,6 +87,8 @@ class Builder:
         self.inputs: dict[type, Any] = {}
         self.enums: dict[str, tuple[object, type[Enum]]] = {}
         self.untyped: list[str] = []
+        # view Struct -> (twin prefix, its fields that need a twin named for the game)
+        self.twins: dict[type, tuple[str, set[str]]] = {}
 
     def prefix(self, cls: type) -> str:
         """The game's prefix for a Struct of a game package, "" for the engine's own."""
@@ -195,6 +202,15 @@ class Builder:
             namespace[f.name] = strawberry.field(
                 name=f.encode_name, description=extra.get("description"), **defaults
             )
+            prefix, twinned = self.twins.get(t.cls, ("", set()))
+            if kind == self.output and f.encode_name in twinned:
+                twin = prefix + pascal(f.encode_name)
+                namespace[f"{f.name}__twin"] = strawberry.field(
+                    name=twin,
+                    resolver=_attribute(f.name, namespace["__annotations__"][f.name]),
+                    description=f"`{f.encode_name}` under a name no other game's view uses, "
+                    "so a document that asks every view for it needs no alias.",
+                )
         return namespace
 
 
@@ -234,12 +250,30 @@ def _one_of(name: str, description: str, fields: dict[str, Any]) -> Any:
 
 BUILDER = Builder(dict(_game_prefix(game) for game in games().values()))
 MOVES: dict[str, mi.StructType] = {}  # TypedMoveInput's fields: the move Struct of each
+INPUT_FIELDS: dict[type, str] = {}  # each move Struct's TypedMoveInput field
 OPTIONS: dict[str, str] = {}  # TypedOptionsInput's fields: the game kind of each
+
+
+def _twin_view_fields() -> None:
+    """The view fields whose name two games' views share with different types (`phase`): each
+    also gets a twin named for its game (`treelingsPhase`), so one document can ask every view
+    without aliases (a GraphQL document may not ask one name with two types)."""
+    fields: dict[str, set[str]] = {}
+    for game in games().values():
+        for f in _struct(game.view_type).fields:
+            fields.setdefault(f.encode_name, set()).add(repr(f.type))
+    shared = {name for name, types in fields.items() if len(types) > 1}
+    for game in games().values():
+        prefix = _game_prefix(game)[1]
+        view = _struct(game.view_type)
+        twinned = {f.encode_name for f in view.fields if f.encode_name in shared}
+        BUILDER.twins[view.cls] = (prefix[:1].lower() + prefix[1:], twinned)
 
 
 def _generate() -> tuple[list[Any], list[Any], list[Any], dict[str, Any], dict[str, Any]]:
     """Every game's view, move and options types, and the fields of the `@oneOf` inputs."""
     views, moves, options, move_inputs, options_inputs = [], [], [], {}, {}
+    _twin_view_fields()
     for kind, game in games().items():
         prefix = _game_prefix(game)[1]
         field = prefix[:1].lower() + prefix[1:]
@@ -247,6 +281,7 @@ def _generate() -> tuple[list[Any], list[Any], list[Any], dict[str, Any], dict[s
         for move in move_structs(game):
             moves.append(BUILDER.object(move))
             MOVES[field + pascal(str(move.tag))] = move
+            INPUT_FIELDS[move.cls] = field + pascal(str(move.tag))
             move_inputs[field + pascal(str(move.tag))] = (
                 BUILDER.input_object(move) if move.fields else bool
             )
@@ -325,6 +360,18 @@ def options_json(value: Any, kind: str) -> dict[str, Any]:
         raise TypedInputError(f"typedOptions.{name} are {options_kind} options, not {kind}'s")
     options: dict[str, Any] = input_json(given)
     return options
+
+
+def move_input(move: msgspec.Struct) -> dict[str, Any]:
+    """A move Struct as `TypedMoveInput` takes it, as a GraphQL variable's JSON (enum values by
+    their typed names, `true` for a move without fields): `move_json` of it is the move."""
+    name = INPUT_FIELDS[type(move)]
+    struct = MOVES[name]
+    if not struct.fields:
+        return {name: True}
+    fields = msgspec.to_builtins(move)
+    fields.pop(struct.tag_field, None)
+    return {name: convert(struct, fields, to_names=True)}
 
 
 def typed_move(game: Game[Any, Any], move: Any) -> Any:

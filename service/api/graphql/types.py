@@ -188,6 +188,11 @@ class GameInfo:
 
 
 TYPED_MOVE = "The move as typed fields: the same move as `move`."
+TYPED_MOVE_INPUT = (
+    "The move as `applyMove`'s and `validateMove`'s `typedMove` takes it (a `TypedMoveInput` "
+    "value: enum values by their typed names, `true` for a move without fields): send it back "
+    "as it is to make this move."
+)
 
 
 @strawberry.type
@@ -195,6 +200,10 @@ class LegalMove:
     move: JSON
     label: str
     typed_move: TypedMove = strawberry.field(description=TYPED_MOVE)
+
+    @strawberry.field(description=TYPED_MOVE_INPUT)
+    def typed_move_input(self) -> JSON:
+        return cast(JSON, typed.move_input(self.typed_move))
 
 
 @strawberry.type
@@ -350,6 +359,18 @@ class Game:
             raise api_error(refused) from None
         return cast(JSON, then.view())
 
+    @strawberry.field(
+        name="viewAt",
+        description="`stateAt`, typed: `view` as of an earlier version, seen by the same viewer "
+        "(the same refusals as `stateAt`).",
+    )
+    async def view_at(self, info: Info[Any, Any], version: int) -> GameView:
+        try:
+            then = await context_service(info).at_version(self.loaded, version)
+        except Refused as refused:
+            raise api_error(refused) from None
+        return then.view()
+
     @strawberry.field(description="The table as the caller may see it, typed: `state`'s data.")
     def view(self) -> GameView:
         return self.loaded.view()
@@ -425,6 +446,10 @@ class Suggestion:
     move: JSON
     label: str
     typed_move: TypedMove = strawberry.field(description=TYPED_MOVE)
+
+    @strawberry.field(description=TYPED_MOVE_INPUT)
+    def typed_move_input(self) -> JSON:
+        return cast(JSON, typed.move_input(self.typed_move))
 
 
 @strawberry.input

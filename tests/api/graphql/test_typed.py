@@ -107,3 +107,31 @@ async def test_random_games_typed_fields_equal_the_json_and_fit_the_schemas(
     move_type = _sdl_type("HistoryEntry", "typedMove")
     typed_moves = [typed_client.as_json(e["typedMove"], move_type) for e in history["history"]]
     assert typed_moves == [e["move"] for e in history["history"]]
+
+
+ALL_VIEWS = """query($id: ID!, $v: Int!) { game(id: $id) { version state stateAt(version: $v)
+  view { __typename
+    ... on TreelineView { treelinePhase treelineSeats { seat } }
+    ... on TreelingsView { treelingsPhase }
+    ... on TreetopiaView { treetopiaPhase treetopiaSeats { seat } }
+    ... on AvenueView { avenuePhase avenueSeats { seat } } }
+  viewAt(version: $v) { __typename
+    ... on TreelineView { treelinePhase } ... on TreelingsView { treelingsPhase }
+    ... on TreetopiaView { treetopiaPhase } ... on AvenueView { avenuePhase } } } }"""
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_one_document_asks_every_views_phase_without_aliases_and_a_typed_view_at(
+    api: Api, kind: str
+) -> None:
+    """Issue #31 finding 5: `<game>Phase`/`<game>Seats` beside `phase`/`seats` (which collide
+    across views), and `viewAt`, `stateAt` typed."""
+    game, tokens = await create(api, kind, 2, seed="twins")
+    seen = (await api.gql(ALL_VIEWS, {"id": game["id"], "v": game["version"]}, tokens[0]))["game"]
+    prefix = next(field for field, of in typed.OPTIONS.items() if of == kind)
+    phase = typed.enum_value_name(seen["state"]["phase"])
+    assert seen["view"][f"{prefix}Phase"] == seen["viewAt"][f"{prefix}Phase"] == phase
+    assert seen["stateAt"] == seen["state"]
+    if "seats" in seen["state"]:
+        seats = [{"seat": s["seat"]} for s in seen["state"]["seats"]]
+        assert seen["view"][f"{prefix}Seats"] == seats

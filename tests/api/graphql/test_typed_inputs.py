@@ -92,11 +92,21 @@ async def test_exactly_one_of_move_and_typed_move(api: Api) -> None:
 
 
 async def test_a_move_type_without_fields_takes_true_only(api: Api) -> None:
+    """`false` is a wrong input (BAD_USER_INPUT, before the game is read), not a move."""
     game, tokens = await create(api, "TREELINGS", 2, seed="typed-false")
-    refused = await _apply(
-        api, tokens[0], gameId=game["id"], typedMove={"treelingsTakeSingletons": False}
-    )
-    assert refused["code"] == "MALFORMED_MOVE" and "takes true" in refused["message"]
+    false = {"treelingsTakeSingletons": False}
+    for document, variables in [
+        (APPLY, {"input": {"gameId": game["id"], "typedMove": false}}),
+        (VALIDATE, {"id": game["id"], "typed": false}),
+        (VALIDATE, {"id": "no-such-game", "typed": false}),
+    ]:
+        body = (await api.post(document, variables, tokens[0])).json()
+        assert body["data"] is None, body
+        [error] = body["errors"]
+        assert error["extensions"]["code"] == "BAD_USER_INPUT", error
+        assert "takes true" in error["message"], error
+    seen = (await api.gql(gql.GAME, {"id": game["id"]}))["game"]
+    assert seen["version"] == game["version"]
     typed = {"treelingsTakeSingletons": True}
     validation = await api.gql(VALIDATE, {"id": game["id"], "typed": typed}, tokens[0])
     assert validation["validateMove"]["valid"] is True
@@ -163,3 +173,23 @@ def test_typed_documents_fall_back_to_strawberry_and_json_reads_keep_the_fast_pa
         assert documents.plan(query) is not None, query
     for query in (TYPED_READ, TYPED_LEGAL, TYPED_SCORES):
         assert documents.plan(query) is None, query
+
+
+async def test_a_json_move_may_spell_its_enum_values_as_the_typed_names(api: Api) -> None:
+    """One casing across both forms (issue #31 finding 5): JSON `"GREEN"` is `"green"`; the
+    history and every output keep the JSON values; an unknown name is still MALFORMED_MOVE."""
+    game, tokens = await create(api, "TREELINGS", 2, seed="typed-casing")
+    seen = (await api.gql(gql.GAME, {"id": game["id"]}, tokens[0]))["game"]
+    move = next(m["move"] for m in seen["legalMoves"] if m["move"]["type"] == "takeColour")
+    upper = {**move, "colour": move["colour"].upper()}
+    assert upper != move
+    validation = await api.gql(VALIDATE, {"id": game["id"], "move": upper}, tokens[0])
+    assert validation["validateMove"]["valid"] is True, validation
+    wrong = {**move, "colour": "GREENISH"}
+    refused = await _apply(api, tokens[0], gameId=game["id"], move=wrong)
+    assert refused["code"] == "MALFORMED_MOVE", refused
+    applied = await _apply(api, tokens[0], gameId=game["id"], move=upper, idempotencyKey="c")
+    assert applied["__typename"] == "MoveApplied", applied
+    assert applied["game"]["history"][0]["move"] == move
+    again = await _apply(api, tokens[0], gameId=game["id"], move=move, idempotencyKey="c")
+    assert again["replayed"] and again["game"]["version"] == applied["game"]["version"], again

@@ -179,9 +179,21 @@ def as_json(value: Any, field_type: Any) -> Any:
         return {
             key: as_json(item, field_type.fields[key].type)
             for key, item in value.items()
-            if key != "__typename"
+            if key != "__typename" and not _twin(value, key)
         }
     return value
+
+
+def _twin(value: dict[str, Any], key: str) -> bool:
+    """Whether `key` is a view field's twin named for its game (`treelingsPhase` beside
+    `phase`): then it must say what the field says."""
+    for prefix in PREFIXES.values():
+        rest = key.removeprefix(prefix[:1].lower() + prefix[1:])
+        original = rest[:1].lower() + rest[1:]
+        if rest != key and original in value:
+            assert value[key] == value[original], (key, value[key], value[original])
+            return True
+    return False
 
 
 def _json_values() -> dict[str, dict[str, Any]]:
