@@ -241,7 +241,13 @@ def replica_ack(args: argparse.Namespace, floor_rps: float | None) -> dict[str, 
     rows: dict[str, Any] = {}
     for ack in ("0", "1"):
         print(f"\nmaster + 1 replica, RULES_REPLICA_ACK={ack}:", flush=True)
-        settings = {"RULES_REPLICA_ACK": ack}
+        # what a confirmed move costs: bounds a busy machine's replica keeps within (with the
+        # default 500 ms a stalled replica turns a create into UNAVAILABLE and stops the run)
+        settings = {
+            "RULES_REPLICA_ACK": ack,
+            "RULES_REPLICA_ACK_TIMEOUT_MS": "5000",
+            "REDIS_TIMEOUT": "10",
+        }
         with stack(with_floor=False, replica=True, settings=settings) as servers:
             rows[ack] = uvloop.run(_run(args, servers, ["graphql-apply"]))["graphql-apply"]
     for row in rows.values():
