@@ -82,7 +82,10 @@ class Receiver:
             path.unlink()
 
     def lines(self, phase: str = "arrived") -> list[dict[str, Any]]:
-        lines = [json.loads(line) for line in self.path.read_text().splitlines() if line]
+        # the receiver may be writing a line as we read: only whole lines count
+        text = self.path.read_text()
+        whole = text[: text.rfind("\n") + 1]
+        lines = [json.loads(line) for line in whole.splitlines() if line]
         return [line for line in lines if line["phase"] == phase and line["path"] != "/probe"]
 
     async def until(
