@@ -27,7 +27,7 @@ from tests.support.tenants import ACME, CREATE, KEYS, post
 READ = """
 query Read($id: ID!) {
   game(id: $id) {
-    kind players status state seedCommitment seedReveal { seed salt options }
+    kind players status state seedCommitment seedReveal { seed salt options typedOptions { __typename } }
     history { seat move forced event }
   }
 }"""
@@ -167,6 +167,7 @@ async def test_an_earlier_releases_unsalted_record_still_verifies(
     seen = await _read(http, game_id)
     reveal = seen["seedReveal"]
     assert reveal["salt"] == "" and reveal["seed"] == old.seed
+    assert old.options is None and reveal["typedOptions"] is None  # its options were not kept
     assert hashlib.sha256(reveal["seed"].encode()).hexdigest() == seen["seedCommitment"]
 
 

@@ -18,6 +18,7 @@ from service.api.graphql.errors import api_error
 from service.bots import STRATEGIES
 from service.core import Caller, GameService, LoadedGame
 from service.core.clocks import MIN_PER_DECISION, MIN_PER_SEAT_TOTAL, ON_TIMEOUT, clock_json
+from service.engine.play import parse_options
 from service.games import games
 from service.refusals import DECISIONS, Refused
 from service.store.indexes import STATUSES
@@ -90,6 +91,10 @@ class SeedReveal:
         'client chose the seed ("" only in games created by earlier releases).'
     )
     options: JSON = strawberry.field(description="The create options as sent.")
+    typed_options: GameOptions | None = strawberry.field(
+        description="`options`, typed: as the game read them, defaults filled in (null only "
+        "for a game created by a release that did not keep its create options)."
+    )
 
 
 @strawberry.input(description="A turn clock: exactly one of the two limits.")
@@ -303,8 +308,16 @@ class Game:
         reveal = self.loaded.seed_reveal()
         if reveal is None:
             return None
+        record = self.loaded.record
         return SeedReveal(
-            seed=reveal["seed"], salt=reveal["salt"], options=cast(JSON, reveal["options"])
+            seed=reveal["seed"],
+            salt=reveal["salt"],
+            options=cast(JSON, reveal["options"]),
+            typed_options=(
+                None
+                if record.options is None
+                else parse_options(self.loaded.game, record.players, record.options)
+            ),
         )
 
     @strawberry.field(description="The turn clock, if the game was created with one.")

@@ -35,6 +35,8 @@ CREATE = """
 mutation($input: CreateGameInput!) {
   createGame(input: $input) { game { toAct view { ... on AvenueView { order } } } }
 }"""
+CREATE_ID = """
+mutation($input: CreateGameInput!) { createGame(input: $input) { game { id } seats { token } } }"""
 TYPED_READ = "query R($id: ID!) { game(id: $id) { view { __typename } } }"
 TYPED_LEGAL = "query R($id: ID!) { game(id: $id) { legalMoves { typedMove { __typename } } } }"
 TYPED_SCORES = (
@@ -154,6 +156,35 @@ async def test_typed_options_create_the_same_game_as_json_options(api: Api) -> N
         CREATE, {"input": {"kind": "TREE_LINED_AVENUE", "players": 3, "typedOptions": avenue}}
     )
     assert created["createGame"]["game"]["view"]["order"] == [2, 0, 1]
+
+
+REVEALED = """
+mutation($id: ID!) { resign(gameId: $id) { ... on MoveApplied { game { seedReveal {
+  options typedOptions { __typename ... on AvenueOptions { startSeat randomOrder }
+    ... on TreelingsOptions { startSeat } } } } } } }"""
+
+
+async def test_the_seed_reveal_gives_the_create_options_typed_too(api: Api) -> None:
+    """Issue #31 finding 5: `seedReveal.options` was JSON only. Typed, they are the options as
+    the game read them (defaults filled in); `options` stays as sent."""
+    avenue = {"avenue": {"randomOrder": False, "startSeat": 2}}
+    created = await api.gql(
+        CREATE_ID, {"input": {"kind": "TREE_LINED_AVENUE", "players": 3, "typedOptions": avenue}}
+    )
+    game = created["createGame"]
+    reveal = (await api.gql(REVEALED, {"id": game["game"]["id"]}, game["seats"][0]["token"]))[
+        "resign"
+    ]["game"]["seedReveal"]
+    assert reveal["options"] == {"randomOrder": False, "startSeat": 2}
+    assert reveal["typedOptions"] == {
+        "__typename": "AvenueOptions", "startSeat": 2, "randomOrder": False
+    }  # fmt: skip
+    game, tokens = await create(api, "TREELINGS", 2, seed="no-options")  # options left out
+    reveal = (await api.gql(REVEALED, {"id": game["id"]}, tokens[0]))["resign"]["game"][
+        "seedReveal"
+    ]
+    assert reveal["options"] == {}
+    assert reveal["typedOptions"] == {"__typename": "TreelingsOptions", "startSeat": 0}
 
 
 async def test_typed_options_of_another_kind_or_beside_json_are_bad_user_input(api: Api) -> None:
