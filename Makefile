@@ -30,7 +30,7 @@ CLUSTER_TESTS_ALL := tests/store tests/core tests/api tests/webhooks tests/bots/
   tests/worker/test_bot_worker.py tests/worker/test_fairness.py $(CLUSTER_DESELECT)
 
 .PHONY: run test test-all test-stress lint lock schema screenshots clean bench profile load soak instructions \
-  topology chaos
+  topology chaos sdk sdk-python sdk-lock
 
 # A fresh machine needs only python3 with pip: the venv gets the pinned uv, uv the rest.
 $(UV_STAMP):
@@ -85,6 +85,27 @@ test-stress: lint
 
 schema: $(STAMP)
 	$(BIN)/python -m service.api.contracts
+
+# The typed clients (issue 31, docs/api.md "Typed clients (SDKs)"), generated from schema/ and
+# committed: run after `make schema` changes schema/schema.graphql (tests/clients/test_python_sdk.py
+# fails on a stale client). The TypeScript half: sdk-typescript.
+sdk: sdk-python
+
+# The Python client: ariadne-codegen, pinned in sdk/python's own uv.lock (it needs graphql-core
+# < 3.3, the service 3.3), run in sdk/python/.venv from sdk/python/pyproject.toml's settings.
+SDK_PY := sdk/python
+SDK_PY_STAMP := $(SDK_PY)/.venv/.installed
+$(SDK_PY_STAMP): $(UV_STAMP) $(SDK_PY)/pyproject.toml $(SDK_PY)/uv.lock
+	$(UV) sync --locked --no-install-project --project $(SDK_PY)
+	touch $(SDK_PY_STAMP)
+
+sdk-python: $(SDK_PY_STAMP)
+	rm -rf $(SDK_PY)/rules_client
+	cd $(SDK_PY) && .venv/bin/ariadne-codegen client
+
+# after editing sdk/python/pyproject.toml: update sdk/python/uv.lock
+sdk-lock: $(UV_STAMP)
+	$(UV) lock --project $(SDK_PY) $(ARGS)
 
 # docs/images/playground-*.png (README): the playground's browser tests with their pictures kept;
 # needs Debian's chromium (apt-get install chromium).
