@@ -22,6 +22,7 @@ from tests.support.processes import service_processes
 from tests.support.workers import WorkerProcess
 
 DOC = Path(__file__).parents[2] / "docs" / "api.md"
+SDK_PYTHON = Path(__file__).parents[2] / "sdk" / "python"
 BLOCK = re.compile(r"```(sh|python|text)\n(.*?)```\n(?:<!-- doc-test: (.*?) -->)?", re.S)
 
 
@@ -47,7 +48,8 @@ def test_the_doc_has_examples_for_graphql_rest_and_python() -> None:
 @pytest.mark.skipif(shutil.which("curl") is None, reason="the shell examples need curl")
 def test_every_documented_example_runs(redis_url: str, bot_worker: WorkerProcess) -> None:
     with service_processes(redis_url, 1) as (base,):
-        saved = {"BASE": base}
+        # the Python examples import the committed typed client (docs/api.md, "Typed clients")
+        saved = {"BASE": base, "PYTHONPATH": str(SDK_PYTHON)}
         for language, code, directive in examples():
             if language == "text" or directive.strip() == "skip" or directive.startswith("skip"):
                 continue
