@@ -13,6 +13,9 @@ from uuid import uuid4
 import httpx
 from pydantic import BaseModel as PydanticBaseModel
 from pydantic_core import to_jsonable_python
+from websockets import ClientConnection
+from websockets import connect as ws_connect
+from websockets.typing import Data, Origin, Subprotocol
 
 from .base_model import UNSET
 from .exceptions import (
@@ -22,10 +25,6 @@ from .exceptions import (
     GraphQLClientInvalidMessageFormat,
     GraphQLClientInvalidResponseError,
 )
-
-from websockets import ClientConnection
-from websockets import connect as ws_connect
-from websockets.typing import Data, Origin, Subprotocol
 
 
 class Response(Protocol):

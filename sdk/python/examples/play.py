@@ -113,8 +113,11 @@ async def play(url: str, kind: GameKind, players: int, seed: str | None = None) 
 
 
 def main(argv: list[str]) -> None:
-    url, kind, players = argv[1], GameKind(argv[2]), int(argv[3]) if len(argv) > 3 else 2
-    print(json.dumps(asdict(asyncio.run(play(url, kind, players, seed="sdk-example")))))
+    """`play.py URL KIND [PLAYERS]`: the server draws the seed (choosing one takes a tenant's
+    API key in production)."""
+    url, kind = argv[1], GameKind(argv[2])
+    players = int(argv[3]) if len(argv) > 3 else 2
+    print(json.dumps(asdict(asyncio.run(play(url, kind, players)))))
 
 
 if __name__ == "__main__":
