@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import filecmp
 import importlib
+import importlib.util
 import shutil
 import subprocess
 import sys
@@ -85,15 +86,18 @@ def test_mypy_strict_is_clean_over_the_client_and_its_example(tmp_path: Path) ->
     assert "Success: no issues found" in run.stdout, run.stdout
 
 
+EXAMPLE = "rules_client_example"  # sdk/python/examples/play.py, imported under this name
+
+
 @pytest.fixture(scope="module")
 def sdk() -> Iterator[None]:
-    """The committed package importable as `rules_client`, sdk/python/examples as `examples`."""
+    """The committed package importable as `rules_client`."""
     sys.path.insert(0, str(SDK))
     try:
         yield
     finally:
         sys.path.remove(str(SDK))
-        for name in [m for m in sys.modules if m.split(".")[0] in (PACKAGE, "examples")]:
+        for name in [m for m in sys.modules if m.split(".")[0] in (PACKAGE, EXAMPLE)]:
             del sys.modules[name]
 
 
@@ -104,7 +108,11 @@ def client(sdk: None) -> ModuleType:
 
 @pytest.fixture(scope="module")
 def example(sdk: None) -> ModuleType:
-    return importlib.import_module("examples.play")
+    spec = importlib.util.spec_from_file_location(EXAMPLE, SDK / "examples" / "play.py")
+    assert spec is not None and spec.loader is not None
+    module = sys.modules[EXAMPLE] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.mark.slow

@@ -75,6 +75,7 @@ async def test_the_seed_shows_only_at_the_end_and_replays_the_game(
     reveal = over["seedReveal"]
     assert len(reveal["salt"]) == 32  # drawn by the server, whoever chose the seed
     assert seed is None or reveal["seed"] == seed
+    assert reveal["typedOptions"] == {"__typename": "TreelingsOptions"}
     assert hashlib.sha256((reveal["salt"] + reveal["seed"]).encode()).hexdigest() == commitment
     game = games()[over["kind"]]
     decisions = [
