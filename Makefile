@@ -30,7 +30,7 @@ CLUSTER_TESTS_ALL := tests/store tests/core tests/api tests/webhooks tests/bots/
   tests/worker/test_bot_worker.py tests/worker/test_fairness.py $(CLUSTER_DESELECT)
 
 .PHONY: run test test-all test-stress lint lock schema screenshots clean bench profile load soak instructions \
-  topology chaos
+  topology chaos sdk-typescript
 
 # A fresh machine needs only python3 with pip: the venv gets the pinned uv, uv the rest.
 $(UV_STAMP):
@@ -85,6 +85,17 @@ test-stress: lint
 
 schema: $(STAMP)
 	$(BIN)/python -m service.api.contracts
+
+# The TypeScript SDK (docs/api.md, "Typed clients (SDKs)"): its npm packages exactly as
+# sdk/typescript/package-lock.json pins them (again only when the lock is newer), then
+# graphql-codegen over schema/schema.graphql and operations.graphql into src/generated/.
+SDK_TS := sdk/typescript
+$(SDK_TS)/node_modules/.package-lock.json: $(SDK_TS)/package-lock.json
+	cd $(SDK_TS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+sdk-typescript: $(SDK_TS)/node_modules/.package-lock.json
+	cd $(SDK_TS) && node_modules/.bin/graphql-codegen --config codegen.ts
 
 # docs/images/playground-*.png (README): the playground's browser tests with their pictures kept;
 # needs Debian's chromium (apt-get install chromium).
