@@ -24,7 +24,7 @@ export class RulesError extends Error {
 }
 
 export interface RulesClientOptions {
-  /** The tenant's API key (X-API-Key): creating games with a seed in production, acting as a seat. */
+  /** The tenant's API key (X-API-Key): seeded games in production, acting as a seat. */
   apiKey?: string;
   /** Another fetch (a test's, a proxy's); the global one by default. */
   fetch?: typeof fetch;
@@ -79,7 +79,14 @@ export class RulesClient {
       },
       body: JSON.stringify({ query: text(document), variables }),
     });
-    const answer = (await response.json()) as Answer<TResult>;
+    let answer: Answer<TResult>;
+    try {
+      answer = (await response.json()) as Answer<TResult>;
+    } catch {
+      // a proxy's error page, a cut connection: no GraphQL answer at all
+      const message = `not a GraphQL answer (HTTP ${response.status})`;
+      throw new RulesError([{ message }], response.status);
+    }
     if (answer.errors !== undefined && answer.errors.length > 0) {
       throw new RulesError(answer.errors, response.status);
     }
@@ -135,7 +142,8 @@ export function asTypedMoveInput(value: unknown): TypedMoveInput {
   }
   const fields = Object.entries(value);
   const only = fields[0];
-  if (fields.length !== 1 || only === undefined || (only[1] !== true && typeof only[1] !== "object")) {
+  const fits = only !== undefined && (only[1] === true || typeof only[1] === "object");
+  if (fields.length !== 1 || !fits) {
     throw new TypeError(`a typed move has exactly one field: ${JSON.stringify(value)}`);
   }
   return value as TypedMoveInput;

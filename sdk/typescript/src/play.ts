@@ -6,13 +6,14 @@
 // usage: node build/play.js http://127.0.0.1:8000/graphql [seed]
 import { createHash } from "node:crypto";
 
-import { RulesClient, asTypedMoveInput } from "./client.js";
+import { RulesClient, RulesError, asTypedMoveInput } from "./client.js";
 import {
   ApplyMoveDocument,
   CreateGameDocument,
   GameDocument,
   GameEventsDocument,
   HistoryDocument,
+  LegalMovesDocument,
   ResignDocument,
   ScoresDocument,
   SeedRevealDocument,
@@ -86,6 +87,7 @@ interface Played {
   staleMoves: number;
   events: number;
   gapFree: boolean;
+  replayedFromStart: boolean;
   phases: string[];
   final: boolean;
   winners: number[];
@@ -114,7 +116,8 @@ async function playWhole(rules: RulesClient, kind: GameKind, seed: string): Prom
   // Each version once, in order: the current one first, then every new one, until FINISHED.
   // A human seat moves at the version it saw; bots move on the server meanwhile.
   const watcher = tokens.get(0);
-  for await (const { gameEvents: event } of rules.subscribe(GameEventsDocument, { gameId: id }, watcher)) {
+  const events = rules.subscribe(GameEventsDocument, { gameId: id }, watcher);
+  for await (const { gameEvents: event } of events) {
     versions.push(event.version);
     status = event.status;
     if (event.status !== "ACTIVE") continue; // the stream completes after it
@@ -130,7 +133,11 @@ async function playWhole(rules: RulesClient, kind: GameKind, seed: string): Prom
     const { applyMove } = await rules.request(
       ApplyMoveDocument,
       {
-        input: { gameId: id, typedMove: asTypedMoveInput(legal.typedMoveInput), expectedVersion: game.version },
+        input: {
+          gameId: id,
+          typedMove: asTypedMoveInput(legal.typedMoveInput),
+          expectedVersion: game.version,
+        },
       },
       token,
     );
@@ -145,6 +152,12 @@ async function playWhole(rules: RulesClient, kind: GameKind, seed: string): Prom
     humanMoves += 1;
     if (humanMoves > MOST_MOVES) throw new Error(`${kind} has not ended after ${MOST_MOVES} moves`);
   }
+
+  // A client back after a dropped socket resumes after the last version it saw: here 0, so the
+  // whole game again from the history, then the stream completes (the game is over).
+  const replayed: number[] = [];
+  const again = rules.subscribe(GameEventsDocument, { gameId: id, afterVersion: 0 }, watcher);
+  for await (const { gameEvents: event } of again) replayed.push(event.version);
 
   const scored = (await rules.request(ScoresDocument, { id })).game;
   const history = (await rules.request(HistoryDocument, { id })).game?.history ?? [];
@@ -167,11 +180,14 @@ async function playWhole(rules: RulesClient, kind: GameKind, seed: string): Prom
     staleMoves,
     events: versions.length,
     gapFree: versions.every((version, index) => version === first + index),
+    replayedFromStart:
+      replayed.length === history.length &&
+      replayed.every((version, index) => version === index + 1),
     phases: [...phases].sort(),
     final: scored.scores.final,
     winners: scored.scores.winners,
     points: scored.scores.entries.map((entry) => entry.points),
-    breakdownItems: scored.scores.entries.reduce((sum, entry) => sum + entry.typedBreakdown.length, 0),
+    breakdownItems: scored.scores.entries.flatMap((entry) => entry.typedBreakdown).length,
     historyEntries: history.length,
     commitmentHolds: commitment === revealed.seedCommitment,
     revealedOptions: reveal.options,
@@ -193,6 +209,33 @@ async function resignOne(rules: RulesClient, seed: string): Promise<unknown> {
   return { status: resign.game.status, outcome: resign.game.outcome };
 }
 
+/** How refusals reach the caller: a rule's as a typed MoveRejected, a request's as a RulesError. */
+async function refusals(rules: RulesClient, seed: string): Promise<Record<string, unknown>> {
+  const { createGame } = await rules.request(CreateGameDocument, {
+    input: { kind: "TREELINGS", players: 2, seed: `${seed}-refusals` },
+  });
+  const id = createGame.game.id;
+  const token = createGame.seats.find((seat) => seat.seat === 0)?.token;
+  const seen = (await rules.request(LegalMovesDocument, { id }, token)).game;
+  const legal = seen?.legalMoves[0];
+  if (seen == null || legal === undefined) throw new Error("no legal move at the start");
+  const typedMove = asTypedMoveInput(legal.typedMoveInput);
+  const { applyMove } = await rules.request(
+    ApplyMoveDocument,
+    { input: { gameId: id, typedMove, expectedVersion: seen.version + 1 } },
+    token,
+  );
+  let badToken: string | undefined = "answered";
+  try {
+    await rules.request(LegalMovesDocument, { id }, "no-seat-has-this-token");
+  } catch (error) {
+    if (!(error instanceof RulesError)) throw error;
+    badToken = error.code;
+  }
+  const staleVersion = applyMove.__typename === "MoveRejected" ? applyMove.code : "applied";
+  return { staleVersion, badToken };
+}
+
 async function main(): Promise<void> {
   const [url, seed = "sdk-ts"] = process.argv.slice(2);
   if (url === undefined) throw new Error("usage: node build/play.js GRAPHQL_URL [seed]");
@@ -202,7 +245,7 @@ async function main(): Promise<void> {
   const games: Played[] = [];
   for (const kind of kinds) games.push(await playWhole(rules, kind, seed));
   const resigned = await resignOne(rules, seed);
-  console.log(JSON.stringify({ games, resigned }));
+  console.log(JSON.stringify({ games, resigned, refused: await refusals(rules, seed) }));
 }
 
 await main();
