@@ -60,7 +60,8 @@ export class RulesClient {
   constructor(url: string, options: RulesClientOptions = {}) {
     this.url = url;
     this.apiKey = options.apiKey;
-    this.fetch = options.fetch ?? globalThis.fetch;
+    // bound: a browser's fetch refuses to be called as another object's method
+    this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 
   /** One query or mutation as the seat whose token is given (a spectator without one). */
