@@ -30,7 +30,7 @@ CLUSTER_TESTS_ALL := tests/store tests/core tests/api tests/webhooks tests/bots/
   tests/worker/test_bot_worker.py tests/worker/test_fairness.py $(CLUSTER_DESELECT)
 
 .PHONY: run test test-all test-stress lint lock schema screenshots clean bench profile load soak instructions \
-  topology chaos sdk sdk-python sdk-lock
+  topology chaos sdk sdk-python sdk-typescript sdk-lock
 
 # A fresh machine needs only python3 with pip: the venv gets the pinned uv, uv the rest.
 $(UV_STAMP):
@@ -88,8 +88,8 @@ schema: $(STAMP)
 
 # The typed clients (issue 31, docs/api.md "Typed clients (SDKs)"), generated from schema/ and
 # committed: run after `make schema` changes schema/schema.graphql (tests/clients/test_python_sdk.py
-# fails on a stale client). The TypeScript half: sdk-typescript.
-sdk: sdk-python
+# fails on a stale client, tests/clients/test_typescript_sdk.py on a stale module).
+sdk: sdk-python sdk-typescript
 
 # The Python client: ariadne-codegen, pinned in sdk/python's own uv.lock (it needs graphql-core
 # < 3.3, the service 3.3), run in sdk/python/.venv from sdk/python/pyproject.toml's settings.
@@ -106,6 +106,17 @@ sdk-python: $(SDK_PY_STAMP)
 # after editing sdk/python/pyproject.toml: update sdk/python/uv.lock
 sdk-lock: $(UV_STAMP)
 	$(UV) lock --project $(SDK_PY) $(ARGS)
+
+# The TypeScript SDK (docs/api.md, "Typed clients (SDKs)"): its npm packages exactly as
+# sdk/typescript/package-lock.json pins them (again only when the lock is newer), then
+# graphql-codegen over schema/schema.graphql and operations.graphql into src/generated/.
+SDK_TS := sdk/typescript
+$(SDK_TS)/node_modules/.package-lock.json: $(SDK_TS)/package-lock.json
+	cd $(SDK_TS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+sdk-typescript: $(SDK_TS)/node_modules/.package-lock.json
+	cd $(SDK_TS) && node_modules/.bin/graphql-codegen --config codegen.ts
 
 # docs/images/playground-*.png (README): the playground's browser tests with their pictures kept;
 # needs Debian's chromium (apt-get install chromium).

@@ -1,0 +1,531 @@
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** Who made a decision for its seat other than the seat itself: TENANT, the game's tenant with its API key (`asSeat`). */
+export type ActedBy =
+  | 'TENANT';
+
+export type ApplyMoveInput = {
+  /** Act as this seat: with the game's tenant's API key (X-API-Key), for a human seat of its own game; with a seat token, only its own seat (FORBIDDEN otherwise). Another tenant's key is answered as for a game that does not exist. */
+  asSeat?: number | null | undefined;
+  expectedVersion?: number | null | undefined;
+  gameId: string | number;
+  idempotencyKey?: string | null | undefined;
+  /** The move as JSON; give exactly one of move and typedMove. */
+  move?: unknown;
+  /** The move as typed fields; give exactly one of the two. */
+  typedMove?: TypedMoveInput | null | undefined;
+};
+
+export type AvenueAnimal =
+  | 'DEER'
+  | 'DUCK'
+  | 'FOX'
+  | 'SQUIRREL';
+
+export type AvenueCarryTileInput = {
+  animal: AvenueAnimal;
+};
+
+export type AvenueChooseCardInput = {
+  slot: number;
+};
+
+export type AvenueExtraTileInput = {
+  animal: AvenueAnimal;
+  cell: number;
+};
+
+export type AvenueExtraTileToInput = {
+  cell: number;
+};
+
+export type AvenueOptionsInput = {
+  randomOrder?: boolean;
+  startSeat?: number;
+};
+
+export type AvenuePhase =
+  | 'ACTION'
+  | 'CARD'
+  | 'CARRY'
+  | 'CELL'
+  | 'EXTRA_TO'
+  | 'GARDENER'
+  | 'OVER'
+  | 'RELOCATE_TO'
+  | 'TILES';
+
+export type AvenuePlaceCardInput = {
+  cell: number;
+};
+
+export type AvenuePlaceGardenerInput = {
+  cell: number;
+};
+
+export type AvenueRedrawInput = {
+  slots: Array<number>;
+};
+
+export type AvenueRelocateGardenerInput = {
+  cell: number;
+};
+
+export type AvenueRelocateToInput = {
+  cell: number;
+};
+
+export type AvenueTakeTileInput = {
+  animal: AvenueAnimal;
+  cell: number;
+};
+
+export type BotSeatInput = {
+  seat: number;
+  strategy: Strategy;
+};
+
+/** A turn clock: exactly one of the two limits. */
+export type ClockInput = {
+  incrementSeconds?: number;
+  onTimeout?: TimeoutAction;
+  /** Each decision's time; at least 1 s. */
+  perDecisionSeconds?: number | null | undefined;
+  /** Each seat's bank for the whole game; at least 10 s. */
+  perSeatTotalSeconds?: number | null | undefined;
+};
+
+export type CreateGameInput = {
+  /** Seats the server plays itself, as soon as they are to act. They get no token; at least one seat stays human. */
+  bots?: Array<BotSeatInput> | null | undefined;
+  /** A turn clock, enforced by the server even when no client comes back. */
+  clock?: ClockInput | null | undefined;
+  kind: GameKind;
+  options?: unknown;
+  /** The app's own user id per seat (by seat; null or missing: none), at most 128 characters each. Lists games by player (`games(filter:)`); shown only to the game's tenant. */
+  playerIds?: Array<string | null | undefined> | null | undefined;
+  players: number;
+  /** For tests and replays: whoever chooses the seed knows every hidden card. Left out, the server draws one. In production it needs a tenant's API key (BAD_USER_INPUT otherwise). */
+  seed?: string | null | undefined;
+  /** `options` as typed fields; give one of the two, or neither. */
+  typedOptions?: TypedOptionsInput | null | undefined;
+};
+
+export type EndReason =
+  | 'ABANDONED'
+  | 'RESIGNED'
+  | 'TIMEOUT';
+
+export type GameKind =
+  | 'TREELINE'
+  | 'TREELINGS'
+  | 'TREETOPIA'
+  | 'TREE_LINED_AVENUE';
+
+export type GameStatus =
+  | 'ABANDONED'
+  | 'ACTIVE'
+  | 'FINISHED';
+
+export type RejectCode =
+  | 'GAME_OVER'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'ILLEGAL_MOVE'
+  | 'MALFORMED_MOVE'
+  | 'NOT_FOUND'
+  | 'NOT_YOUR_TURN'
+  | 'STALE_VERSION'
+  | 'UNAUTHORIZED';
+
+export type Strategy =
+  | 'GREEDY'
+  | 'RANDOM'
+  | 'SEARCH';
+
+export type TimeoutAction =
+  | 'AUTO_GREEDY'
+  | 'AUTO_RANDOM'
+  | 'FORFEIT';
+
+/** Choose the card flipped this turn to deploy to (TL-4, TL-5). */
+export type TreelineDeployCardInput = {
+  col: number;
+  row: number;
+};
+
+/** Fill the next empty space with one of your tokens moved from another Forest card. */
+export type TreelineDeployFromCardInput = {
+  col: number;
+  energized: boolean;
+  row: number;
+};
+
+export type TreelineEndReason =
+  | 'FOUR_OR_FEWER_TOWN_CARDS'
+  | 'NO_LEGAL_REFOREST';
+
+/** Flip one of your Normal tokens in the claimed line to Energized (TL-9). */
+export type TreelineEnergizeInput = {
+  col: number;
+  row: number;
+};
+
+export type TreelineOptionsInput = {
+  fullGame?: boolean;
+  gladeCells?: Array<Array<number>> | null | undefined;
+  startSeat?: number;
+  strategicStart?: boolean;
+};
+
+export type TreelinePhase =
+  | 'DEPLOY_CARD'
+  | 'DEPLOY_SOURCE'
+  | 'ENERGIZE'
+  | 'OVER'
+  | 'REFOREST'
+  | 'STATION'
+  | 'STRATEGIC_START';
+
+/** Flip the Town card at (row, col) and its neighbour to the right or below (TL-3). */
+export type TreelineReforestInput = {
+  col: number;
+  row: number;
+  toward: TreelineToward;
+};
+
+/** Station one of your tokens on the castle being claimed (TL-8). */
+export type TreelineStationTokenInput = {
+  col: number;
+  energized: boolean;
+  row: number;
+};
+
+/** Strategic Start (TL-12): flip this Town card and fill it from supply. */
+export type TreelineStrategicFlipInput = {
+  col: number;
+  row: number;
+};
+
+export type TreelineToward =
+  | 'DOWN'
+  | 'RIGHT';
+
+export type TreelingsColour =
+  | 'BLUE'
+  | 'BROWN'
+  | 'GREEN'
+  | 'PURPLE'
+  | 'RED'
+  | 'YELLOW';
+
+export type TreelingsOptionsInput = {
+  startSeat?: number;
+};
+
+export type TreelingsPhase =
+  | 'OVER'
+  | 'PLACE'
+  | 'TAKE';
+
+/** Start the tree of a taken new colour at one end of the district (TG-5). */
+export type TreelingsPlaceInput = {
+  colour: TreelingsColour;
+  side: TreelingsSide;
+};
+
+export type TreelingsSide =
+  | 'LEFT'
+  | 'RIGHT';
+
+/** Take every card of one colour from the market (TG-4). */
+export type TreelingsTakeColourInput = {
+  colour: TreelingsColour;
+};
+
+/** A reward when another seat completes a group of four (TT-6). */
+export type TreetopiaActivateTokenInput = {
+  token: TreetopiaToken;
+};
+
+export type TreetopiaKeepEyeCardInput = {
+  card: number;
+};
+
+export type TreetopiaOptionsInput = {
+  startSeat?: number;
+};
+
+export type TreetopiaPhase =
+  | 'CELL'
+  | 'DRAW'
+  | 'END'
+  | 'EYE'
+  | 'KEEP'
+  | 'OVER'
+  | 'REWARD'
+  | 'START';
+
+export type TreetopiaPlantAtInput = {
+  col: number;
+  row: number;
+};
+
+export type TreetopiaPlantInput = {
+  card: number;
+};
+
+export type TreetopiaPutInPoolInput = {
+  card: number;
+};
+
+/** B: skip the turn to turn this inactive token active (TT-3). */
+export type TreetopiaSkipTurnInput = {
+  token: TreetopiaToken;
+};
+
+export type TreetopiaTakeFromPoolInput = {
+  card: number;
+};
+
+export type TreetopiaToken =
+  | 'EXTRA_TURN'
+  | 'EYE'
+  | 'WHIRLWIND';
+
+/** At the start of an A turn: these hand cards go to the discard pile, as many are drawn. */
+export type TreetopiaUseWhirlwindInput = {
+  cards: Array<number>;
+};
+
+/** A move as typed fields: exactly one field, named for the game and the move type. A move type without fields takes `true`. */
+export type TypedMoveInput =
+  {   avenueCarryTile: AvenueCarryTileInput; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never;   avenueChooseCard: AvenueChooseCardInput; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never;   avenueDrawProject: boolean; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never;   avenueExtraTile: AvenueExtraTileInput; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never;   avenueExtraTileTo: AvenueExtraTileToInput; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never;   avenuePlaceCard: AvenuePlaceCardInput; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never;   avenuePlaceGardener: AvenuePlaceGardenerInput; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never;   avenueRedraw: AvenueRedrawInput; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never;   avenueRelocateGardener: AvenueRelocateGardenerInput; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never;   avenueRelocateTo: AvenueRelocateToInput; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never;   avenueSkipAction: boolean; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never;   avenueSkipGardener: boolean; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never;   avenueStopCarrying: boolean; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never;   avenueStopTaking: boolean; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never;   avenueTakeTile: AvenueTakeTileInput; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never;   treelineDeployCard: TreelineDeployCardInput; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never;   treelineDeployFromCard: TreelineDeployFromCardInput; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never;   treelineDeployFromSupply: boolean; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never;   treelineEnergize: TreelineEnergizeInput; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never;   treelineReforest: TreelineReforestInput; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never;   treelineStationFromSupply: boolean; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never;   treelineStationToken: TreelineStationTokenInput; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never;   treelineStrategicFlip: TreelineStrategicFlipInput; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never;   treelingsPlace: TreelingsPlaceInput; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never;   treelingsTakeColour: TreelingsTakeColourInput; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never;   treelingsTakeSingletons: boolean; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never;   treetopiaActivateToken: TreetopiaActivateTokenInput; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never;   treetopiaDeclineToken: boolean; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never;   treetopiaDrawFromPile: boolean; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never;   treetopiaEndTurn: boolean; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never;   treetopiaKeepEyeCard: TreetopiaKeepEyeCardInput; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never;   treetopiaPlant: TreetopiaPlantInput; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never;   treetopiaPlantAt: TreetopiaPlantAtInput; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never;   treetopiaPutInPool: TreetopiaPutInPoolInput; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never;   treetopiaSkipTurn: TreetopiaSkipTurnInput; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never;   treetopiaTakeFromPool: TreetopiaTakeFromPoolInput; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never;   treetopiaUseExtraTurn: boolean; treetopiaUseEye?: never; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never;   treetopiaUseEye: boolean; treetopiaUseWhirlwind?: never; }
+  |  { avenueCarryTile?: never; avenueChooseCard?: never; avenueDrawProject?: never; avenueExtraTile?: never; avenueExtraTileTo?: never; avenuePlaceCard?: never; avenuePlaceGardener?: never; avenueRedraw?: never; avenueRelocateGardener?: never; avenueRelocateTo?: never; avenueSkipAction?: never; avenueSkipGardener?: never; avenueStopCarrying?: never; avenueStopTaking?: never; avenueTakeTile?: never; treelineDeployCard?: never; treelineDeployFromCard?: never; treelineDeployFromSupply?: never; treelineEnergize?: never; treelineReforest?: never; treelineStationFromSupply?: never; treelineStationToken?: never; treelineStrategicFlip?: never; treelingsPlace?: never; treelingsTakeColour?: never; treelingsTakeSingletons?: never; treetopiaActivateToken?: never; treetopiaDeclineToken?: never; treetopiaDrawFromPile?: never; treetopiaEndTurn?: never; treetopiaKeepEyeCard?: never; treetopiaPlant?: never; treetopiaPlantAt?: never; treetopiaPutInPool?: never; treetopiaSkipTurn?: never; treetopiaTakeFromPool?: never; treetopiaUseExtraTurn?: never; treetopiaUseEye?: never;   treetopiaUseWhirlwind: TreetopiaUseWhirlwindInput; };
+
+/** Create options as typed fields: exactly one field, the one of the game's kind. */
+export type TypedOptionsInput =
+  {   avenue: AvenueOptionsInput; treeline?: never; treelings?: never; treetopia?: never; }
+  |  { avenue?: never;   treeline: TreelineOptionsInput; treelings?: never; treetopia?: never; }
+  |  { avenue?: never; treeline?: never;   treelings: TreelingsOptionsInput; treetopia?: never; }
+  |  { avenue?: never; treeline?: never; treelings?: never;   treetopia: TreetopiaOptionsInput; };
+
+export type CatalogQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CatalogQuery = { catalog: Array<{ kind: GameKind, title: string, players: { min: number, max: number }, typedOptions:
+      | { __typename: 'AvenueOptions', startSeat: number, randomOrder: boolean }
+      | { __typename: 'TreelineOptions', startSeat: number, fullGame: boolean, strategicStart: boolean, gladeCells: Array<Array<number>> | null }
+      | { __typename: 'TreelingsOptions', startSeat: number }
+      | { __typename: 'TreetopiaOptions', startSeat: number }
+     }> };
+
+export type CreateGameMutationVariables = Exact<{
+  input: CreateGameInput;
+}>;
+
+
+export type CreateGameMutation = { createGame: { game: { id: string, kind: GameKind, version: number, status: GameStatus, players: number, toAct: Array<number>, seedCommitment: string, seats: Array<{ seat: number, bot: Strategy | null }> }, seats: Array<{ seat: number, token: string }> } };
+
+export type GameQueryVariables = Exact<{
+  id: string | number;
+  asSeat?: number | null | undefined;
+}>;
+
+
+export type GameQuery = { game: { id: string, kind: GameKind, version: number, status: GameStatus, toAct: Array<number>, viewer: number | null, view:
+      | { __typename: 'AvenueView', avenuePhase: AvenuePhase, round: number, rounds: number, turn: number, avenueSeats: Array<{ seat: number, projects: Array<number> | null }> }
+      | { __typename: 'TreelineView', treelinePhase: TreelinePhase, turn: number, activeSeat: number, endReason: TreelineEndReason | null, treelineSeats: Array<{ seat: number, supply: number }> }
+      | { __typename: 'TreelingsView', treelingsPhase: TreelingsPhase, turnSeat: number, finalRound: boolean, turnsLeft: number | null, market: Array<{ colour: TreelingsColour, count: number }> }
+      | { __typename: 'TreetopiaView', treetopiaPhase: TreetopiaPhase, activeSeat: number, drawPile: number, pool: Array<number>, treetopiaSeats: Array<{ seat: number, hand: Array<number> }> }
+    , legalMoves: Array<{ label: string, typedMoveInput: unknown, typedMove:
+        | { __typename: 'AvenueCarryTile' }
+        | { __typename: 'AvenueChooseCard' }
+        | { __typename: 'AvenueDrawProject' }
+        | { __typename: 'AvenueExtraTile' }
+        | { __typename: 'AvenueExtraTileTo' }
+        | { __typename: 'AvenuePlaceCard' }
+        | { __typename: 'AvenuePlaceGardener' }
+        | { __typename: 'AvenueRedraw' }
+        | { __typename: 'AvenueRelocateGardener' }
+        | { __typename: 'AvenueRelocateTo' }
+        | { __typename: 'AvenueSkipAction' }
+        | { __typename: 'AvenueSkipGardener' }
+        | { __typename: 'AvenueStopCarrying' }
+        | { __typename: 'AvenueStopTaking' }
+        | { __typename: 'AvenueTakeTile' }
+        | { __typename: 'TreelineDeployCard' }
+        | { __typename: 'TreelineDeployFromCard' }
+        | { __typename: 'TreelineDeployFromSupply' }
+        | { __typename: 'TreelineEnergize' }
+        | { __typename: 'TreelineReforest' }
+        | { __typename: 'TreelineStationFromSupply' }
+        | { __typename: 'TreelineStationToken' }
+        | { __typename: 'TreelineStrategicFlip' }
+        | { __typename: 'TreelingsPlace' }
+        | { __typename: 'TreelingsTakeColour' }
+        | { __typename: 'TreelingsTakeSingletons' }
+        | { __typename: 'TreetopiaActivateToken' }
+        | { __typename: 'TreetopiaDeclineToken' }
+        | { __typename: 'TreetopiaDrawFromPile' }
+        | { __typename: 'TreetopiaEndTurn' }
+        | { __typename: 'TreetopiaKeepEyeCard' }
+        | { __typename: 'TreetopiaPlant' }
+        | { __typename: 'TreetopiaPlantAt' }
+        | { __typename: 'TreetopiaPutInPool' }
+        | { __typename: 'TreetopiaSkipTurn' }
+        | { __typename: 'TreetopiaTakeFromPool' }
+        | { __typename: 'TreetopiaUseExtraTurn' }
+        | { __typename: 'TreetopiaUseEye' }
+        | { __typename: 'TreetopiaUseWhirlwind' }
+       }> } | null };
+
+export type LegalMovesQueryVariables = Exact<{
+  id: string | number;
+  asSeat?: number | null | undefined;
+}>;
+
+
+export type LegalMovesQuery = { game: { version: number, status: GameStatus, toAct: Array<number>, viewer: number | null, legalMoves: Array<{ label: string, typedMoveInput: unknown }> } | null };
+
+export type ApplyMoveMutationVariables = Exact<{
+  input: ApplyMoveInput;
+}>;
+
+
+export type ApplyMoveMutation = { applyMove:
+    | { __typename: 'MoveApplied', replayed: boolean, game: { version: number, status: GameStatus, toAct: Array<number> } }
+    | { __typename: 'MoveRejected', code: RejectCode, message: string, currentVersion: number | null, reason: string | null, rule: string | null }
+   };
+
+export type ResignMutationVariables = Exact<{
+  gameId: string | number;
+  expectedVersion?: number | null | undefined;
+}>;
+
+
+export type ResignMutation = { resign:
+    | { __typename: 'MoveApplied', game: { version: number, status: GameStatus, outcome: { reason: EndReason, seat: number | null, winners: Array<number> } | null } }
+    | { __typename: 'MoveRejected', code: RejectCode, message: string, currentVersion: number | null }
+   };
+
+export type ScoresQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ScoresQuery = { game: { status: GameStatus, outcome: { reason: EndReason, seat: number | null, winners: Array<number> } | null, scores: { final: boolean, winners: Array<number>, entries: Array<{ seat: number, points: number, tiebreak: Array<number>, team: Array<number> | null, seatPoints: number | null, typedBreakdown: Array<{ source: string, points: number, detail: string }> }> } } | null };
+
+export type HistoryQueryVariables = Exact<{
+  id: string | number;
+  after?: number | null | undefined;
+}>;
+
+
+export type HistoryQuery = { game: { version: number, history: Array<{ version: number, seat: number | null, label: string, forced: boolean, event: EndReason | null, actedBy: ActedBy | null, typedMove:
+        | { __typename: 'AvenueCarryTile' }
+        | { __typename: 'AvenueChooseCard' }
+        | { __typename: 'AvenueDrawProject' }
+        | { __typename: 'AvenueExtraTile' }
+        | { __typename: 'AvenueExtraTileTo' }
+        | { __typename: 'AvenuePlaceCard' }
+        | { __typename: 'AvenuePlaceGardener' }
+        | { __typename: 'AvenueRedraw' }
+        | { __typename: 'AvenueRelocateGardener' }
+        | { __typename: 'AvenueRelocateTo' }
+        | { __typename: 'AvenueSkipAction' }
+        | { __typename: 'AvenueSkipGardener' }
+        | { __typename: 'AvenueStopCarrying' }
+        | { __typename: 'AvenueStopTaking' }
+        | { __typename: 'AvenueTakeTile' }
+        | { __typename: 'TreelineDeployCard' }
+        | { __typename: 'TreelineDeployFromCard' }
+        | { __typename: 'TreelineDeployFromSupply' }
+        | { __typename: 'TreelineEnergize' }
+        | { __typename: 'TreelineReforest' }
+        | { __typename: 'TreelineStationFromSupply' }
+        | { __typename: 'TreelineStationToken' }
+        | { __typename: 'TreelineStrategicFlip' }
+        | { __typename: 'TreelingsPlace' }
+        | { __typename: 'TreelingsTakeColour' }
+        | { __typename: 'TreelingsTakeSingletons' }
+        | { __typename: 'TreetopiaActivateToken' }
+        | { __typename: 'TreetopiaDeclineToken' }
+        | { __typename: 'TreetopiaDrawFromPile' }
+        | { __typename: 'TreetopiaEndTurn' }
+        | { __typename: 'TreetopiaKeepEyeCard' }
+        | { __typename: 'TreetopiaPlant' }
+        | { __typename: 'TreetopiaPlantAt' }
+        | { __typename: 'TreetopiaPutInPool' }
+        | { __typename: 'TreetopiaSkipTurn' }
+        | { __typename: 'TreetopiaTakeFromPool' }
+        | { __typename: 'TreetopiaUseExtraTurn' }
+        | { __typename: 'TreetopiaUseEye' }
+        | { __typename: 'TreetopiaUseWhirlwind' }
+       | null }> } | null };
+
+export type SeedRevealQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type SeedRevealQuery = { game: { status: GameStatus, seedCommitment: string, seedReveal: { seed: string, salt: string, options: unknown } | null } | null };
+
+export type GameEventsSubscriptionVariables = Exact<{
+  gameId: string | number;
+  afterVersion?: number | null | undefined;
+}>;
+
+
+export type GameEventsSubscription = { gameEvents: { gameId: string, version: number, status: GameStatus, game: { toAct: Array<number> } } };
+
+
+export const CatalogDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Catalog"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"catalog"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"players"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"min"}},{"kind":"Field","name":{"kind":"Name","value":"max"}}]}},{"kind":"Field","name":{"kind":"Name","value":"typedOptions"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TreelineOptions"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"startSeat"}},{"kind":"Field","name":{"kind":"Name","value":"fullGame"}},{"kind":"Field","name":{"kind":"Name","value":"strategicStart"}},{"kind":"Field","name":{"kind":"Name","value":"gladeCells"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TreelingsOptions"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"startSeat"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TreetopiaOptions"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"startSeat"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AvenueOptions"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"startSeat"}},{"kind":"Field","name":{"kind":"Name","value":"randomOrder"}}]}}]}}]}}]}}]} as unknown as DocumentNode<CatalogQuery, CatalogQueryVariables>;
+export const CreateGameDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateGame"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateGameInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createGame"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"game"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"players"}},{"kind":"Field","name":{"kind":"Name","value":"toAct"}},{"kind":"Field","name":{"kind":"Name","value":"seedCommitment"}},{"kind":"Field","name":{"kind":"Name","value":"seats"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seat"}},{"kind":"Field","name":{"kind":"Name","value":"bot"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"seats"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seat"}},{"kind":"Field","name":{"kind":"Name","value":"token"}}]}}]}}]}}]} as unknown as DocumentNode<CreateGameMutation, CreateGameMutationVariables>;
+export const GameDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Game"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"asSeat"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"game"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"asSeat"},"value":{"kind":"Variable","name":{"kind":"Name","value":"asSeat"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"toAct"}},{"kind":"Field","name":{"kind":"Name","value":"viewer"}},{"kind":"Field","name":{"kind":"Name","value":"view"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TreelineView"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"treelinePhase"}},{"kind":"Field","name":{"kind":"Name","value":"turn"}},{"kind":"Field","name":{"kind":"Name","value":"activeSeat"}},{"kind":"Field","name":{"kind":"Name","value":"endReason"}},{"kind":"Field","name":{"kind":"Name","value":"treelineSeats"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seat"}},{"kind":"Field","name":{"kind":"Name","value":"supply"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TreelingsView"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"treelingsPhase"}},{"kind":"Field","name":{"kind":"Name","value":"turnSeat"}},{"kind":"Field","name":{"kind":"Name","value":"finalRound"}},{"kind":"Field","name":{"kind":"Name","value":"turnsLeft"}},{"kind":"Field","name":{"kind":"Name","value":"market"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"colour"}},{"kind":"Field","name":{"kind":"Name","value":"count"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TreetopiaView"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"treetopiaPhase"}},{"kind":"Field","name":{"kind":"Name","value":"activeSeat"}},{"kind":"Field","name":{"kind":"Name","value":"drawPile"}},{"kind":"Field","name":{"kind":"Name","value":"pool"}},{"kind":"Field","name":{"kind":"Name","value":"treetopiaSeats"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seat"}},{"kind":"Field","name":{"kind":"Name","value":"hand"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AvenueView"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"avenuePhase"}},{"kind":"Field","name":{"kind":"Name","value":"round"}},{"kind":"Field","name":{"kind":"Name","value":"rounds"}},{"kind":"Field","name":{"kind":"Name","value":"turn"}},{"kind":"Field","name":{"kind":"Name","value":"avenueSeats"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seat"}},{"kind":"Field","name":{"kind":"Name","value":"projects"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"legalMoves"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"typedMove"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}}]}},{"kind":"Field","name":{"kind":"Name","value":"typedMoveInput"}}]}}]}}]}}]} as unknown as DocumentNode<GameQuery, GameQueryVariables>;
+export const LegalMovesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"LegalMoves"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"asSeat"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"game"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"asSeat"},"value":{"kind":"Variable","name":{"kind":"Name","value":"asSeat"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"toAct"}},{"kind":"Field","name":{"kind":"Name","value":"viewer"}},{"kind":"Field","name":{"kind":"Name","value":"legalMoves"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"typedMoveInput"}}]}}]}}]}}]} as unknown as DocumentNode<LegalMovesQuery, LegalMovesQueryVariables>;
+export const ApplyMoveDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ApplyMove"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ApplyMoveInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"applyMove"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MoveApplied"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"replayed"}},{"kind":"Field","name":{"kind":"Name","value":"game"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"toAct"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MoveRejected"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"currentVersion"}},{"kind":"Field","name":{"kind":"Name","value":"reason"}},{"kind":"Field","name":{"kind":"Name","value":"rule"}}]}}]}}]}}]} as unknown as DocumentNode<ApplyMoveMutation, ApplyMoveMutationVariables>;
+export const ResignDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"Resign"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"gameId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"expectedVersion"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"resign"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"gameId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"gameId"}}},{"kind":"Argument","name":{"kind":"Name","value":"expectedVersion"},"value":{"kind":"Variable","name":{"kind":"Name","value":"expectedVersion"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MoveApplied"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"game"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"outcome"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"reason"}},{"kind":"Field","name":{"kind":"Name","value":"seat"}},{"kind":"Field","name":{"kind":"Name","value":"winners"}}]}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MoveRejected"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"currentVersion"}}]}}]}}]}}]} as unknown as DocumentNode<ResignMutation, ResignMutationVariables>;
+export const ScoresDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Scores"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"game"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"outcome"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"reason"}},{"kind":"Field","name":{"kind":"Name","value":"seat"}},{"kind":"Field","name":{"kind":"Name","value":"winners"}}]}},{"kind":"Field","name":{"kind":"Name","value":"scores"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"final"}},{"kind":"Field","name":{"kind":"Name","value":"winners"}},{"kind":"Field","name":{"kind":"Name","value":"entries"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seat"}},{"kind":"Field","name":{"kind":"Name","value":"points"}},{"kind":"Field","name":{"kind":"Name","value":"tiebreak"}},{"kind":"Field","name":{"kind":"Name","value":"team"}},{"kind":"Field","name":{"kind":"Name","value":"seatPoints"}},{"kind":"Field","name":{"kind":"Name","value":"typedBreakdown"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"source"}},{"kind":"Field","name":{"kind":"Name","value":"points"}},{"kind":"Field","name":{"kind":"Name","value":"detail"}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<ScoresQuery, ScoresQueryVariables>;
+export const HistoryDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"History"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"game"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"history"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"seat"}},{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"forced"}},{"kind":"Field","name":{"kind":"Name","value":"event"}},{"kind":"Field","name":{"kind":"Name","value":"actedBy"}},{"kind":"Field","name":{"kind":"Name","value":"typedMove"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}}]}}]}}]}}]}}]} as unknown as DocumentNode<HistoryQuery, HistoryQueryVariables>;
+export const SeedRevealDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"SeedReveal"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"game"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"seedCommitment"}},{"kind":"Field","name":{"kind":"Name","value":"seedReveal"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seed"}},{"kind":"Field","name":{"kind":"Name","value":"salt"}},{"kind":"Field","name":{"kind":"Name","value":"options"}}]}}]}}]}}]} as unknown as DocumentNode<SeedRevealQuery, SeedRevealQueryVariables>;
+export const GameEventsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"GameEvents"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"gameId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"afterVersion"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"gameEvents"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"gameId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"gameId"}}},{"kind":"Argument","name":{"kind":"Name","value":"afterVersion"},"value":{"kind":"Variable","name":{"kind":"Name","value":"afterVersion"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"gameId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"game"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"toAct"}}]}}]}}]}}]} as unknown as DocumentNode<GameEventsSubscription, GameEventsSubscriptionVariables>;
