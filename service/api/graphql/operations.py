@@ -50,7 +50,6 @@ from service.api.graphql.types import (
     context_caller,
     context_service,
     context_tenant,
-    context_token,
 )
 from service.api.graphql.webhooks import WebhookMutations, WebhookQueries
 from service.core import Caller, LoadedGame
@@ -259,6 +258,7 @@ class Mutation(WebhookMutations):
                 bots,
                 input.player_ids,
                 _clock(input.clock),
+                input.spectator_delay,
             )
         except Refused as refused:
             raise api_error(refused) from None
@@ -390,7 +390,7 @@ class Subscription:
         ] = None,
     ) -> AsyncGenerator[GameEvent, None]:
         service, drop = context_service(info), info.context.get("drop_slow_consumer", _ignore)
-        versions = follow(service, str(game_id), context_token(info), after_version, drop)
+        versions = follow(service, str(game_id), context_caller(info), after_version, drop)
         try:
             async with contextlib.aclosing(versions):
                 async for seen in versions:
