@@ -61,6 +61,7 @@ DEFAULT_BUDGET_MS = 100
 MAX_SUGGEST_ITERATIONS = 5000
 MAX_IDEMPOTENCY_KEY = 200
 RETRIES_WITHOUT_EXPECTED_VERSION = 3
+PAST_VERSIONS_KEPT = 256  # delayed spectators' past versions kept per process (_as_seen)
 
 
 CREATE_NEEDS_KEY = "creating games needs an API key (X-API-Key)"
@@ -125,6 +126,9 @@ class GameService:
         self.hints = hints or HintPool(1)
         self.requeue_after = requeue_after
         self.labels = Labels(store)
+        # (game id, version) -> (record, state) as delayed spectators see it, least recently
+        # used first (dicts keep their order)
+        self.past_versions: dict[tuple[str, int], tuple[Record, Any]] = {}
 
     def _viewer(self, game_id: str, record: Record, caller: Caller) -> int | None:
         """The seat `caller` acts as in this game; None for a spectator."""
@@ -288,15 +292,24 @@ class GameService:
         delay = spectator_delay(record, loaded.viewer, tenant, self.tenants.keyed)
         if delay == 0:
             return loaded
-        then = await self.at_version(loaded, max(record.version - delay, 0))
-        shown = msgspec.structs.replace(
-            then.record,
-            acting=acting(then.game, then.state),
-            deadline=None,
-            remaining=[],
-            outcome=None,
-        )
-        return LoadedGame(loaded.id, shown, loaded.game, None, then.state, delay=delay)
+        version = max(record.version - delay, 0)
+        # a streamed game's spectators all read the same past version: rebuilt once per
+        # process (a game's version v never changes once committed)
+        known = self.past_versions.pop((loaded.id, version), None)
+        if known is None:
+            then = await self.at_version(loaded, version)
+            shown = msgspec.structs.replace(
+                then.record,
+                acting=acting(then.game, then.state),
+                deadline=None,
+                remaining=[],
+                outcome=None,
+            )
+            known = shown, then.state
+        self.past_versions[(loaded.id, version)] = known
+        while len(self.past_versions) > PAST_VERSIONS_KEPT:
+            del self.past_versions[next(iter(self.past_versions))]
+        return LoadedGame(loaded.id, known[0], loaded.game, None, known[1], delay=delay)
 
     def events(
         self, game_id: str, on_drop: Callable[[], None]
