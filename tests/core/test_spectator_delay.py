@@ -228,3 +228,34 @@ async def test_a_spectators_events_are_each_version_delay_behind_and_all_at_the_
     assert [v for v, _ in spectator] == list(range(max(first - delay, 0), final + 1))
     assert [v for v, _ in tenant] == list(range(first, final + 1))
     assert spectator[-1] == tenant[-1] == (final, "FINISHED")
+
+
+async def test_a_delayed_listing_does_not_tell_whose_turn_it_is_live(server: EmbeddedRedis) -> None:
+    """Without RULES_API_KEYS a listing is a spectator's: `toActPlayerId` (answered by the live
+    index) leaves out a delayed game whose seat to act, as seen, is not that player's."""
+    store = RedisStore(connect(SETTINGS, server.url), SETTINGS)
+    try:
+        service = GameService(store)
+        loaded, tokens = await service.create(
+            "TREELINGS", 2, "turns", None, player_ids=["ann", "bob"], spectator_delay=1
+        )
+        for _ in range(20):
+            live = await service.read(loaded.id, tokens[0])
+            seen = await service.read(loaded.id, SPECTATOR)
+            if seen.to_act and live.to_act and seen.to_act[0] != live.to_act[0]:
+                break
+            seat = live.to_act[0]
+            move = live.game.legal_moves(live.state, seat)[0]
+            await service.apply(loaded.id, tokens[seat], msgspec.to_builtins(move), None, None)
+        else:
+            pytest.fail("the seat to act never changed")
+        acting_now = ["ann", "bob"][live.to_act[0]]
+        page = await service.list_games(
+            "default", GameFilter(to_act_player_id=acting_now), 100, None
+        )
+        assert loaded.id not in {game.id for _, game in page.games}
+        page = await service.list_games("default", GameFilter(player_id=acting_now), 100, None)
+        listed = {game.id: game for _, game in page.games}
+        assert listed[loaded.id].to_act == seen.to_act != live.to_act
+    finally:
+        await store.close()
