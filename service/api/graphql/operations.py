@@ -374,7 +374,9 @@ class Subscription:
         "failover on the server's side. After a dropped socket, subscribe again with "
         "`afterVersion` = the last version seen. The stream completes after the FINISHED or "
         "ABANDONED event (at once for a game that is over). Authenticate with "
-        '`{"authorization": "Bearer <token>"}` in the connection_init payload.',
+        '`{"authorization": "Bearer <token>"}` in the connection_init payload. A spectator of a '
+        "game with a `spectatorDelay` gets each version that many versions late, and every "
+        "version left when the game ends.",
     )
     async def game_events(
         self,
@@ -385,7 +387,8 @@ class Subscription:
             strawberry.argument(
                 description="Replay every version after this one first (0: from the first; "
                 "the game's last version of a game that is over: complete at once). "
-                "BAD_USER_INPUT past the game's version."
+                "BAD_USER_INPUT past the game's version (a delayed spectator's: the version "
+                "it may see)."
             ),
         ] = None,
     ) -> AsyncGenerator[GameEvent, None]:
