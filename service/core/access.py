@@ -6,6 +6,10 @@ tenant (RULES_API_KEYS); without any key configured every caller is the one defa
 A tenant's key may act for a human seat of its own games (`as_seat`, `viewer_of`) and reissue
 its token; in production only with RULES_API_KEYS (without them every caller is the default
 tenant, which owns every game).
+
+Delayed spectators (issue 32): a game created with `spectatorDelay` n is shown n versions
+behind to whoever is neither one of its seats nor its tenant, while it is ACTIVE
+(`spectator_delay` decides who and how far; GameService applies it to every read).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import hmac
 import re
 import secrets
 
+from service.engine import BadSetup
 from service.refusals import Code, Refused
 from service.store import Record
 
@@ -152,3 +157,28 @@ def viewer_of(
             raise Refused(Code.FORBIDDEN, f"a token of seat {seat} cannot act for seat {as_seat}")
         return seat
     return tenant_seat(game_id, record, tenant, tenants_may_act, as_seat)
+
+
+MAX_SPECTATOR_DELAY = 100  # versions: a create option past it is BAD_INPUT
+
+
+def check_spectator_delay(delay: int) -> None:
+    """createGame's `spectatorDelay`: 0 (live) to MAX_SPECTATOR_DELAY versions."""
+    if isinstance(delay, bool) or not isinstance(delay, int):
+        raise BadSetup("spectatorDelay is a whole number of versions")
+    if not 0 <= delay <= MAX_SPECTATOR_DELAY:
+        raise BadSetup(f"spectatorDelay is 0 to {MAX_SPECTATOR_DELAY} versions, not {delay}")
+
+
+def spectator_delay(record: Record, viewer: int | None, tenant: str | None, keyed: bool) -> int:
+    """How many versions behind the live game this viewer sees it (0: live). Only spectators
+    wait: a seat sees its own game live, and so does the game's tenant, named by its key of
+    RULES_API_KEYS (`keyed`; without them every caller would be the default tenant, so none
+    is, and every caller without a seat token waits). A game that is over is shown as it
+    ended to everyone: its result is public, and nothing is left to cheat at (docs/api.md,
+    "Delayed spectators")."""
+    if record.spectator_delay <= 0 or viewer is not None or record.status() != "ACTIVE":
+        return 0
+    if keyed and tenant is not None and tenant == record.tenant:
+        return 0
+    return record.spectator_delay

@@ -10,7 +10,7 @@ from typing import Any
 
 from service.bots import STRATEGIES
 from service.core import clocks
-from service.core.access import new_token
+from service.core.access import check_spectator_delay, new_token
 from service.core.decisions import acting
 from service.core.listing import MAX_PLAYER_ID
 from service.engine import BadSetup, Played, encode_state, start
@@ -29,6 +29,7 @@ def new_game(
     bots: dict[int, str],
     player_ids: list[str | None],
     clock: object,
+    spectator_delay: int = 0,
 ) -> tuple[Record, Played, dict[int, str]]:
     """The record, what setup played, and the tokens of the human seats (a bot seat gets none:
     nobody may see or act as a bot's seat)."""
@@ -46,6 +47,7 @@ def new_game(
     if any(p is not None and not 0 < len(p) <= MAX_PLAYER_ID for p in player_ids):
         raise BadSetup(f"a playerId has 1 to {MAX_PLAYER_ID} characters")
     turn_clock = clocks.parse_clock(clock)
+    check_spectator_delay(spectator_delay)
     # The salt is secret until the end, also for a chosen seed: the commitment of a guessable
     # seed ("hello") would otherwise give it away, and with it every hidden card. It never
     # enters the RNG, so the same seed still deals the same game.
@@ -73,6 +75,7 @@ def new_game(
         salt=salt,
         clock=turn_clock,
         rules=game.rules_version,
+        spectator_delay=spectator_delay,
     )
     shown = {seat: token for seat, (token, _) in tokens.items()}
     return clocks.started(record), played, shown

@@ -18,7 +18,7 @@ from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass
 
 from service.core.loaded import LoadedGame
-from service.core.service import GameService
+from service.core.service import Caller, GameService
 from service.refusals import Code, Refused
 from service.store import StoreUnavailable
 from service.store.events import RESYNC, Subscriber
@@ -35,16 +35,17 @@ class Version:
 async def follow(
     service: GameService,
     game_id: str,
-    token: str | None,
+    caller: Caller | str | None,
     after: int | None,
     on_drop: Callable[[], None],
 ) -> AsyncGenerator[Version, None]:
     """Every version after `after` (None: from the current one), then each new one as it is
     committed, until the game ends or is gone. OUT_OF_RANGE for an `after` the game has not
-    reached (or below 0)."""
+    reached (or below 0), or that a delayed spectator may not see yet."""
     async with service.events(game_id, on_drop) as events:
-        loaded = await service.read(game_id, token)
+        loaded = await service.read(game_id, caller)
         version, status = loaded.record.version, loaded.status()
+        delay = loaded.delay  # fixed for the subscription: who the caller is does not change
         if after is None:
             after = version - 1
         elif not 0 <= after <= version:
@@ -58,34 +59,43 @@ async def follow(
             after = max(after, version)
             if status != "ACTIVE":
                 return  # nothing follows a game's end
-            latest = await _latest(service, game_id, token, events)
+            latest = await _latest(service, game_id, caller, events, delay)
             if latest is None:
                 return
             version, status = latest
 
 
 async def _latest(
-    service: GameService, game_id: str, token: str | None, events: Subscriber
+    service: GameService,
+    game_id: str,
+    caller: Caller | str | None,
+    events: Subscriber,
+    delay: int,
 ) -> tuple[int, str] | None:
     """The version and status of the next event, or of the game once the event connection
     came back (None: the game is gone)."""
     data = await events.next()
     if data != RESYNC:
         event = json.loads(data)
-        return int(event["version"]), str(event["status"])
-    reread = await _reread(service, game_id, token)
+        version, status = int(event["version"]), str(event["status"])
+        if status == "ACTIVE":  # a game that ended is shown as it ended (the delay lifts)
+            version = max(version - delay, 0)
+        return version, status
+    reread = await _reread(service, game_id, caller)
     if reread is None:
         return None
     return reread.record.version, reread.status()
 
 
-async def _reread(service: GameService, game_id: str, token: str | None) -> LoadedGame | None:
+async def _reread(
+    service: GameService, game_id: str, caller: Caller | str | None
+) -> LoadedGame | None:
     """The game after the event connection came back (None: it is gone). The pool may still
     hold connections that the outage broke, each failing once (commands are never retried
     blindly), so this read, safe to repeat, is tried a few times."""
     for attempt in range(REREAD_ATTEMPTS):
         try:
-            return await service.read(game_id, token)
+            return await service.read(game_id, caller)
         except StoreUnavailable:
             if attempt == REREAD_ATTEMPTS - 1:
                 raise

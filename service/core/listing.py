@@ -149,8 +149,12 @@ def _matches(record: Record, tenant: str, only: GameFilter) -> bool:
         and (only.status is None or only.status == record.status())
         and (only.kind is None or only.kind == record.kind)
         and (only.player_id is None or only.player_id in record.player_ids)
-        and (
-            only.to_act_player_id is None
-            or any(record.player_ids[s] == only.to_act_player_id for s in record.acting)
-        )
+        and acts(record, only)
+    )
+
+
+def acts(record: Record, only: GameFilter) -> bool:
+    """The `toActPlayerId` filter, checked on the record (as a spectator sees it, too)."""
+    return only.to_act_player_id is None or any(
+        record.player_ids[s] == only.to_act_player_id for s in record.acting
     )

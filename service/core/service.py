@@ -26,12 +26,14 @@ from service.core.access import (
     Tenants,
     new_token,
     seat_token,
+    spectator_delay,
     tenant_seat,
     viewer_of,
 )
 from service.core.creation import new_game
 from service.core.decisions import (
     LAZY_TIMEOUTS,
+    acting,
     advance,
     best_of,
     bot_due,
@@ -59,6 +61,7 @@ DEFAULT_BUDGET_MS = 100
 MAX_SUGGEST_ITERATIONS = 5000
 MAX_IDEMPOTENCY_KEY = 200
 RETRIES_WITHOUT_EXPECTED_VERSION = 3
+PAST_VERSIONS_KEPT = 256  # delayed spectators' past versions kept per process (_as_seen)
 
 
 CREATE_NEEDS_KEY = "creating games needs an API key (X-API-Key)"
@@ -123,6 +126,9 @@ class GameService:
         self.hints = hints or HintPool(1)
         self.requeue_after = requeue_after
         self.labels = Labels(store)
+        # (game id, version) -> (record, state) as delayed spectators see it, least recently
+        # used first (dicts keep their order)
+        self.past_versions: dict[tuple[str, int], tuple[Record, Any]] = {}
 
     def _viewer(self, game_id: str, record: Record, caller: Caller) -> int | None:
         """The seat `caller` acts as in this game; None for a spectator."""
@@ -158,9 +164,10 @@ class GameService:
         bots: dict[int, str] | None = None,
         player_ids: list[str | None] | None = None,
         clock: object = None,
+        spectator_delay: int = 0,
     ) -> tuple[LoadedGame, dict[int, str]]:
         """A new game and the tokens of its human seats (bot seats get none: nobody may see
-        or act as a bot's seat)."""
+        or act as a bot's seat). The answer is its tenant's, who sees it live."""
         tenant = self.tenant_of(api_key)
         if tenant is None:
             raise KeyNeeded(CREATE_NEEDS_KEY)
@@ -171,7 +178,15 @@ class GameService:
             raise Refused(Code.BAD_INPUT, SEED_NEEDS_KEY)
         try:
             record, played, tokens = new_game(
-                tenant, kind, players, seed, options, bots or {}, player_ids or [], clock
+                tenant,
+                kind,
+                players,
+                seed,
+                options,
+                bots or {},
+                player_ids or [],
+                clock,
+                spectator_delay,
             )
         except BadSetup as exc:
             raise Refused(Code.BAD_INPUT, exc.message) from None
@@ -250,7 +265,8 @@ class GameService:
         return Applied(LoadedGame(game_id, ended_record, games()[record.kind], viewer))
 
     async def read(self, game_id: str, caller: Caller | str | None) -> LoadedGame:
-        """The game as the caller's seat sees it (no token nor seat: a spectator)."""
+        """The game as the caller's seat sees it (no token nor seat: a spectator, kept
+        `spectatorDelay` versions behind unless it is the game's tenant: `_as_seen`)."""
         caller = _caller(caller)
         record, _ = await self.store.load(game_id)
         if record is None:
@@ -263,7 +279,37 @@ class GameService:
         loaded = LoadedGame(game_id, record, games()[record.kind], viewer)
         if record.bots and not record.finished and self.store.queues_after_commit(game_id):
             await self._requeue_if_stuck(loaded)
-        return loaded
+        return await self._as_seen(loaded, caller.tenant)
+
+    async def _as_seen(self, loaded: LoadedGame, tenant: str | None) -> LoadedGame:
+        """The one place the spectator delay is applied (issue 32): `loaded` as its viewer may
+        see it, the game as of `spectatorDelay` versions ago for a delayed spectator
+        (access.spectator_delay), rebuilt as `stateAt` rebuilds a past version. Every answer
+        read from it follows: version, status, toAct, state, scores, history (cut at its
+        version), `stateAt` (later versions OUT_OF_RANGE, as the future is), events, ETags.
+        Its clock shows no deadline nor remaining time: they would tell the live turn."""
+        record = loaded.record
+        delay = spectator_delay(record, loaded.viewer, tenant, self.tenants.keyed)
+        if delay == 0:
+            return loaded
+        version = max(record.version - delay, 0)
+        # a streamed game's spectators all read the same past version: rebuilt once per
+        # process (a game's version v never changes once committed)
+        known = self.past_versions.pop((loaded.id, version), None)
+        if known is None:
+            then = await self.at_version(loaded, version)
+            shown = msgspec.structs.replace(
+                then.record,
+                acting=acting(then.game, then.state),
+                deadline=None,
+                remaining=[],
+                outcome=None,
+            )
+            known = shown, then.state
+        self.past_versions[(loaded.id, version)] = known
+        while len(self.past_versions) > PAST_VERSIONS_KEPT:
+            del self.past_versions[next(iter(self.past_versions))]
+        return LoadedGame(loaded.id, known[0], loaded.game, None, known[1], delay=delay)
 
     def events(
         self, game_id: str, on_drop: Callable[[], None]
@@ -291,7 +337,19 @@ class GameService:
         """A page of the caller's tenant's games, newest first (service/core/listing.py)."""
         if tenant is None:
             raise KeyNeeded(LIST_NEEDS_KEY)
-        return await listing.list_games(self.store, tenant, only, first, after)
+        page = await listing.list_games(self.store, tenant, only, first, after)
+        if not any(loaded.record.spectator_delay for _, loaded in page.games):
+            return page
+        # each game as a spectator sees it (_as_seen): live for its keyed tenant, else delayed;
+        # a delayed game that does not match `toActPlayerId` as seen is left out (the index
+        # knows the live turn, which a spectator may not learn)
+        shown = []
+        for cursor, loaded in page.games:
+            seen = await self._as_seen(loaded, tenant)
+            if seen.delay and not listing.acts(seen.record, only):
+                continue
+            shown.append((cursor, seen))
+        return listing.Page(shown, page.end_cursor, page.has_next)
 
     async def apply(
         self,

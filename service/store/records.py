@@ -19,8 +19,10 @@ import msgspec
 # to write a record whose format is newer than its own (UpgradeInProgress). Readers of any
 # format read newer records: msgspec ignores trailing fields it does not know.
 # 1: every record before rolling upgrades were guarded; 2: `Record.rules`; 3: `acted_by` of
-# HistoryRecord and FoldedHistory (issue 31: an older release folding would drop it).
-FORMAT = 3
+# HistoryRecord and FoldedHistory (issue 31: an older release folding would drop it); 4:
+# `Record.spectator_delay` (issue 32: an older release writing the record back would drop the
+# delay and show spectators the live game).
+FORMAT = 4
 
 
 END_REASONS = ("RESIGNED", "ABANDONED", "TIMEOUT")  # an Outcome's reasons
@@ -76,6 +78,9 @@ class Record(msgspec.Struct, array_like=True):
     # replayed only by those rules (service/core/decisions.py, `playable`); 1 in records of
     # earlier releases, created under the first versioned rules
     rules: int = 1
+    # versions a spectator (no seat, not the game's tenant) is kept behind the live game while
+    # it is ACTIVE (service/core/access.py, `spectator_delay`); 0 in records of earlier releases
+    spectator_delay: int = 0
 
     def status(self) -> str:
         if self.outcome is not None and self.outcome.reason == "ABANDONED":

@@ -107,5 +107,17 @@ def test_a_record_of_a_newer_release_reads_without_the_fields_it_added() -> None
     """Readers accept additive fields: a newer release appends its fields after this one's."""
     saved = (Path(__file__).parent / "fixtures" / "treelings-format2-rules.msgpack").read_bytes()
     fields = msgspec.msgpack.decode(saved)
-    newer = record_decoder.decode(msgspec.msgpack.encode([3, *fields[1:], "a newer field", [1]]))
+    own = [0]  # the fields this release added after the fixture's: spectator_delay (format 4)
+    newer = record_decoder.decode(
+        msgspec.msgpack.encode([FORMAT + 1, *fields[1:], *own, "a newer field", [1]])
+    )
     assert msgspec.structs.replace(newer, format=2) == record_decoder.decode(saved)
+
+
+def test_a_record_from_before_spectator_delays_reads_as_live_for_spectators() -> None:
+    """Format 3 records end with `rules`: they decode with `spectator_delay` 0 (issue 32)."""
+    saved = Path(__file__).parent / "fixtures" / "treelings-format3.msgpack"
+    fields = msgspec.msgpack.decode(saved.read_bytes())
+    record = record_decoder.decode(saved.read_bytes())
+    assert (record.format, len(fields)) == (3, len(Record.__struct_fields__) - 1)
+    assert record.spectator_delay == 0

@@ -43,7 +43,7 @@ from service.api.graphql import fastpath
 from service.api.graphql.documents import Lru
 from service.api.graphql.schema import build_schema
 from service.api.graphql.sockets import LegacyHandler, TransportHandler, socket_token
-from service.core import GameService
+from service.core import Caller, GameService
 from service.settings import Settings
 from service.webhooks.endpoints import EndpointStore
 
@@ -229,7 +229,9 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
             return None, payload
         scope["rules.operation"] = plan.operation
         token = credential(header(scope, b"authorization"))
-        result = await fastpath.run(plan, variables, self.service, token)
+        api_key = header(scope, b"x-api-key")  # the game's tenant sees it live (issue 32)
+        tenant = None if api_key is None else self.service.tenant_of(api_key)
+        result = await fastpath.run(plan, variables, self.service, Caller(token, tenant))
         if result is None:
             return None, payload
         if "errors" in result:

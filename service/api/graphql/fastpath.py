@@ -27,7 +27,7 @@ from graphql import (
 )
 
 from service.api.graphql.errors import REJECT_CODES, public_code
-from service.core import Applied, GameService, LoadedGame
+from service.core import Applied, Caller, GameService, LoadedGame
 from service.refusals import Code, Refused
 
 INT32 = range(-(2**31), 2**31)
@@ -52,7 +52,7 @@ class Plan:
 
 GAME_FIELDS = {
     "__typename", "id", "kind", "version", "status", "players", "toAct", "viewer", "state",
-    "legalMoves", "scores",
+    "legalMoves", "scores", "spectatorDelay",
 }  # fmt: skip
 CHILD_FIELDS = {
     "legalMoves": {"__typename", "move", "label"},
@@ -185,9 +185,11 @@ def _optional(value: object, kind: type) -> bool:
 
 
 async def run(
-    plan: Plan, variables: dict[str, Any], service: GameService, token: str | None
+    plan: Plan, variables: dict[str, Any], service: GameService, caller: Caller
 ) -> dict[str, Any] | None:
-    """The answer as graphql-core would give it, or None to let strawberry answer."""
+    """The answer as graphql-core would give it, or None to let strawberry answer. `caller`
+    as strawberry's resolvers make it (types.context_caller): a spectator's game is read
+    delayed by the same `GameService.read`."""
     if set(variables) - {plan.variable}:
         return None
     value = variables.get(plan.variable)
@@ -197,7 +199,7 @@ async def run(
             if game_id is None:
                 return None
             try:
-                loaded = await service.read(game_id, token)
+                loaded = await service.read(game_id, caller)
             except Refused as refused:
                 if refused.code is not Code.NOT_FOUND:
                     raise
@@ -214,7 +216,7 @@ async def run(
         if (expected is not None and expected not in INT32) or not _optional(key, str):
             return None
         try:
-            result: Applied | Refused = await service.apply(game_id, token, move, expected, key)
+            result: Applied | Refused = await service.apply(game_id, caller, move, expected, key)
         except Refused as refused:
             if refused.code not in REJECT_CODES:
                 raise
@@ -244,6 +246,8 @@ def _game(loaded: LoadedGame, selections: tuple[Selection, ...]) -> dict[str, An
             out[s.key] = loaded.status()
         elif name == "players":
             out[s.key] = loaded.record.players
+        elif name == "spectatorDelay":
+            out[s.key] = loaded.record.spectator_delay
         elif name == "toAct":
             out[s.key] = loaded.to_act
         elif name == "viewer":

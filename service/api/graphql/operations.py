@@ -50,7 +50,6 @@ from service.api.graphql.types import (
     context_caller,
     context_service,
     context_tenant,
-    context_token,
 )
 from service.api.graphql.webhooks import WebhookMutations, WebhookQueries
 from service.core import Caller, LoadedGame
@@ -259,6 +258,7 @@ class Mutation(WebhookMutations):
                 bots,
                 input.player_ids,
                 _clock(input.clock),
+                input.spectator_delay,
             )
         except Refused as refused:
             raise api_error(refused) from None
@@ -374,7 +374,9 @@ class Subscription:
         "failover on the server's side. After a dropped socket, subscribe again with "
         "`afterVersion` = the last version seen. The stream completes after the FINISHED or "
         "ABANDONED event (at once for a game that is over). Authenticate with "
-        '`{"authorization": "Bearer <token>"}` in the connection_init payload.',
+        '`{"authorization": "Bearer <token>"}` in the connection_init payload. A spectator of a '
+        "game with a `spectatorDelay` gets each version that many versions late, and every "
+        "version left when the game ends.",
     )
     async def game_events(
         self,
@@ -385,12 +387,13 @@ class Subscription:
             strawberry.argument(
                 description="Replay every version after this one first (0: from the first; "
                 "the game's last version of a game that is over: complete at once). "
-                "BAD_USER_INPUT past the game's version."
+                "BAD_USER_INPUT past the game's version (a delayed spectator's: the version "
+                "it may see)."
             ),
         ] = None,
     ) -> AsyncGenerator[GameEvent, None]:
         service, drop = context_service(info), info.context.get("drop_slow_consumer", _ignore)
-        versions = follow(service, str(game_id), context_token(info), after_version, drop)
+        versions = follow(service, str(game_id), context_caller(info), after_version, drop)
         try:
             async with contextlib.aclosing(versions):
                 async for seen in versions:

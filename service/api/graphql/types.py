@@ -170,10 +170,11 @@ AS_SEAT = (
 )
 
 
-def context_caller(info: Info[Any, Any], as_seat: int | None) -> Caller:
-    """The caller: its seat token and, acting for a seat, its tenant (X-API-Key)."""
-    tenant = context_tenant(info) if as_seat is not None else None
-    return Caller(context_token(info), tenant, as_seat)
+def context_caller(info: Info[Any, Any], as_seat: int | None = None) -> Caller:
+    """The caller: its seat token, its tenant (X-API-Key: the game's own sees it live, not
+    delayed as a spectator; on a socket, the upgrade request's header) and the seat it acts
+    for."""
+    return Caller(context_token(info), context_tenant(info), as_seat)
 
 
 @strawberry.type
@@ -255,6 +256,16 @@ class HistoryEntry:
         return None if self.move is None else typed.typed_move(self.game, self.move)
 
 
+SPECTATOR_DELAY = (
+    "Spectators (no seat token, not the game's tenant) see the game this many versions behind "
+    "while it is ACTIVE: 0 (live, the default) to 100, BAD_USER_INPUT beyond. Seats and the "
+    "game's tenant (X-API-Key) see it live; once the game is over everyone sees how it ended."
+)
+SPECTATOR_DELAY_FIELD = (
+    "How many versions behind spectators see this game while it is ACTIVE (createGame's "
+    "`spectatorDelay`). A spectator's `version`, `state`, `toAct`, `scores`, `history`, "
+    "`stateAt` and events are those of that earlier version."
+)
 PLAYER_ID = "The app's own id of the seat's user, shown only to the game's tenant (API key)."
 
 
@@ -346,6 +357,10 @@ class Game:
     @strawberry.field
     def players(self) -> int:
         return self.loaded.record.players
+
+    @strawberry.field(name="spectatorDelay", description=SPECTATOR_DELAY_FIELD)
+    def spectator_delay(self) -> int:
+        return self.loaded.record.spectator_delay
 
     @strawberry.field(name="toAct")
     def to_act(self) -> list[int]:
@@ -489,6 +504,7 @@ class CreateGameInput:
         default=None,
         description="A turn clock, enforced by the server even when no client comes back.",
     )
+    spectator_delay: int = strawberry.field(default=0, description=SPECTATOR_DELAY)
 
 
 @strawberry.type
@@ -545,7 +561,7 @@ class GameEvent:
     async def game(self, info: Info[Any, Any]) -> Game:
         service = context_service(info)
         try:
-            loaded = await service.read(str(self.game_id), context_token(info))
+            loaded = await service.read(str(self.game_id), context_caller(info))
             return Game(
                 loaded=await service.at_version(loaded, min(self.version, loaded.record.version))
             )

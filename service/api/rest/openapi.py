@@ -11,6 +11,7 @@ from service.api.edge.problems import STATUS
 from service.api.rest import webhook_openapi
 from service.api.rest.rendering import GAME_FIELDS
 from service.bots import STRATEGIES
+from service.core.access import MAX_SPECTATOR_DELAY
 from service.core.clocks import MIN_PER_DECISION, MIN_PER_SEAT_TOTAL, ON_TIMEOUT
 from service.engine import Game, Scores
 from service.games import games
@@ -463,6 +464,15 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                     "items": {"type": ["string", "null"], "minLength": 1, "maxLength": 128},
                     "description": "The app's own user id per seat, by seat.",
                 },
+                "spectatorDelay": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": MAX_SPECTATOR_DELAY,
+                    "default": 0,
+                    "description": "Spectators (no seat token, not the game's tenant) see the "
+                    "game this many versions behind while it is ACTIVE; seats and the tenant "
+                    "see it live (422 BAD_USER_INPUT past the maximum).",
+                },
             },
             "required": ["kind", "players"],
             "additionalProperties": False,
@@ -493,6 +503,12 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                 },
                 "seedReveal": {"oneOf": [_ref("SeedReveal"), {"type": "null"}]},
                 "clock": {"oneOf": [_ref("GameClock"), {"type": "null"}]},
+                "spectatorDelay": {
+                    "type": "integer",
+                    "description": "How many versions behind spectators see the game while "
+                    "it is ACTIVE: a spectator's version, state, toAct, scores, history and "
+                    "past states are those of that earlier version.",
+                },
             },
             "required": list(GAME_FIELDS),
         },

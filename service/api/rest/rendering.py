@@ -29,6 +29,7 @@ GAME_FIELDS = (
     "seedCommitment",
     "seedReveal",
     "clock",
+    "spectatorDelay",
 )
 
 
@@ -51,6 +52,7 @@ def game_json(loaded: LoadedGame, tenant: str | None) -> dict[str, Any]:
         "seedCommitment": loaded.seed_commitment(),
         "seedReveal": loaded.seed_reveal(),
         "clock": clock_json(record),
+        "spectatorDelay": record.spectator_delay,
     }
 
 

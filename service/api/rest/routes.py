@@ -49,6 +49,7 @@ class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
     bots: list[BotSeat] | None = None
     player_ids: list[str | None] | None = msgspec.field(default=None, name="playerIds")
     clock: dict[str, Any] | None = None
+    spectator_delay: int = msgspec.field(default=0, name="spectatorDelay")
 
 
 class SuggestBody(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
@@ -85,7 +86,10 @@ def etag(loaded: LoadedGame, tenant: str | None = None, *answer: str) -> str:
     anything else that picks the answer (history's `after`)."""
     record = loaded.record
     ids = tenant is not None and tenant == record.tenant and any(record.player_ids)  # seats()
-    viewer = "\n".join([loaded.id, str(record.version), str(loaded.viewer), str(ids), *answer])
+    behind = [f"behind {loaded.delay}"] if loaded.delay else []  # a delayed spectator's
+    viewer = "\n".join(
+        [loaded.id, str(record.version), str(loaded.viewer), str(ids), *behind, *answer]
+    )
     return f'"{record.version}.{hashlib.sha256(viewer.encode()).hexdigest()[:16]}"'
 
 
@@ -150,8 +154,8 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
         """The bearer's token and, with X-Act-As-Seat, the seat it acts for and the tenant
         of its X-API-Key (access.viewer_of)."""
         raw = request.headers.get(ACT_AS_SEAT)
-        if raw is None:
-            return Caller(bearer_token(request))
+        if raw is None:  # the tenant still counts: the game's own sees it live (issue 32)
+            return Caller(bearer_token(request), tenant_of(request))
         seat = natural(raw.strip())
         if seat is None:
             raise Problem("BAD_REQUEST", "X-Act-As-Seat must be a seat, e.g. X-Act-As-Seat: 1")
@@ -169,6 +173,7 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
             bots,
             body.player_ids,
             body.clock,
+            body.spectator_delay,
         )
         ids = loaded.record.player_ids
         seats = [
