@@ -36,7 +36,7 @@ from service.core.decisions import acting, bot_due, ended, fingerprint, playable
 from service.core.loaded import Applied, LoadedGame
 from service.engine import Game, IllegalMove
 from service.engine import play as engine_play
-from service.engine.play import encode_state
+from service.engine.play import decode_state, encode_state
 from service.games import games
 from service.refusals import Code, Refused
 from service.store import FORMAT, Done, HistoryRecord, Record
@@ -223,7 +223,6 @@ async def _run(
             service, game_id, record, seat, done, what, expected_version, idempotency_key, by, now
         )
         if applied is not None:
-            metrics.child(metrics.MOVES, record.kind, "ACCEPTED").inc()
             return applied
     raise Refused(Code.STALE_VERSION, "other decisions kept winning the race; try again")
 
@@ -270,6 +269,9 @@ async def _decide(
         )
     entry = msgspec.structs.replace(entry, acted_by=by)
     field_key = None if idempotency_key is None else f"{seat}:{idempotency_key}"
+    # a bot to act keeps its turn on every new version (its job at the old one is stale now):
+    # after a request too, which its decision then ends, as anyone's does
+    due = bot_due(game, decode_state(game, record.state) if state is None else state, record.bots)
     committed = await service.store.commit(
         game_id,
         record.version,
@@ -277,7 +279,7 @@ async def _decide(
         [entry],
         field_key,
         asked,
-        bot_due=bot_due(game, state, record.bots) if state is not None else None,
+        bot_due=due,
         events=webhook_events(game_id, record, new_record, [entry]),
     )
     if committed.outcome == "ok":

@@ -6,6 +6,7 @@ given back; the state byte-identical to the earlier version's (RULINGS ALL-2).""
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -20,7 +21,9 @@ from service.games import games
 from service.refusals import Code, Refused
 from service.settings import Settings
 from service.store import RedisStore, connect
+from service.store.jobs import job_key, lane_of
 from tests.core.takeback_scenes import OPTIONS, Decision, decisions, first, first_answered
+from tests.support.following import following
 from tests.support.waiting import until
 
 KINDS = sorted(games())
@@ -350,3 +353,47 @@ def test_every_step_is_judged_by_the_game_hook() -> None:
         moved.rng.next64()
         assert game.takeback_safe(state, state), kind
         assert not game.takeback_safe(state, moved), kind
+
+
+async def test_a_bot_to_act_keeps_its_turn_across_a_request(service: GameService) -> None:
+    """A request's version makes the bot's job at the version before stale: the commit queues
+    the bot's turn again (its decision then ends the request, as anyone's does)."""
+    game = games()["TREELINGS"]
+    loaded, tokens = await service.create(
+        "TREELINGS", 3, "tb-bot-turn", None, bots={2: "RANDOM"}, takeback_policy="WITH_CONSENT"
+    )
+    state, chooser = loaded.state, random.Random(3)
+    while game.to_act(state) != [2]:
+        seat = game.to_act(state)[0]
+        move = msgspec.to_builtins(chooser.choice(game.legal_moves(state, seat)))
+        state = (await service.apply(loaded.id, tokens[seat], move, None, None)).game.state
+        last = seat
+
+    asked = await service.request_takeback(loaded.id, tokens[last], None, None)
+
+    record = asked.game.record
+    assert pending(record, time.time()) is not None, "seat 1's turn drew cards: it asks"
+    jobs = await service.store.redis.xrange(job_key(lane_of(loaded.id), record.tenant))
+    queued = [(int(f[b"v"]), int(f[b"s"])) for _, f in jobs if f[b"g"].decode() == loaded.id]
+    assert (record.version, 2) in queued, queued
+
+
+async def test_a_subscriber_is_given_every_takeback_step_as_a_version(
+    service: GameService,
+) -> None:
+    """Versions only grow: the request and the takeback reach a follower (gameEvents' path,
+    service/core/following.py) like moves."""
+    seed, made = _scene("TREETOPIA")
+    k = first_answered(made)
+    table = await Table.open(service, "TREETOPIA", seed, "WITH_CONSENT")
+    await table.play(made[: k + 2])
+    start_version = (await table.record()).version
+    async with following(service, table.id, None) as seen:
+        await until(lambda: seen, "the current version")
+        await service.request_takeback(table.id, table.tokens[made[k].seat], None, None)
+        taken = await service.answer_takeback(
+            table.id, table.tokens[made[k + 1].seat], True, None, None
+        )
+        last = taken.game.record.version
+        await until(lambda: seen[-1] == last, "the takeback's version")
+    assert seen == [start_version, start_version + 1, start_version + 2]
