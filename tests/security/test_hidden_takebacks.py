@@ -32,7 +32,6 @@ from tests.support import gql
 from tests.support.play import create_game
 
 EXAMPLES = 6
-judged: dict[str, int] = {}
 
 
 @pytest.mark.parametrize("kind", sorted(games()))
@@ -46,6 +45,7 @@ def test_the_takeback_verdict_is_the_same_in_every_twin(kind: str, data: st.Data
     players = data.draw(st.integers(games()[kind].min_players, games()[kind].max_players))
     game, _, states = data.draw(games_in_play(kind, players))
     chooser = random.Random(data.draw(st.integers(0, 2**32)))
+    judged = 0
     for state in chooser.sample(states, min(8, len(states))):
         seat = game.to_act(state)[0]
         moves = game.legal_moves(state, seat)
@@ -60,12 +60,9 @@ def test_the_takeback_verdict_is_the_same_in_every_twin(kind: str, data: st.Data
                     continue  # not the same decision there (the viewer is not the seat)
                 twin_after = play(game, twin, seat, raw).state
                 assert game.takeback_safe(twin, twin_after) == verdict, (kind, viewer, raw)
-                judged[kind] = judged.get(kind, 0) + 1
-
-
-def test_every_game_had_its_verdicts_compared() -> None:
-    """Run after the property above (same module): every game was judged in twins."""
-    assert set(judged) == set(games()), judged
+                judged += 1
+    # the seat's own twin keeps all it sees, its legal moves among them: never nothing judged
+    assert judged or not states, kind
 
 
 GAME = f"""

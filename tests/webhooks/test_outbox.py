@@ -175,10 +175,11 @@ async def test_a_takeback_has_its_event(setup: tuple[httpx.AsyncClient, RedisSto
         takebacks="OWN_DECISIONS",
     )
     game_id, token = created["game"]["id"], created["seats"][0]["token"]
+    version = created["game"]["version"]
     legal = await post(http, LEGAL, {"id": game_id}, token=token)
-    move = {"type": "takeColour", "colour": "green"}
+    move = {"type": "takeColour", "colour": "green"}  # draws nothing: seat 0 goes on
     assert {"move": move} in legal["data"]["game"]["legalMoves"]
-    await post(http, MOVE, {"id": game_id, "move": move, "expected": 0}, token=token)
+    await post(http, MOVE, {"id": game_id, "move": move, "expected": version}, token=token)
     asked = await post(http, TAKEBACK, {"id": game_id}, token=token)
     assert asked["data"]["requestTakeback"]["__typename"] == "MoveApplied", asked
 
@@ -188,10 +189,10 @@ async def test_a_takeback_has_its_event(setup: tuple[httpx.AsyncClient, RedisSto
     assert taken[0]["data"] == {
         "gameId": game_id,
         "kind": "TREELINGS",
-        "version": 2,
+        "version": version + 2,
         "seat": 0,
         "playerId": "a",
-        "toVersion": 0,
+        "toVersion": version,
         "agreedBy": [],
     }
 
