@@ -12,6 +12,7 @@ from tests.conftest import Api
 from tests.core.takeback_scenes import decisions, first_answered
 from tests.support import gql
 from tests.support.play import create_game
+from tests.support.tenants import ACME, post, tenants_app
 
 SEED = "tb-TREELINGS"
 MADE = decisions("TREELINGS", 2, SEED)
@@ -176,3 +177,31 @@ async def test_rest_a_request_answered_and_the_refusals(api: Api) -> None:
     assert late.status_code == 409 and late.json()["code"] == "TAKEBACK_NOT_ALLOWED"
     bad = await http.post("/v1/games", json={"kind": "TREELINGS", "players": 2, "takebacks": "X"})
     assert bad.status_code == 422 and bad.json()["code"] == "BAD_USER_INPUT"
+
+
+async def test_the_tenant_takes_back_for_a_seat_and_another_seat_may_not(redis_url: str) -> None:
+    """Authorized like a move: a seat token for its own seat, the game's tenant with asSeat
+    (recorded as TENANT); another seat's token may not act for it."""
+    async with tenants_app(redis_url) as http:
+        variables = {
+            "input": {"kind": "TREELINGS", "players": 2, "seed": SEED, "takebacks": "WITH_CONSENT"}
+        }
+        created = (await post(http, CREATE, variables, ACME))["data"]["createGame"]
+        game_id, tokens = created["game"]["id"], [s["token"] for s in created["seats"]]
+        move = {"input": {"gameId": game_id, "move": SAFE.move}}
+        assert "errors" not in await post(http, gql.APPLY, move, token=tokens[SAFE.seat])
+        other = await post(http, AS_SEAT, {"id": game_id, "seat": SAFE.seat}, token=tokens[1])
+        assert other["errors"][0]["extensions"]["code"] == "FORBIDDEN", other
+        taken = await post(http, AS_SEAT, {"id": game_id, "seat": SAFE.seat}, ACME)
+        assert taken["data"]["requestTakeback"]["__typename"] == "MoveApplied", taken
+        history = (await post(http, gql.HISTORY, {"id": game_id}))["data"]["game"]["history"]
+        assert history[-1]["takeback"]["step"] == "TAKEN"
+        assert history[-1]["actedBy"] == "TENANT"
+
+
+AS_SEAT = """
+mutation Ask($id: ID!, $seat: Int) {
+  requestTakeback(gameId: $id, asSeat: $seat) {
+    __typename ... on MoveRejected { code }
+  }
+}"""
