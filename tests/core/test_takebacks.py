@@ -397,3 +397,36 @@ async def test_a_subscriber_is_given_every_takeback_step_as_a_version(
         last = taken.game.record.version
         await until(lambda: seen[-1] == last, "the takeback's version")
     assert seen == [start_version, start_version + 1, start_version + 2]
+
+
+async def test_a_finished_game_keeps_its_takebacks_in_its_folded_history(
+    service: GameService,
+) -> None:
+    """Played to its end after a takeback: the folded history keeps the takeback's entry and
+    note, and every past version still replays across it."""
+    game = games()["TREELINGS"]
+    seed, made = _scene("TREELINGS")
+    i = first(made, safe=True)
+    table = await Table.open(service, "TREELINGS", seed, "OWN_DECISIONS")
+    await table.play(made[: i + 1])
+    await service.request_takeback(table.id, table.tokens[made[i].seat], None, None)
+    loaded = await service.read(table.id, None)
+    state, chooser = loaded.state, random.Random(5)
+    committed = {loaded.record.version: loaded.record.state}  # every version a client saw
+    while not game.is_over(state):
+        seat = game.to_act(state)[0]
+        move = msgspec.to_builtins(chooser.choice(game.legal_moves(state, seat)))
+        applied = await service.apply(table.id, table.tokens[seat], move, None, None)
+        state, record = applied.game.state, applied.game.record
+        committed[record.version] = record.state
+
+    loaded = await service.read(table.id, None)
+    assert loaded.record.finished
+    assert await service.store.redis.exists(f"g:{{{table.id}}}:h") == 0, "folded"
+    entries = await service.history(loaded, 0)
+    assert [e.takeback.step for e in entries if e.takeback] == ["TAKEN"]
+    assert all(e.label for e in entries), "labels kept: a history with a takeback is no replay"
+    for version in range(loaded.record.version + 1):
+        then = await service.at_version(loaded, version)
+        if version in committed:
+            assert encode_state(then.state) == committed[version], version
