@@ -319,7 +319,7 @@ class Mutation(WebhookMutations):
     @strawberry.mutation(
         name="requestTakeback",
         description="The bearer's seat takes back its last decision: the game goes back to the "
-        "version just before it, as a new version (docs/api.md, takebacks). Alone while the "
+        "version just before it, as a new version (docs/api.md, section 13). Alone while the "
         "game's `takebacks` policy allows it; under WITH_CONSENT beyond that it becomes the "
         "game's `takebackRequest`, taken once every other human seat accepts. "
         "TAKEBACK_NOT_ALLOWED otherwise. Idempotent like applyMove.",
