@@ -108,6 +108,12 @@ CLOCK_TIMEOUTS = Counter(
     ["game", "action"],
     registry=REGISTRY,
 )
+TAKEBACKS = Counter(
+    "rules_takebacks_total",
+    "Takebacks made (issue 32): games gone back to an earlier version's state, by game.",
+    ["game"],
+    registry=REGISTRY,
+)
 VERSION_CONFLICTS = Counter(
     "rules_version_conflicts_total",
     "Moves refused because another write won the race for the same version.",

@@ -24,6 +24,10 @@ class Code(StrEnum):
     UNAUTHORIZED = "UNAUTHORIZED"
     NOT_FOUND = "NOT_FOUND"
     IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"
+    # a takeback the game's policy does not allow now (service/core/takebacks.py): takebacks
+    # off, nothing of the seat's to take back, one that needs consent under OWN_DECISIONS, no
+    # request to answer
+    TAKEBACK_NOT_ALLOWED = "TAKEBACK_NOT_ALLOWED"
     # anything else refused
     BAD_INPUT = "BAD_INPUT"  # what was given cannot be used: create options, an endpoint's URL
     OUT_OF_RANGE = "OUT_OF_RANGE"  # a read's argument: a past version, a listing's page
@@ -49,6 +53,7 @@ DECISIONS = (
     Code.UNAUTHORIZED,
     Code.NOT_FOUND,
     Code.IDEMPOTENCY_KEY_REUSED,
+    Code.TAKEBACK_NOT_ALLOWED,
 )
 
 

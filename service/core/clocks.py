@@ -21,12 +21,15 @@ from typing import Any
 import msgspec
 
 from service.engine import BadSetup
-from service.store.records import Clock, Record
+from service.store.records import Bank, Clock, Record
 
 ON_TIMEOUT = ("AUTO_RANDOM", "AUTO_GREEDY", "FORFEIT")
 MAX_SECONDS = 30 * 24 * 3600.0
 MIN_PER_DECISION = 1.0  # seconds: the shortest perDecisionSeconds
 MIN_PER_SEAT_TOTAL = 10.0  # seconds: the smallest perSeatTotalSeconds bank
+# the banks of this many latest versions are kept in the record (Record.banks): a takeback
+# further back than that leaves the banks as they are (service/core/takebacks.py)
+BANKS_KEPT = 16
 
 
 def _seconds(raw: dict[str, Any], name: str, default: float | None) -> float | None:
@@ -103,7 +106,24 @@ def _with_deadline(record: Record, remaining: list[float], now: float) -> Record
             deadline = now + record.clock.per_decision
         else:
             deadline = now + remaining[seat]
-    return msgspec.structs.replace(record, remaining=remaining, deadline=deadline)
+    banks = record.banks
+    if remaining:  # perSeatTotal: remember the banks as of this version, for a takeback
+        banks = [*banks[-(BANKS_KEPT - 1) :], Bank(record.version, list(remaining))]
+    return msgspec.structs.replace(record, remaining=remaining, deadline=deadline, banks=banks)
+
+
+def restored(before: Record, after: Record, to_version: int, now: float) -> Record:
+    """`after` (a takeback's record, back to the state of `to_version`) with the clock as of
+    that version: each seat's bank as it was then (the time spent since is given back; a
+    version older than the banks kept leaves them as they are) and a fresh deadline for the
+    seat on the clock, a whole perDecisionSeconds or its restored bank from now."""
+    if after.clock is None:
+        return after
+    remaining = list(before.remaining)
+    then = [bank for bank in before.banks if bank.version <= to_version]
+    if then and remaining:
+        remaining = list(then[-1].remaining)
+    return _with_deadline(after, remaining, now)
 
 
 def due(record: Record, now: float) -> bool:

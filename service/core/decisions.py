@@ -94,7 +94,8 @@ def advance(
     record: Record, game: Game[Any, Any], played: Played, now: float | None = None
 ) -> tuple[Record, list[HistoryRecord]]:
     """The record after `played` and its history entries, ready for one commit (the turn
-    clock charged to the seat that decided, if it was on the clock)."""
+    clock charged to the seat that decided, if it was on the clock; a pending takeback
+    request lapses)."""
     now = time.time() if now is None else now
     new_record = msgspec.structs.replace(
         record,
@@ -104,6 +105,7 @@ def advance(
         state=encode_state(played.state),
         updated=now,
         acting=acting(game, played.state),
+        takeback=None,  # any decision ends a pending takeback request (core/takebacks.py)
     )
     decided = played.steps[0].seat if played.steps else None
     return clocks.charged(record, new_record, decided, now), history_entries(

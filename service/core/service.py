@@ -20,7 +20,7 @@ import msgspec
 from service import metrics
 from service.bots import STRATEGIES
 from service.bots.hints import HintPool, HintRequest
-from service.core import clocks, listing
+from service.core import clocks, listing, takebacks
 from service.core.access import (
     KeyNeeded,
     Tenants,
@@ -113,8 +113,10 @@ class GameService:
         requeue_after: float = 30.0,
         seeds_need_key: bool = False,
         acting_needs_key: bool = False,
+        takeback_seconds: float = takebacks.REQUEST_SECONDS,
     ) -> None:
         self.store = store
+        self.takeback_seconds = takeback_seconds  # how long a takeback request waits
         self.tenants = Tenants(api_keys)
         # whoever chooses the seed knows the deck: in production only tenants keyed by
         # RULES_API_KEYS may, for tests and replays (docs/security.md)
@@ -165,6 +167,7 @@ class GameService:
         player_ids: list[str | None] | None = None,
         clock: object = None,
         spectator_delay: int = 0,
+        takeback_policy: object = None,
     ) -> tuple[LoadedGame, dict[int, str]]:
         """A new game and the tokens of its human seats (bot seats get none: nobody may see
         or act as a bot's seat). The answer is its tenant's, who sees it live."""
@@ -190,6 +193,7 @@ class GameService:
             )
         except BadSetup as exc:
             raise Refused(Code.BAD_INPUT, exc.message) from None
+        record = msgspec.structs.replace(record, takebacks=takebacks.parse_policy(takeback_policy))
         game = games()[kind]
         history = history_entries(0, played.steps)
         due = bot_due(game, played.state, record.bots)
@@ -362,11 +366,7 @@ class GameService:
         kind = "unknown"  # the game's kind once it is loaded, for the metrics
         caller = _caller(caller)
         try:
-            if idempotency_key is not None and not 0 < len(idempotency_key) <= MAX_IDEMPOTENCY_KEY:
-                raise Refused(
-                    Code.MALFORMED_MOVE,
-                    f"idempotencyKey must have 1 to {MAX_IDEMPOTENCY_KEY} characters",
-                )
+            self.check_idempotency_key(idempotency_key)
             for _ in range(RETRIES_WITHOUT_EXPECTED_VERSION):
                 record, done = await self._load(game_id, caller, idempotency_key)
                 kind = record.kind
@@ -382,6 +382,54 @@ class GameService:
         except Refused as refused:
             metrics.child(metrics.MOVES, kind, refused.code.value).inc()
             raise
+
+    @staticmethod
+    def check_idempotency_key(idempotency_key: str | None) -> None:
+        if idempotency_key is not None and not 0 < len(idempotency_key) <= MAX_IDEMPOTENCY_KEY:
+            raise Refused(
+                Code.MALFORMED_MOVE,
+                f"idempotencyKey must have 1 to {MAX_IDEMPOTENCY_KEY} characters",
+            )
+
+    async def request_takeback(
+        self,
+        game_id: str,
+        caller: Caller | str | None,
+        expected_version: int | None,
+        idempotency_key: str | None,
+    ) -> Applied:
+        """The caller's seat takes back its last decision, or asks the others to agree
+        (service/core/takebacks.py)."""
+        return await takebacks.ask(
+            self, game_id, _caller(caller), expected_version, idempotency_key
+        )
+
+    async def answer_takeback(
+        self,
+        game_id: str,
+        caller: Caller | str | None,
+        accept: bool,
+        expected_version: int | None,
+        idempotency_key: str | None,
+    ) -> Applied:
+        """The caller's seat accepts or declines the pending takeback request."""
+        return await takebacks.answer(
+            self, game_id, _caller(caller), accept, expected_version, idempotency_key
+        )
+
+    # what service/core/takebacks.py shares with applyMove: loading, the seat, replays
+    async def load_for(
+        self, game_id: str, caller: Caller, idempotency_key: str | None
+    ) -> tuple[Record, Done | None]:
+        return await self._load(game_id, caller, idempotency_key)
+
+    def seat_for(self, game_id: str, record: Record, caller: Caller) -> int:
+        return self._seat(game_id, record, caller)
+
+    async def replayed(
+        self, game_id: str, record: Record, game: Game[Any, Any], seat: int, done: Done, asked: str
+    ) -> Applied:
+        return await self._replayed(game_id, record, game, seat, done, asked)
 
     async def _decide(
         self,
@@ -501,22 +549,7 @@ class GameService:
         """`loaded` replayed up to `version` (below its own); see `at_version` for a version
         inside a run of forced steps."""
         record, game = loaded.record, loaded.game
-        assert record.options is not None
-        # a checkpoint is a committed version, never inside a run: the decision that starts
-        # the run `version` may be inside comes after it
-        checkpoint = await self.store.checkpoint(loaded.id, version)
-        after = 0 if checkpoint is None else checkpoint.version
-        entries = await self.store.history(loaded.id, after, version + 1)
-        decided = [e for e in entries if e.version <= version and not e.forced]
-        decided = [e for e in decided if e.move is not None]  # events (resign...) are no moves
-        inside_run = any(e.version == version + 1 and e.forced for e in entries)
-        if inside_run and decided:
-            decided.pop()
-        decisions = [(e.seat, e.move) for e in decided]
-        if checkpoint is None:
-            state = replay(game, record.players, record.options, record.seed, decisions)
-        else:
-            state = resume(game, decode_state(game, checkpoint.state), decisions)
+        state = await self.state_at(loaded, version)
         then = msgspec.structs.replace(
             record,
             version=version,
@@ -524,6 +557,39 @@ class GameService:
             state=encode_state(state),
         )
         return LoadedGame(loaded.id, then, game, loaded.viewer, state)
+
+    async def state_at(self, loaded: LoadedGame, version: int) -> Any:
+        """The game's state at `version` (at most its own), replayed as `_then` says. A
+        takeback at or below `version` (service/core/takebacks.py) restarts the replay from the
+        state of the version it went back to, found the same way."""
+        record, game = loaded.record, loaded.game
+        assert record.options is not None
+        # a checkpoint is a committed version, never inside a run: the decision that starts
+        # the run `version` may be inside comes after it
+        checkpoint = await self.store.checkpoint(loaded.id, version)
+        after = 0 if checkpoint is None else checkpoint.version
+        entries = await self.store.history(loaded.id, after, version + 1)
+        taken = [
+            e
+            for e in entries
+            if e.version <= version and e.takeback is not None and e.takeback.step == "TAKEN"
+        ]
+        base = None
+        if taken:  # a state from before the checkpoint, perhaps: found on its own
+            assert taken[-1].takeback is not None
+            base = await self.state_at(loaded, taken[-1].takeback.to_version)
+            entries = [e for e in entries if e.version > taken[-1].version]
+        decided = [e for e in entries if e.version <= version and not e.forced]
+        decided = [e for e in decided if e.move is not None]  # events (resign...) are no moves
+        inside_run = any(e.version == version + 1 and e.forced for e in entries)
+        if inside_run and decided:
+            decided.pop()
+        decisions = [(e.seat, e.move) for e in decided]
+        if base is not None:
+            return resume(game, base, decisions)
+        if checkpoint is None:
+            return replay(game, record.players, record.options, record.seed, decisions)
+        return resume(game, decode_state(game, checkpoint.state), decisions)
 
     async def _load(
         self, game_id: str, caller: Caller, idempotency_key: str | None

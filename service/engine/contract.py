@@ -196,6 +196,14 @@ class Game(Protocol[S, M]):
         """Static card data a client needs to draw the game (JSON-ready)."""
         ...
 
+    def takeback_safe(self, before: S, after: S) -> bool:
+        """Whether a seat may take back, alone, what led from `before` to `after` (two states
+        one commit apart, docs/architecture.md "The path of a takeback"): True only when
+        nothing hidden was revealed to anyone (a drawn card, a flipped glade, a card shown
+        to one seat: RULINGS ALL-4) and no random event happened (the Rng did not move,
+        ALL-2). Conservative: in doubt, False (the takeback then needs the others' consent)."""
+        ...
+
     # The bots' members (service/bots reads a game only through these and the hooks above).
     # BotHooks gives defaults; a game overrides what its rules make different.
     bot_tuning: ClassVar[BotTuning]

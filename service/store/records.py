@@ -20,8 +20,9 @@ import msgspec
 # format read newer records: msgspec ignores trailing fields it does not know.
 # 1: every record before rolling upgrades were guarded; 2: `Record.rules`; 3: `acted_by` of
 # HistoryRecord and FoldedHistory (issue 31: an older release folding would drop it); 4:
-# `Record.spectator_delay` (issue 32: an older release writing the record back would drop the
-# delay and show spectators the live game).
+# takebacks and delayed spectators (issue 32): `Record.takebacks`, `takeback`, `banks`,
+# `spectator_delay`, `HistoryRecord.takeback` and `FoldedHistory.takebacks` (an older release
+# writing the record back would drop them, and show spectators the live game).
 FORMAT = 4
 
 
@@ -44,6 +45,36 @@ class Clock(msgspec.Struct, array_like=True):
     per_seat_total: float | None
     increment: float
     on_timeout: str  # AUTO_RANDOM, AUTO_GREEDY or FORFEIT
+
+
+class TakebackRequest(msgspec.Struct, array_like=True):
+    """A takeback a seat asked for under WITH_CONSENT, waiting for the other human seats
+    (service/core/takebacks.py). It lapses at `expires` (epoch seconds) or with the next
+    decision of anyone: `asked` is the version its request made, and any other version voids it."""
+
+    seat: int
+    to_version: int  # the version whose state the takeback restores
+    asked: int
+    expires: float
+    accepted: list[int]  # the seats that agreed so far (bots at once)
+
+
+class TakebackNote(msgspec.Struct, array_like=True):
+    """What a takeback entry of the history records: the step (ASKED, ACCEPTED, DECLINED or
+    TAKEN), the version taken back to, who asked and, once TAKEN, who agreed."""
+
+    step: str
+    to_version: int
+    asked_by: int
+    agreed_by: list[int] = msgspec.field(default_factory=list)
+
+
+class Bank(msgspec.Struct, array_like=True):
+    """The seats' perSeatTotal clock banks as of a version, so a takeback gives back the time
+    spent since (service/core/clocks.py keeps the last few)."""
+
+    version: int
+    remaining: list[float]
 
 
 class Record(msgspec.Struct, array_like=True):
@@ -78,6 +109,12 @@ class Record(msgspec.Struct, array_like=True):
     # replayed only by those rules (service/core/decisions.py, `playable`); 1 in records of
     # earlier releases, created under the first versioned rules
     rules: int = 1
+    # takebacks (issue 32, service/core/takebacks.py): the create option (NONE in records of
+    # earlier releases), the request waiting for consent, and the clock banks of the latest
+    # versions (perSeatTotal clocks only)
+    takebacks: str = "NONE"
+    takeback: TakebackRequest | None = None
+    banks: list[Bank] = msgspec.field(default_factory=list)
     # versions a spectator (no seat, not the game's tenant) is kept behind the live game while
     # it is ACTIVE (service/core/access.py, `spectator_delay`); 0 in records of earlier releases
     spectator_delay: int = 0
@@ -100,6 +137,8 @@ class HistoryRecord(msgspec.Struct, array_like=True):
     # "" for the seat itself (its token), a bot or the service; ACTED_BY_TENANT when the
     # game's tenant made the decision for the seat (X-API-Key acting as that seat)
     acted_by: str = ""
+    # an entry of a takeback (event TAKEBACK, move None): its step, who asked and who agreed
+    takeback: TakebackNote | None = None
 
 
 ACTED_BY_TENANT = "TENANT"
@@ -120,6 +159,7 @@ class FoldedHistory(msgspec.Struct, array_like=True):
     digest: bytes = b""
     events: list[str] | None = None
     acted_by: list[str] | None = None
+    takebacks: list[TakebackNote | None] | None = None  # the same for `takeback` (issue 32)
 
 
 # Past states (GameService.at_version) replay from the latest checkpoint at or below the version
@@ -161,6 +201,7 @@ def fold(entries: list[HistoryRecord], labelled: bool) -> bytes:
     labels = [e.label for e in entries]
     events = [e.event for e in entries]
     acted_by = [e.acted_by for e in entries]
+    takebacks = [e.takeback for e in entries]
     folded = FoldedHistory(
         FORMAT,
         entries[0].version if entries else 1,
@@ -169,6 +210,7 @@ def fold(entries: list[HistoryRecord], labelled: bool) -> bytes:
         b"" if labelled else label_digest(labels),
         events if any(events) else None,
         acted_by if any(acted_by) else None,
+        takebacks if any(takebacks) else None,
     )
     return zlib.compress(record_encoder.encode(folded), 9)
 
@@ -180,10 +222,11 @@ def unfold(blob: bytes) -> tuple[list[HistoryRecord], bytes | None]:
     labels = folded.labels or [""] * len(folded.entries)
     events = folded.events or [""] * len(folded.entries)
     acted_by = folded.acted_by or [""] * len(folded.entries)
+    takebacks = folded.takebacks or [None] * len(folded.entries)
     entries = [
-        HistoryRecord(folded.first + i, seat, move, label, forced, event, by)
-        for i, ((seat, move, forced), label, event, by) in enumerate(
-            zip(folded.entries, labels, events, acted_by, strict=True)
+        HistoryRecord(folded.first + i, seat, move, label, forced, event, by, takeback)
+        for i, ((seat, move, forced), label, event, by, takeback) in enumerate(
+            zip(folded.entries, labels, events, acted_by, takebacks, strict=True)
         )
     ]
     return entries, None if folded.labels is not None else folded.digest

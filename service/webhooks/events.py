@@ -56,6 +56,20 @@ class SeatHappening(msgspec.Struct, rename="camel"):
     player_id: str | None
 
 
+class Takeback(msgspec.Struct, rename="camel"):
+    """game.takeback: the game went back to the state of `toVersion` as the new `version`
+    (service/core/takebacks.py): `seat` asked, `agreedBy` accepted (bots included; empty
+    when the seat could take back alone)."""
+
+    game_id: str
+    kind: str
+    version: int
+    seat: int
+    player_id: str | None
+    to_version: int
+    agreed_by: list[int]
+
+
 class GameFinished(msgspec.Struct, rename="camel"):
     """game.finished: the end by the rules or by a resignation or forfeit on time (an
     abandoned game has game.abandoned only). Points as every spectator sees them."""
@@ -81,6 +95,7 @@ PAYLOADS: dict[str, type[msgspec.Struct]] = {
     "game.timeout": SeatHappening,
     "game.resigned": SeatHappening,
     "game.abandoned": SeatHappening,
+    "game.takeback": Takeback,
     TEST_EVENT: WebhookTest,
 }
 
@@ -94,7 +109,7 @@ def of_commit(
     game_id: str, before: Record | None, after: Record, history: list[HistoryRecord]
 ) -> list[Event]:
     """The events of one commit, in the order a receiver should see them: what happened
-    (timeout, resignation, abandon), then the end or whose turn it is now. Nothing for games
+    (timeout, resignation, abandon, takeback), then the end or whose turn it is now. Nothing for games
     without a tenant (earlier releases)."""
     if not after.tenant:
         return []
@@ -106,6 +121,14 @@ def of_commit(
             player = None if seat is None else _seat(after, seat).player_id
             happening = SeatHappening(game_id, after.kind, entry.version, seat, player)
             events.append((kind, happening))
+        note = entry.takeback
+        if note is not None and note.step == "TAKEN":
+            player = _seat(after, note.asked_by).player_id
+            taken = Takeback(
+                game_id, after.kind, entry.version, note.asked_by, player, note.to_version,
+                note.agreed_by,
+            )  # fmt: skip
+            events.append(("game.takeback", taken))
     if after.status() == "FINISHED":
         events.append(("game.finished", _finished(game_id, after)))
     elif not after.finished:

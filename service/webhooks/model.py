@@ -40,7 +40,12 @@ from typing import Any, Literal
 import msgspec
 
 EventType = Literal[
-    "turn.started", "game.finished", "game.timeout", "game.resigned", "game.abandoned"
+    "turn.started",
+    "game.finished",
+    "game.timeout",
+    "game.resigned",
+    "game.abandoned",
+    "game.takeback",
 ]
 EVENT_TYPES: tuple[EventType, ...] = (
     "turn.started",
@@ -48,6 +53,7 @@ EVENT_TYPES: tuple[EventType, ...] = (
     "game.timeout",
     "game.resigned",
     "game.abandoned",
+    "game.takeback",
 )
 TEST_EVENT = "webhook.test"  # sendTestWebhookEvent's type: one endpoint, never subscribed to
 ALL_TYPES = (*EVENT_TYPES, TEST_EVENT)  # every type a body may have (schemas, API enums)

@@ -19,6 +19,7 @@ import pytest
 from playwright.async_api import Browser, Page, Request
 
 from tests.clients.conftest import KINDS, TIMEOUT_MS, Service, only_to
+from tests.core.takeback_scenes import decisions, first_answered
 from tests.support.workers import WorkerProcess, worker_process
 
 GAME = """query($id: ID!) { game(id: $id) {
@@ -151,6 +152,64 @@ async def test_the_page_creates_a_game_and_plays_a_move_by_keyboard(
     await _picture(page, "playground-refusal", tmp_path, always=False)
     assert trouble == []
     await page.close()
+
+
+async def test_the_takeback_buttons_ask_and_accept(
+    browser: Browser, service: Service, http: httpx.AsyncClient
+) -> None:
+    """Issue 32: a seat takes back alone with one click; a request waiting for the seat shown
+    is accepted with another (the game's `takebacks`: WITH_CONSENT, the page's default)."""
+    made = decisions("TREELINGS", 2, "tb-TREELINGS")
+    k = first_answered(made)
+    page, trouble = await _open(browser, service, DESKTOP)
+    game_id = await _create(page, "TREELINGS", 2, {}, "tb-TREELINGS")
+    tokens = await _tokens(page)
+
+    async def played(upto: int) -> None:
+        for d in made[:upto]:
+            answer = await http.post(
+                "/graphql",
+                headers={"authorization": f"Bearer {tokens[d.seat]}"},
+                json={"query": MOVE, "variables": {"id": game_id, "move": d.move}},
+            )
+            assert answer.json()["data"]["applyMove"]["__typename"] == "MoveApplied", answer.text
+
+    async def at_version(version: int) -> None:
+        await page.wait_for_function(
+            f"() => Number(document.body.dataset.version) === {version}"
+            " && document.body.dataset.busy === '0'",
+            timeout=TIMEOUT_MS,
+        )
+
+    await played(1)  # seat 0 takes cards: nothing drawn yet
+    await at_version(1)
+    await page.click("#ask-takeback")
+    await at_version(2)
+    game = await _game(http, game_id, None)
+    assert game["version"] == 2 and game["toAct"] == [made[0].seat]
+
+    await played(k + 2)  # the same decisions again, and the other seat's after them
+    version = (await _game(http, game_id, None))["version"]
+    asked = await http.post(
+        "/graphql",
+        headers={"authorization": f"Bearer {tokens[made[k].seat]}"},
+        json={"query": ASK, "variables": {"id": game_id}},
+    )
+    assert asked.json()["data"]["requestTakeback"]["__typename"] == "MoveApplied", asked.text
+    await at_version(version + 1)
+    await page.click(f"#seats button[data-viewer='{made[k + 1].seat}']")
+    await page.wait_for_selector("#accept-takeback:not([hidden])", timeout=TIMEOUT_MS)
+    await page.click("#accept-takeback")
+    await at_version(version + 2)
+    assert (await _game(http, game_id, None))["version"] == version + 2
+    assert trouble == []
+    await page.close()
+
+
+MOVE = """mutation($id: ID!, $move: JSON!) {
+  applyMove(input: {gameId: $id, move: $move}) { __typename }
+}"""
+ASK = "mutation($id: ID!) { requestTakeback(gameId: $id) { __typename } }"
 
 
 @pytest.mark.slow

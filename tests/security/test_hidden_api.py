@@ -34,7 +34,9 @@ EVERY = 8  # a checkpoint every EVERY decisions, the first at the start
 
 GAME = f"""
 query Game($id: ID!) {{
-  game(id: $id) {{ {gql.GAME_FIELDS} history {{ version seat move label forced event actedBy }} }}
+  game(id: $id) {{ {gql.GAME_FIELDS} history {{
+    version seat move label forced event actedBy takeback {{ step toVersion askedBy agreedBy }}
+  }} }}
 }}"""
 VALIDATE = """
 query Validate($id: ID!, $move: JSON!) {

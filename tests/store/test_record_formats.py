@@ -27,6 +27,7 @@ from service.store.records import (
     history_decoder,
     label_digest,
     record_decoder,
+    record_encoder,
     unfold,
 )
 
@@ -106,10 +107,9 @@ def test_a_record_names_its_format_and_the_rules_it_was_created_under() -> None:
 def test_a_record_of_a_newer_release_reads_without_the_fields_it_added() -> None:
     """Readers accept additive fields: a newer release appends its fields after this one's."""
     saved = (Path(__file__).parent / "fixtures" / "treelings-format2-rules.msgpack").read_bytes()
-    fields = msgspec.msgpack.decode(saved)
-    own = [0]  # the fields this release added after the fixture's: spectator_delay (format 4)
+    fields = msgspec.msgpack.decode(record_encoder.encode(record_decoder.decode(saved)))
     newer = record_decoder.decode(
-        msgspec.msgpack.encode([FORMAT + 1, *fields[1:], *own, "a newer field", [1]])
+        msgspec.msgpack.encode([FORMAT + 1, *fields[1:], "a newer field", [1]])
     )
     assert msgspec.structs.replace(newer, format=2) == record_decoder.decode(saved)
 
@@ -119,5 +119,25 @@ def test_a_record_from_before_spectator_delays_reads_as_live_for_spectators() ->
     saved = Path(__file__).parent / "fixtures" / "treelings-format3.msgpack"
     fields = msgspec.msgpack.decode(saved.read_bytes())
     record = record_decoder.decode(saved.read_bytes())
-    assert (record.format, len(fields)) == (3, len(Record.__struct_fields__) - 1)
+    assert (record.format, len(fields)) == (3, len(Record.__struct_fields__) - 4)
     assert record.spectator_delay == 0
+
+
+def test_records_and_entries_of_format_4_keep_their_takebacks() -> None:
+    """Format 4 added takebacks and delayed spectators (issue 32): the policy, the pending request and the clock banks
+    of a record; the takeback note of a history entry, also through a fold. Earlier records
+    read as NONE with none pending."""
+    record = record_decoder.decode(
+        (FIXTURES_DIR / "treelings-format4-takebacks.msgpack").read_bytes()
+    )
+    assert (record.format, record.takebacks, record.spectator_delay) == (4, "WITH_CONSENT", 2)
+    assert record.takeback is not None and record.takeback.seat == 0
+    assert record.banks and record.banks[-1].remaining == [600.0, 600.0]
+    earlier = [record_decoder.decode(p.read_bytes()) for p in FIXTURES if "-format4" not in p.stem]
+    assert {(r.takebacks, r.takeback, len(r.banks)) for r in earlier} == {("NONE", None, 0)}
+    saved = (FIXTURES_DIR / "entries-format4.history").read_bytes()
+    entries = msgspec.msgpack.decode(saved, type=list[HistoryRecord])
+    note = entries[1].takeback
+    assert entries[0].takeback is None and note is not None
+    assert (note.step, note.to_version, note.asked_by) == ("TAKEN", 0, 0)
+    assert unfold(fold(entries, True))[0] == entries

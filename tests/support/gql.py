@@ -26,7 +26,10 @@ mutation Apply($input: ApplyMoveInput!) {{
 HISTORY = """
 query History($id: ID!, $after: Int) {
   game(id: $id) {
-    version history(after: $after) { version seat move label forced event actedBy }
+    version history(after: $after) {
+      version seat move label forced event actedBy
+      takeback { step toVersion askedBy agreedBy }
+    }
   }
 }"""
 

@@ -121,6 +121,49 @@ async def test_a_game_arrives_signed_in_order_and_as_its_schemas_say() -> None:
         assert {s["playerId"] for s in last["data"]["scores"]} == {"alice", "bob"}
 
 
+async def test_a_takeback_arrives_signed_as_its_schema_says() -> None:
+    """game.takeback (issue 32) reaches the endpoint like every event, signed and in order."""
+    async with hooks() as h:
+        endpoint = await register(h.redis, "acme", h.receiver.url("/ok"))
+        payload = await create_game(
+            h.http,
+            document=CREATE,
+            key=ACME,
+            players=2,
+            seed="tb-TREELINGS",
+            playerIds=["alice", "bob"],
+            takebacks="OWN_DECISIONS",
+        )
+        game, token = payload["game"], payload["seats"][0]["token"]
+        move = {"type": "takeColour", "colour": "green"}  # draws nothing: seat 0 goes on
+        variables = {"id": game["id"], "move": move, "expected": game["version"]}
+        moved = (await post(h.http, MOVE, variables, token=token))["data"]["applyMove"]
+        assert moved["__typename"] == "MoveApplied", moved
+        taken = await post(h.http, TAKEBACK, {"id": game["id"]}, token=token)
+        assert taken["data"]["requestTakeback"]["__typename"] == "MoveApplied", taken
+        await h.receiver.until(
+            lambda lines: any('"game.takeback"' in line["body"] for line in lines),
+            "game.takeback arrives",
+        )
+        bodies = verified(h, endpoint)
+        (body,) = [b for b in bodies if b["type"] == "game.takeback"]
+        with open(f"{SCHEMAS}/game.takeback.json") as schema:
+            jsonschema.validate(body, json.load(schema))
+        assert body["data"] == {
+            "gameId": game["id"],
+            "kind": "TREELINGS",
+            "version": game["version"] + 2,
+            "seat": 0,
+            "playerId": "alice",
+            "toVersion": game["version"],
+            "agreedBy": [],
+        }
+
+
+TAKEBACK = """
+mutation Takeback($id: ID!) { requestTakeback(gameId: $id) { __typename } }"""
+
+
 async def test_errors_and_timeouts_are_retried_with_the_same_id() -> None:
     port = free_port()
     async with hooks(RULES_WEBHOOK_TIMEOUT_SECONDS="2", RULES_WORKER_METRICS_PORT=str(port)) as h:

@@ -157,3 +157,45 @@ async def test_only_a_tenant_with_an_enabled_endpoint_fills_an_outbox(
     acme = [await store.redis.xlen(outbox_key(lane, "acme")) for lane in range(LANES)]
     globex = [await store.redis.exists(outbox_key(lane, "globex")) for lane in range(LANES)]
     assert sum(acme) == 1 and sum(globex) == 0
+
+
+async def test_a_takeback_has_its_event(setup: tuple[httpx.AsyncClient, RedisStore]) -> None:
+    """game.takeback (issue 32): who asked, back to which version, who agreed; then the turn
+    of the seat that took back starts again."""
+    http, store = setup
+    await register(store.redis, "acme", "http://127.0.0.1:9/unused")
+    created = await create_game(
+        http,
+        document=CREATE,
+        key=ACME,
+        kind="TREELINGS",
+        players=2,
+        seed="tb-TREELINGS",
+        playerIds=["a", "b"],
+        takebacks="OWN_DECISIONS",
+    )
+    game_id, token = created["game"]["id"], created["seats"][0]["token"]
+    version = created["game"]["version"]
+    legal = await post(http, LEGAL, {"id": game_id}, token=token)
+    move = {"type": "takeColour", "colour": "green"}  # draws nothing: seat 0 goes on
+    assert {"move": move} in legal["data"]["game"]["legalMoves"]
+    await post(http, MOVE, {"id": game_id, "move": move, "expected": version}, token=token)
+    asked = await post(http, TAKEBACK, {"id": game_id}, token=token)
+    assert asked["data"]["requestTakeback"]["__typename"] == "MoveApplied", asked
+
+    found = await events(store, "acme", game_id)
+    taken = [e for e in found if e["type"] == "game.takeback"]
+    assert len(taken) == 1
+    assert taken[0]["data"] == {
+        "gameId": game_id,
+        "kind": "TREELINGS",
+        "version": version + 2,
+        "seat": 0,
+        "playerId": "a",
+        "toVersion": version,
+        "agreedBy": [],
+    }
+
+
+TAKEBACK = """
+mutation Takeback($id: ID!) { requestTakeback(gameId: $id) { __typename } }"""

@@ -259,6 +259,7 @@ class Mutation(WebhookMutations):
                 input.player_ids,
                 _clock(input.clock),
                 input.spectator_delay,
+                input.takebacks.value,
             )
         except Refused as refused:
             raise api_error(refused) from None
@@ -310,6 +311,56 @@ class Mutation(WebhookMutations):
                 _move(input.move, input.typed_move),
                 input.expected_version,
                 input.idempotency_key,
+            )
+        except Refused as refused:
+            return _rejected(refused)
+        return MoveApplied(game=Game(loaded=applied.game), replayed=applied.replayed)
+
+    @strawberry.mutation(
+        name="requestTakeback",
+        description="The bearer's seat takes back its last decision: the game goes back to the "
+        "version just before it, as a new version (docs/api.md, section 13). Alone while the "
+        "game's `takebacks` policy allows it; under WITH_CONSENT beyond that it becomes the "
+        "game's `takebackRequest`, taken once every other human seat accepts. "
+        "TAKEBACK_NOT_ALLOWED otherwise. Idempotent like applyMove.",
+    )
+    async def request_takeback(
+        self,
+        info: Info[Any, Any],
+        game_id: strawberry.ID,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        as_seat: Annotated[int | None, strawberry.argument(description=AS_SEAT)] = None,
+    ) -> ApplyMoveResult:
+        try:
+            applied = await context_service(info).request_takeback(
+                str(game_id), context_caller(info, as_seat), expected_version, idempotency_key
+            )
+        except Refused as refused:
+            return _rejected(refused)
+        return MoveApplied(game=Game(loaded=applied.game), replayed=applied.replayed)
+
+    @strawberry.mutation(
+        name="answerTakeback",
+        description="The bearer's seat accepts or declines the game's `takebackRequest`; the "
+        "last acceptance takes it back. TAKEBACK_NOT_ALLOWED when none waits for this seat.",
+    )
+    async def answer_takeback(
+        self,
+        info: Info[Any, Any],
+        game_id: strawberry.ID,
+        accept: bool,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        as_seat: Annotated[int | None, strawberry.argument(description=AS_SEAT)] = None,
+    ) -> ApplyMoveResult:
+        try:
+            applied = await context_service(info).answer_takeback(
+                str(game_id),
+                context_caller(info, as_seat),
+                accept,
+                expected_version,
+                idempotency_key,
             )
         except Refused as refused:
             return _rejected(refused)

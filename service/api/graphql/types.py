@@ -18,6 +18,7 @@ from service.api.graphql.errors import api_error
 from service.bots import STRATEGIES
 from service.core import Caller, GameService, LoadedGame
 from service.core.clocks import MIN_PER_DECISION, MIN_PER_SEAT_TOTAL, ON_TIMEOUT, clock_json
+from service.core.takebacks import POLICIES, STEPS, note_json, request_json
 from service.engine.play import parse_options
 from service.games import games
 from service.refusals import DECISIONS, Refused
@@ -62,6 +63,8 @@ if TYPE_CHECKING:  # made from their sources at import: opaque to mypy
     Strategy: TypeAlias = Any
     RejectCode: TypeAlias = Any
     ActedBy: TypeAlias = Any
+    TakebackPolicy: TypeAlias = Any
+    TakebackStep: TypeAlias = Any
 else:
     GameKind = vocabulary("GameKind", games())  # every package under service/games
     GameStatus = vocabulary("GameStatus", STATUSES)
@@ -75,6 +78,15 @@ else:
         "Who made a decision for its seat other than the seat itself: TENANT, the game's "
         "tenant with its API key (`asSeat`).",
     )
+    TakebackPolicy = vocabulary(
+        "TakebackPolicy",
+        POLICIES,
+        "Who may take back a decision (requestTakeback): NONE nobody; OWN_DECISIONS a seat its "
+        "own last decision while nothing hidden was revealed, nothing random happened and no "
+        "other seat decided since; WITH_CONSENT that too, and beyond it once every other human "
+        "seat accepts (answerTakeback; bots accept).",
+    )
+    TakebackStep = vocabulary("TakebackStep", STEPS, "A step of a takeback in the history.")
 
 
 SEED = (
@@ -123,6 +135,39 @@ class GameClock:
     remaining_seconds: list[float] | None = strawberry.field(
         description="perSeatTotal clocks: each seat's bank as of the last decision (the seat "
         "on the clock has until `deadline`)."
+    )
+
+
+@strawberry.type(description="A takeback waiting for the other human seats' answers.")
+class TakebackRequest:
+    seat: int = strawberry.field(description="The seat that asked.")
+    to_version: int = strawberry.field(description="The version whose state it restores.")
+    accepted_by: list[int] = strawberry.field(description="The seats that agreed (bots at once).")
+    waiting_for: list[int] = strawberry.field(description="The seats that must still answer.")
+    expires: datetime = strawberry.field(
+        description="When it lapses; any decision made before that ends it too."
+    )
+
+
+@strawberry.type(description="A history entry's takeback: who asked, who agreed.")
+class TakebackNote:
+    step: TakebackStep
+    to_version: int = strawberry.field(description="The version whose state it restores.")
+    asked_by: int
+    agreed_by: list[int] = strawberry.field(
+        description="Who had agreed (TAKEN: every other seat that had to; empty when the seat "
+        "could take back alone)."
+    )
+
+
+def takeback_note(shown: dict[str, Any] | None) -> TakebackNote | None:
+    if shown is None:
+        return None
+    return TakebackNote(
+        step=TakebackStep(shown["step"]),
+        to_version=shown["toVersion"],
+        asked_by=shown["askedBy"],
+        agreed_by=shown["agreedBy"],
     )
 
 
@@ -250,6 +295,9 @@ class HistoryEntry:
         description="TENANT when the game's tenant made this decision for the seat; null "
         "when the seat itself (its token), a bot or the service did.",
     )
+    takeback: TakebackNote | None = strawberry.field(
+        default=None, description="An entry of a takeback (no move): its step, who asked."
+    )
 
     @strawberry.field(description=TYPED_MOVE)
     def typed_move(self) -> TypedMove | None:
@@ -345,6 +393,26 @@ class Game:
             seat=shown["seat"],
             deadline=None if deadline is None else datetime.fromtimestamp(deadline, UTC),
             remaining_seconds=shown["remainingSeconds"],
+        )
+
+    @strawberry.field(description="Who may take back a decision in this game.")
+    def takebacks(self) -> TakebackPolicy:
+        return TakebackPolicy(self.loaded.record.takebacks)
+
+    @strawberry.field(
+        name="takebackRequest",
+        description="The takeback waiting for answers (WITH_CONSENT); null when none is.",
+    )
+    def takeback_request(self) -> TakebackRequest | None:
+        shown = request_json(self.loaded.record)
+        if shown is None:
+            return None
+        return TakebackRequest(
+            seat=shown["seat"],
+            to_version=shown["toVersion"],
+            accepted_by=shown["acceptedBy"],
+            waiting_for=shown["waitingFor"],
+            expires=datetime.fromtimestamp(shown["expires"], UTC),
         )
 
     @strawberry.field(description="Set when a resign, the tenant or a clock ended the game.")
@@ -454,8 +522,9 @@ class Game:
                 label=e.label,
                 forced=e.forced,
                 game=self.loaded.game,
-                event=EndReason(e.event) if e.event else None,
+                event=EndReason(e.event) if e.event in END_REASONS else None,
                 acted_by=ActedBy(e.acted_by) if e.acted_by else None,
+                takeback=takeback_note(note_json(e.takeback)),
             )
             for e in entries
         ]
@@ -505,6 +574,10 @@ class CreateGameInput:
         description="A turn clock, enforced by the server even when no client comes back.",
     )
     spectator_delay: int = strawberry.field(default=0, description=SPECTATOR_DELAY)
+    takebacks: TakebackPolicy = strawberry.field(
+        default=TakebackPolicy.NONE,
+        description="Whether and how seats may take back decisions (requestTakeback).",
+    )
 
 
 @strawberry.type

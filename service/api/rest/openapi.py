@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from service.api.edge.problems import STATUS
-from service.api.rest import webhook_openapi
+from service.api.rest import takeback_openapi, webhook_openapi
 from service.api.rest.rendering import GAME_FIELDS
 from service.bots import STRATEGIES
 from service.core.access import MAX_SPECTATOR_DELAY
@@ -383,6 +383,7 @@ def openapi() -> dict[str, Any]:
                     },
                 }
             },
+            **takeback_openapi.paths(ok, body, problems, game_id, act_as),
             **webhook_openapi.paths(ok, body, problems),
         },
         "components": {
@@ -398,6 +399,7 @@ def openapi() -> dict[str, Any]:
             },
             "schemas": {
                 **_envelope_schemas(views, moves),
+                **takeback_openapi.schemas(),
                 **webhook_openapi.schemas(),
                 **game_components,
             },
@@ -459,6 +461,7 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                     },
                 },
                 "clock": {"oneOf": [_ref("ClockOption"), {"type": "null"}]},
+                "takebacks": {"oneOf": [_ref("TakebackPolicy"), {"type": "null"}]},
                 "playerIds": {
                     "type": ["array", "null"],
                     "items": {"type": ["string", "null"], "minLength": 1, "maxLength": 128},
@@ -509,6 +512,8 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                     "it is ACTIVE: a spectator's version, state, toAct, scores, history and "
                     "past states are those of that earlier version.",
                 },
+                "takebacks": _ref("TakebackPolicy"),
+                "takebackRequest": {"oneOf": [_ref("TakebackRequest"), {"type": "null"}]},
             },
             "required": list(GAME_FIELDS),
         },
@@ -716,6 +721,7 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                                 "for the seat (X-Act-As-Seat); null: the seat itself, a bot "
                                 "or the service.",
                             },
+                            "takeback": {"oneOf": [_ref("TakebackNote"), {"type": "null"}]},
                         },
                         "required": ["version", "seat", "move", "label", "forced", "event"],
                     },

@@ -8,9 +8,10 @@ from typing import Any
 from service.api.edge.problems import from_refusal
 from service.core import LoadedGame
 from service.core.clocks import clock_json
+from service.core.takebacks import note_json, request_json
 from service.refusals import Refused
 from service.store import HistoryRecord
-from service.store.records import Outcome
+from service.store.records import END_REASONS, Outcome
 
 # A game's fields, in the order REST writes them; OpenAPI requires every one.
 GAME_FIELDS = (
@@ -30,6 +31,8 @@ GAME_FIELDS = (
     "seedReveal",
     "clock",
     "spectatorDelay",
+    "takebacks",
+    "takebackRequest",
 )
 
 
@@ -53,6 +56,8 @@ def game_json(loaded: LoadedGame, tenant: str | None) -> dict[str, Any]:
         "seedReveal": loaded.seed_reveal(),
         "clock": clock_json(record),
         "spectatorDelay": record.spectator_delay,
+        "takebacks": record.takebacks,
+        "takebackRequest": request_json(record),
     }
 
 
@@ -69,8 +74,9 @@ def history_json(entry: HistoryRecord) -> dict[str, Any]:
         "move": entry.move,
         "label": entry.label,
         "forced": entry.forced,
-        "event": entry.event or None,
+        "event": entry.event if entry.event in END_REASONS else None,
         "actedBy": entry.acted_by or None,
+        "takeback": note_json(entry.takeback),
     }
 
 

@@ -50,6 +50,11 @@ class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
     player_ids: list[str | None] | None = msgspec.field(default=None, name="playerIds")
     clock: dict[str, Any] | None = None
     spectator_delay: int = msgspec.field(default=0, name="spectatorDelay")
+    takebacks: str | None = None
+
+
+class AnswerBody(msgspec.Struct, forbid_unknown_fields=True):
+    accept: bool
 
 
 class SuggestBody(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
@@ -174,6 +179,7 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
             body.player_ids,
             body.clock,
             body.spectator_delay,
+            body.takebacks,
         )
         ids = loaded.record.player_ids
         seats = [
@@ -262,6 +268,35 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
             {"game": game_json(loaded, None), "replayed": applied.replayed}, headers=headers
         )
 
+    def taken_json(applied: Applied) -> Response:
+        """A takeback's answer, as applyMove's: the game, replayed or not, and its ETag."""
+        loaded = applied.game
+        headers = {"etag": etag(loaded)}
+        if applied.replayed:
+            headers["idempotent-replayed"] = "true"
+        body = {"game": game_json(loaded, None), "replayed": applied.replayed}
+        return json_response(body, headers=headers)
+
+    async def request_takeback(request: Request) -> Response:
+        applied = await service.request_takeback(
+            request.path_params["game_id"],
+            caller(request),
+            _if_match(request),
+            request.headers.get("idempotency-key"),
+        )
+        return taken_json(applied)
+
+    async def answer_takeback(request: Request) -> Response:
+        body = await read_body(request, AnswerBody, max_depth)
+        applied = await service.answer_takeback(
+            request.path_params["game_id"],
+            caller(request),
+            body.accept,
+            _if_match(request),
+            request.headers.get("idempotency-key"),
+        )
+        return taken_json(applied)
+
     def ended_json(applied: Applied, tenant: str | None) -> Response:
         loaded = applied.game
         headers = {"etag": etag(loaded, tenant)}
@@ -318,6 +353,8 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
         Route("/v1/games/{game_id}/validate", guarded(validate_move), methods=["POST"]),
         Route("/v1/games/{game_id}/resign", guarded(resign), methods=["POST"]),
         Route("/v1/games/{game_id}/abandon", guarded(abandon), methods=["POST"]),
+        Route("/v1/games/{game_id}/takeback", guarded(request_takeback), methods=["POST"]),
+        Route("/v1/games/{game_id}/takeback/answer", guarded(answer_takeback), methods=["POST"]),
         Route("/v1/games/{game_id}/suggest", guarded(suggest_move), methods=["POST"]),
         Route("/v1/games/{game_id}/scores", guarded(scores), methods=["GET"]),
         Route("/v1/games/{game_id}/history", guarded(history), methods=["GET"]),

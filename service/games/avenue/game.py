@@ -91,6 +91,9 @@ class TreeLinedAvenue(BotHooks):
         """A copy with everything `seat` cannot see re-drawn by `rng` (service.bots)."""
         return hidden.determinize(state, seat, rng)
 
+    def takeback_safe(self, before: State, after: State) -> bool:
+        return hidden.unrevealed(before, after)
+
     def bot_points(self, state: State) -> list[int]:
         """Live scores plus every seat's met projects until the game ends (AV-9: bots.py)."""
         if self.is_over(state):

@@ -32,3 +32,16 @@ def determinize(state: State, seat: int | None, rng: Rng) -> State:
         sample.project_deck = pool
     sample.rng = Rng(rng.next64())
     return sample
+
+
+def unrevealed(before: State, after: State) -> bool:
+    """Nothing hidden came to light between the two states and nothing random happened (the
+    takeback hook, Game.takeback_safe): the face-down deck, the project pile, every seat's
+    secret projects (AV-9: a drawn or handed-in project changes them) and the Rng are as they
+    were."""
+    return (
+        before.rng == after.rng
+        and before.deck == after.deck
+        and before.project_deck == after.project_deck
+        and before.projects == after.projects
+    )

@@ -105,6 +105,9 @@ class Treeline(BotHooks):
         """A copy with everything `seat` cannot see re-drawn by `rng` (service.bots)."""
         return hidden.determinize(state, seat, rng)
 
+    def takeback_safe(self, before: State, after: State) -> bool:
+        return hidden.unrevealed(before, after)
+
     def opponents(self, state: State, seat: int) -> list[int]:
         """With four players, the other team: seats 0+2 play 1+3 (TL-10)."""
         players = state.players

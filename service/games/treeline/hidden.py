@@ -26,3 +26,14 @@ def determinize(state: State, seat: int | None, rng: Rng) -> State:
         glade.kind = kind
     sample.rng = Rng(rng.next64())
     return sample
+
+
+def unrevealed(before: State, after: State) -> bool:
+    """Nothing hidden came to light between the two states and nothing random happened (the
+    takeback hook, Game.takeback_safe): no glade turned Forest side up (its kind is secret
+    while it shows its Town side, TL-13) and the Rng is as it was."""
+
+    def shown(state: State) -> list[tuple[int, bool]]:
+        return [(g.kind, state.forest[g.cell]) for g in state.glades]
+
+    return before.rng == after.rng and shown(before) == shown(after)

@@ -67,6 +67,9 @@ class Treelings(BotHooks):
         """A copy with everything `seat` cannot see re-drawn by `rng` (service.bots)."""
         return hidden.determinize(state, seat, rng)
 
+    def takeback_safe(self, before: State, after: State) -> bool:
+        return hidden.unrevealed(before, after)
+
     def turn_key(self, state: State) -> tuple[int, ...]:
         """A turn is the seat's take and its placements."""
         return (state.seat,)

@@ -26,3 +26,10 @@ def determinize(state: State, seat: int | None, rng: Rng) -> State:
     sample.pile = guild
     sample.rng = Rng(rng.next64())
     return sample
+
+
+def unrevealed(before: State, after: State) -> bool:
+    """Nothing hidden came to light between the two states and nothing random happened (the
+    takeback hook, Game.takeback_safe): the draw pile (face down, ALL-4; its top card is laid
+    open when drawn, so any change to it is a reveal) and the Rng are as they were."""
+    return before.rng == after.rng and before.pile == after.pile

@@ -72,6 +72,9 @@ class Treetopia(BotHooks):
         """A copy with everything `seat` cannot see re-drawn by `rng` (service.bots)."""
         return hidden.determinize(state, seat, rng)
 
+    def takeback_safe(self, before: State, after: State) -> bool:
+        return hidden.unrevealed(before, after)
+
     def turn_key(self, state: State) -> tuple[int, ...]:
         """A turn lasts until the next one starts (after a reward or an extra turn decision)."""
         return (state.active, state.turns)

@@ -34,3 +34,11 @@ def determinize(state: State, seat: int | None, rng: Rng) -> State:
     sample.pile = unseen + top
     sample.rng = Rng(rng.next64())
     return sample
+
+
+def unrevealed(before: State, after: State) -> bool:
+    """Nothing hidden came to light between the two states and nothing random happened (the
+    takeback hook, Game.takeback_safe): the draw pile (face down, and the back of its new top
+    card shows a type, TT-2), the Eye's cards (seen by the seat choosing) and the Rng (a
+    reshuffled discard pile) are as they were."""
+    return before.rng == after.rng and before.pile == after.pile and before.eye == after.eye

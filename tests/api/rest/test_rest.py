@@ -198,6 +198,7 @@ async def test_rest_and_graphql_give_the_same_answers(api: Api) -> None:
         assert rest_view.pop("outcome") is None and rest_view.pop("seedReveal") is None
         assert len(rest_view.pop("seedCommitment")) == 64 and rest_view.pop("clock") is None
         assert rest_view.pop("spectatorDelay") == 0
+        assert rest_view.pop("takebacks") == "NONE" and rest_view.pop("takebackRequest") is None
         assert rest_view == graphql_view
         assert seats == [{"seat": s, "playerId": None, "bot": None} for s in range(3)]
         move = rest_view["legalMoves"][step % len(rest_view["legalMoves"])]["move"]

@@ -17,6 +17,7 @@ const GAME = `query Game($id: ID!) {
     legalMoves { move label }
     scores { final winners entries { seat points typedBreakdown { source points detail } } }
     history { version seat label forced }
+    takebacks takebackRequest { seat toVersion waitingFor }
   }
 }`;
 const MOVE = `mutation Move($input: ApplyMoveInput!) {
@@ -24,6 +25,16 @@ const MOVE = `mutation Move($input: ApplyMoveInput!) {
     __typename
     ... on MoveApplied { game { version } }
     ... on MoveRejected { code message reason rule currentVersion }
+  }
+}`;
+const ASK_TAKEBACK = `mutation Ask($id: ID!, $version: Int, $key: String) {
+  requestTakeback(gameId: $id, expectedVersion: $version, idempotencyKey: $key) {
+    __typename ... on MoveRejected { code message currentVersion }
+  }
+}`;
+const ANSWER_TAKEBACK = `mutation Answer($id: ID!, $accept: Boolean!, $version: Int, $key: String) {
+  answerTakeback(gameId: $id, accept: $accept, expectedVersion: $version, idempotencyKey: $key) {
+    __typename ... on MoveRejected { code message currentVersion }
   }
 }`;
 const STATE_AT = `query StateAt($id: ID!, $version: Int!) {
@@ -112,7 +123,7 @@ async function createGame(event) {
     const strategy = $(`#seat-${seat}`).value;
     if (strategy !== "HUMAN") bots.push({ seat, strategy });
   }
-  const input = { kind: $("#kind").value, players, bots };
+  const input = { kind: $("#kind").value, players, bots, takebacks: $("#takebacks").value };
   if ($("#seed").value.trim()) input.seed = $("#seed").value.trim();
   setBusy(true);
   try {
@@ -248,6 +259,38 @@ async function send(move) {
   await refresh();
 }
 
+// Takebacks (docs/api.md, section 13): ask as the seat shown; answer a request waiting for it.
+async function takeback(query, name, extra = {}) {
+  clearRefusal();
+  const game = table.latest;
+  setBusy(true);
+  try {
+    const variables = { id: game.id, version: game.version, key: newKey(), ...extra };
+    const result = (await graphql(query, variables, table.tokens[game.viewer]))[name];
+    if (result.__typename === "MoveRejected") showRefusal(result.code, result.message);
+  } catch (error) {
+    showRefusal(error.code ?? "ERROR", error.message);
+  } finally {
+    setBusy(false);
+  }
+  await refresh();
+}
+
+function renderTakeback(game, live) {
+  const request = game.takebackRequest;
+  const seat = game.viewer;
+  $("#takeback").hidden = !live || game.takebacks === "NONE" || game.status !== "ACTIVE" || seat === null;
+  $("#ask-takeback").hidden = request !== null;
+  $("#takeback-request").hidden = request === null;
+  const answering = request !== null && request.waitingFor.includes(seat);
+  $("#accept-takeback").hidden = !answering;
+  $("#decline-takeback").hidden = !answering;
+  if (request) {
+    const waiting = request.waitingFor.map((s) => `seat ${s}`).join(", ");
+    $("#takeback-request").textContent = `Seat ${request.seat} asks to go back to version ${request.toVersion}; waiting for ${waiting}.`;
+  }
+}
+
 function choose(key, moves) {
   const here = moves.filter((m) => targetOf(m.move) === key);
   if (here.length === 1) {
@@ -300,6 +343,7 @@ function render() {
   const moves = live && game.legalMoves ? game.legalMoves : [];
   renderBoard(game, info, moves);
   renderMoves(moves, live, latest);
+  renderTakeback(latest, live);
   renderScores(game?.scores ? game : latest); // a replayed past state comes without its scores
   renderHistory(latest, live ? latest.version : table.shown);
   renderTokens(latest);
@@ -525,6 +569,11 @@ async function start() {
     }
     send(move);
   });
+  $("#ask-takeback").addEventListener("click", () => takeback(ASK_TAKEBACK, "requestTakeback"));
+  $("#accept-takeback").addEventListener("click", () =>
+    takeback(ANSWER_TAKEBACK, "answerTakeback", { accept: true }));
+  $("#decline-takeback").addEventListener("click", () =>
+    takeback(ANSWER_TAKEBACK, "answerTakeback", { accept: false }));
   window.addEventListener("hashchange", route);
   route();
   document.body.dataset.ready = "1";

@@ -1,0 +1,432 @@
+"""Takebacks under a fair policy (issue 32, service/core/takebacks.py), case by case for every
+game, through the game service on a real Redis: alone while nothing hidden was revealed,
+nothing random happened and no other seat decided; refused beyond that under OWN_DECISIONS;
+asked, accepted, declined and lapsed under WITH_CONSENT; bots accept; idempotent; clocks
+given back; the state byte-identical to the earlier version's (RULINGS ALL-2)."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import msgspec
+import pytest
+
+from service.core import GameService
+from service.core.takebacks import pending
+from service.engine import encode_state, play, start
+from service.games import games
+from service.refusals import Code, Refused
+from service.settings import Settings
+from service.store import RedisStore, connect
+from service.store.jobs import job_key, lane_of
+from tests.core.takeback_scenes import OPTIONS, Decision, decisions, first, first_answered
+from tests.support.following import following
+from tests.support.waiting import until
+
+KINDS = sorted(games())
+
+
+@pytest.fixture
+async def service(redis_url: str) -> AsyncIterator[GameService]:
+    settings = Settings()
+    store = RedisStore(connect(settings, redis_url), settings)
+    yield GameService(store)
+    await store.close()
+
+
+def _states(kind: str, players: int, seed: str, made: list[Decision]) -> list[bytes]:
+    """The encoded state before each decision of `made`, and after the last."""
+    game = games()[kind]
+    state = start(game, players, OPTIONS.get(kind), seed).state
+    states = [encode_state(state)]
+    for d in made:
+        state = play(game, state, d.seat, d.move).state
+        states.append(encode_state(state))
+    return states
+
+
+class Table:
+    """A game on the service with its seats' tokens, played from a list of decisions."""
+
+    def __init__(self, service: GameService, game_id: str, tokens: dict[int, str]) -> None:
+        self.service, self.id, self.tokens = service, game_id, tokens
+
+    @classmethod
+    async def open(
+        cls, service: GameService, kind: str, seed: str, policy: str, **extra: Any
+    ) -> Table:
+        loaded, tokens = await service.create(
+            kind, 2, seed, OPTIONS.get(kind), takeback_policy=policy, **extra
+        )
+        return cls(service, loaded.id, tokens)
+
+    async def play(self, made: list[Decision]) -> None:
+        for d in made:
+            await self.service.apply(self.id, self.tokens[d.seat], d.move, None, None)
+
+    async def record(self) -> Any:
+        return (await self.service.read(self.id, None)).record
+
+
+def _scene(kind: str) -> tuple[str, list[Decision]]:
+    seed = f"tb-{kind}"
+    return seed, decisions(kind, 2, seed)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_a_seat_takes_back_alone_a_decision_that_revealed_nothing(
+    service: GameService, kind: str
+) -> None:
+    seed, made = _scene(kind)
+    i = first(made, safe=True)
+    states = _states(kind, 2, seed, made[: i + 1])
+    table = await Table.open(service, kind, seed, "OWN_DECISIONS")
+    await table.play(made[: i + 1])
+    before = await table.record()
+    assert before.state == states[i + 1]
+
+    applied = await service.request_takeback(table.id, table.tokens[made[i].seat], None, None)
+
+    after = applied.game.record
+    assert after.version == before.version + 1, "a takeback is a new version"
+    assert after.state == states[i], "the state of the version before the decision, byte for byte"
+    entry = (await service.store.history(table.id, after.version - 1, after.version))[-1]
+    assert entry.takeback is not None and entry.takeback.step == "TAKEN"
+    assert entry.takeback.asked_by == made[i].seat and entry.takeback.agreed_by == []
+    # the same decision again gives the same state again (ALL-2)
+    await table.play(made[i : i + 1])
+    assert (await table.record()).state == states[i + 1]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_alone_a_seat_may_not_take_back_past_a_reveal_or_a_random_event(
+    service: GameService, kind: str
+) -> None:
+    seed, made = _scene(kind)
+    j = first(made, safe=False)
+    table = await Table.open(service, kind, seed, "OWN_DECISIONS")
+    await table.play(made[: j + 1])
+    before = await table.record()
+
+    with pytest.raises(Refused) as refused:
+        await service.request_takeback(table.id, table.tokens[made[j].seat], None, None)
+
+    assert refused.value.code is Code.TAKEBACK_NOT_ALLOWED
+    assert "revealed hidden information or drew on chance" in refused.value.message
+    assert await table.record() == before, "nothing changed"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_alone_a_seat_may_not_take_back_once_another_seat_decided(
+    service: GameService, kind: str
+) -> None:
+    seed, made = _scene(kind)
+    k = first_answered(made)
+    table = await Table.open(service, kind, seed, "OWN_DECISIONS")
+    await table.play(made[: k + 2])
+
+    with pytest.raises(Refused) as refused:
+        await service.request_takeback(table.id, table.tokens[made[k].seat], None, None)
+
+    assert refused.value.code is Code.TAKEBACK_NOT_ALLOWED
+    assert "another seat decided since" in refused.value.message
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_with_consent_the_other_seat_accepts_and_the_game_goes_back(
+    service: GameService, kind: str
+) -> None:
+    seed, made = _scene(kind)
+    k = first_answered(made)
+    asker, other = made[k].seat, made[k + 1].seat
+    states = _states(kind, 2, seed, made[: k + 2])
+    table = await Table.open(service, kind, seed, "WITH_CONSENT")
+    await table.play(made[: k + 2])
+    version = (await table.record()).version
+
+    asked = await service.request_takeback(table.id, table.tokens[asker], version, "ask-1")
+    record = asked.game.record
+    request = pending(record, time.time())
+    assert request is not None and request.seat == asker and request.accepted == []
+    assert record.version == version + 1 and record.state == states[k + 2], "only asked yet"
+    with pytest.raises(Refused) as refused:  # the asker has no answer to give
+        await service.answer_takeback(table.id, table.tokens[asker], True, None, None)
+    assert refused.value.code is Code.TAKEBACK_NOT_ALLOWED
+
+    taken = await service.answer_takeback(table.id, table.tokens[other], True, None, "yes-1")
+
+    assert taken.game.record.version == version + 2
+    assert taken.game.record.state == states[k]
+    assert pending(taken.game.record, time.time()) is None
+    entries = await service.store.history(table.id, version, version + 2)
+    steps = [(e.seat, e.takeback.step if e.takeback else None) for e in entries]
+    assert steps == [(asker, "ASKED"), (asker, "TAKEN")]
+    last = entries[-1].takeback
+    assert last is not None and last.agreed_by == [other]
+    assert last.to_version == await _version_before(service, table.id, k)
+
+
+async def _version_before(service: GameService, game_id: str, k: int) -> int:
+    """The version just before the game's decision number `k`."""
+    entries = await service.store.history(game_id)
+    decided = [e for e in entries if not e.forced and e.takeback is None]
+    return decided[k].version - 1
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_a_declined_or_lapsed_request_changes_nothing(
+    service: GameService, kind: str
+) -> None:
+    seed, made = _scene(kind)
+    k = first_answered(made)
+    asker, other = made[k].seat, made[k + 1].seat
+    table = await Table.open(service, kind, seed, "WITH_CONSENT")
+    await table.play(made[: k + 2])
+    state = (await table.record()).state
+
+    await service.request_takeback(table.id, table.tokens[asker], None, None)
+    declined = await service.answer_takeback(table.id, table.tokens[other], False, None, None)
+    assert pending(declined.game.record, time.time()) is None
+    assert declined.game.record.state == state
+    with pytest.raises(Refused) as refused:
+        await service.answer_takeback(table.id, table.tokens[other], True, None, None)
+    assert refused.value.code is Code.TAKEBACK_NOT_ALLOWED
+
+    # asked again, then anyone's decision ends the request
+    await service.request_takeback(table.id, table.tokens[asker], None, None)
+    await table.play(made[k + 2 : k + 3])
+    record = await table.record()
+    assert pending(record, time.time()) is None
+    with pytest.raises(Refused) as refused:
+        await service.answer_takeback(table.id, table.tokens[other], True, None, None)
+    assert refused.value.code is Code.TAKEBACK_NOT_ALLOWED
+
+
+async def test_a_request_lapses_after_its_time(redis_url: str) -> None:
+    settings = Settings()
+    store = RedisStore(connect(settings, redis_url), settings)
+    service = GameService(store, takeback_seconds=0.2)
+    try:
+        seed, made = _scene("TREELINGS")
+        k = first_answered(made)
+        table = await Table.open(service, "TREELINGS", seed, "WITH_CONSENT")
+        await table.play(made[: k + 2])
+        asked = await service.request_takeback(table.id, table.tokens[made[k].seat], None, None)
+        request = asked.game.record.takeback
+        assert request is not None
+        await until(lambda: time.time() > request.expires, "the request's time to run out")
+        assert pending(await table.record(), time.time()) is None
+        with pytest.raises(Refused) as refused:
+            await service.answer_takeback(
+                table.id, table.tokens[made[k + 1].seat], True, None, None
+            )
+        assert refused.value.code is Code.TAKEBACK_NOT_ALLOWED
+        # and the seat may ask again
+        again = await service.request_takeback(table.id, table.tokens[made[k].seat], None, None)
+        assert pending(again.game.record, time.time()) is not None
+    finally:
+        await store.close()
+
+
+def _alone_until_unsafe(kind: str) -> tuple[str, list[Decision], int]:
+    """A seed whose first unsafe decision comes before any decision of the other seat."""
+    for n in range(200):
+        seed = f"tb-bot-{kind}-{n}"
+        made = decisions(kind, 2, seed, count=40)
+        j = first(made, safe=False) if any(not d.safe for d in made) else None
+        if j is not None and all(d.seat == made[j].seat for d in made[: j + 1]):
+            return seed, made, j
+    raise AssertionError(f"no seed of {kind} reveals something on the first seat's turns")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_bot_seats_accept_at_once(service: GameService, kind: str) -> None:
+    seed, made, j = _alone_until_unsafe(kind)
+    human = made[j].seat
+    states = _states(kind, 2, seed, made[: j + 1])
+    table = await Table.open(service, kind, seed, "WITH_CONSENT", bots={1 - human: "RANDOM"})
+    await table.play(made[: j + 1])
+
+    taken = await service.request_takeback(table.id, table.tokens[human], None, None)
+
+    assert taken.game.record.state == states[j], "taken at once: the bot agreed"
+    entry = (await service.store.history(table.id))[-1]
+    assert entry.takeback is not None and entry.takeback.agreed_by == [1 - human]
+
+
+async def test_takebacks_are_off_by_default_and_refused_once_the_game_is_over(
+    service: GameService,
+) -> None:
+    seed, made = _scene("TREELINGS")
+    table = await Table.open(service, "TREELINGS", seed, "NONE")
+    await table.play(made[:1])
+    with pytest.raises(Refused) as refused:
+        await service.request_takeback(table.id, table.tokens[made[0].seat], None, None)
+    assert refused.value.code is Code.TAKEBACK_NOT_ALLOWED
+
+    table = await Table.open(service, "TREELINGS", seed, "OWN_DECISIONS")
+    await table.play(made[:1])
+    await service.resign(table.id, table.tokens[made[0].seat], None)
+    with pytest.raises(Refused) as refused:
+        await service.request_takeback(table.id, table.tokens[made[0].seat], None, None)
+    assert refused.value.code is Code.GAME_OVER
+
+
+async def test_a_seat_with_nothing_to_take_back_is_refused(service: GameService) -> None:
+    table = await Table.open(service, "TREELINGS", "tb-TREELINGS", "WITH_CONSENT")
+    with pytest.raises(Refused) as refused:
+        await service.request_takeback(table.id, table.tokens[0], None, None)
+    assert refused.value.code is Code.TAKEBACK_NOT_ALLOWED
+    assert "no decision to take back" in refused.value.message
+
+
+async def test_a_takeback_is_idempotent_like_a_move(service: GameService) -> None:
+    seed, made = _scene("TREELINGS")
+    i = first(made, safe=True)
+    table = await Table.open(service, "TREELINGS", seed, "OWN_DECISIONS")
+    await table.play(made[: i + 1])
+    token = table.tokens[made[i].seat]
+
+    taken = await service.request_takeback(table.id, token, None, "undo-1")
+    again = await service.request_takeback(table.id, token, None, "undo-1")
+
+    assert not taken.replayed and again.replayed
+    assert again.game.record.version == taken.game.record.version
+    assert (await table.record()).version == taken.game.record.version, "taken back once"
+    with pytest.raises(Refused) as refused:  # the same key for another request
+        await service.apply(table.id, token, made[i].move, None, "undo-1")
+    assert refused.value.code is Code.IDEMPOTENCY_KEY_REUSED
+    with pytest.raises(Refused) as refused:
+        await service.request_takeback(table.id, token, 1, None)
+    assert refused.value.code is Code.STALE_VERSION
+
+
+async def test_past_versions_replay_across_a_takeback(service: GameService) -> None:
+    seed, made = _scene("TREE_LINED_AVENUE")
+    k = first_answered(made)
+    states = _states("TREE_LINED_AVENUE", 2, seed, made[: k + 3])
+    table = await Table.open(service, "TREE_LINED_AVENUE", seed, "WITH_CONSENT")
+    await table.play(made[: k + 2])
+    await service.request_takeback(table.id, table.tokens[made[k].seat], None, None)
+    taken = await service.answer_takeback(
+        table.id, table.tokens[made[k + 1].seat], True, None, None
+    )
+    await table.play(made[k : k + 3])  # the same decisions again, and one more
+    loaded = await service.read(table.id, None)
+
+    at_taken = await service.at_version(loaded, taken.game.record.version)
+    assert encode_state(at_taken.state) == states[k]
+    assert encode_state(loaded.state) == states[k + 3]
+    for version in range(loaded.record.version + 1):  # every version replays
+        await service.at_version(loaded, version)
+
+
+async def test_the_clock_gives_back_the_time_taken_back(service: GameService) -> None:
+    seed, made = _scene("TREELINGS")
+    i = first(made, safe=True)
+    clock = {"perSeatTotalSeconds": 600}
+    table = await Table.open(service, "TREELINGS", seed, "OWN_DECISIONS", clock=clock)
+    await table.play(made[:i])
+    banks = (await table.record()).remaining
+    started = time.time()
+    await until(lambda: time.time() > started + 0.05, "some time on the clock")
+    await table.play(made[i : i + 1])
+    charged = (await table.record()).remaining
+    assert charged[made[i].seat] < banks[made[i].seat], "the decision's time was charged"
+
+    taken = await service.request_takeback(table.id, table.tokens[made[i].seat], None, None)
+
+    record = taken.game.record
+    assert record.remaining == banks, "each seat's bank as of the version taken back to"
+    seat = record.acting[0]
+    assert record.deadline == pytest.approx(record.updated + banks[seat])
+
+
+def test_every_step_is_judged_by_the_game_hook() -> None:
+    """The hook is conservative: the Rng moving is never safe (ALL-2)."""
+    for kind, game in games().items():
+        state = start(game, 2, OPTIONS.get(kind), "hook").state
+        moved = msgspec.structs.replace(state, rng=msgspec.structs.replace(state.rng))
+        moved.rng.next64()
+        assert game.takeback_safe(state, state), kind
+        assert not game.takeback_safe(state, moved), kind
+
+
+async def test_a_bot_to_act_keeps_its_turn_across_a_request(service: GameService) -> None:
+    """A request's version makes the bot's job at the version before stale: the commit queues
+    the bot's turn again (its decision then ends the request, as anyone's does)."""
+    game = games()["TREELINGS"]
+    loaded, tokens = await service.create(
+        "TREELINGS", 3, "tb-bot-turn", None, bots={2: "RANDOM"}, takeback_policy="WITH_CONSENT"
+    )
+    state, chooser = loaded.state, random.Random(3)
+    while game.to_act(state) != [2]:
+        seat = game.to_act(state)[0]
+        move = msgspec.to_builtins(chooser.choice(game.legal_moves(state, seat)))
+        state = (await service.apply(loaded.id, tokens[seat], move, None, None)).game.state
+        last = seat
+
+    asked = await service.request_takeback(loaded.id, tokens[last], None, None)
+
+    record = asked.game.record
+    assert pending(record, time.time()) is not None, "seat 1's turn drew cards: it asks"
+    jobs = await service.store.redis.xrange(job_key(lane_of(loaded.id), record.tenant))
+    queued = [(int(f[b"v"]), int(f[b"s"])) for _, f in jobs if f[b"g"].decode() == loaded.id]
+    assert (record.version, 2) in queued, queued
+
+
+async def test_a_subscriber_is_given_every_takeback_step_as_a_version(
+    service: GameService,
+) -> None:
+    """Versions only grow: the request and the takeback reach a follower (gameEvents' path,
+    service/core/following.py) like moves."""
+    seed, made = _scene("TREETOPIA")
+    k = first_answered(made)
+    table = await Table.open(service, "TREETOPIA", seed, "WITH_CONSENT")
+    await table.play(made[: k + 2])
+    start_version = (await table.record()).version
+    async with following(service, table.id, None) as seen:
+        await until(lambda: seen, "the current version")
+        await service.request_takeback(table.id, table.tokens[made[k].seat], None, None)
+        taken = await service.answer_takeback(
+            table.id, table.tokens[made[k + 1].seat], True, None, None
+        )
+        last = taken.game.record.version
+        await until(lambda: seen[-1] == last, "the takeback's version")
+    assert seen == [start_version, start_version + 1, start_version + 2]
+
+
+async def test_a_finished_game_keeps_its_takebacks_in_its_folded_history(
+    service: GameService,
+) -> None:
+    """Played to its end after a takeback: the folded history keeps the takeback's entry and
+    note, and every past version still replays across it."""
+    game = games()["TREELINGS"]
+    seed, made = _scene("TREELINGS")
+    i = first(made, safe=True)
+    table = await Table.open(service, "TREELINGS", seed, "OWN_DECISIONS")
+    await table.play(made[: i + 1])
+    await service.request_takeback(table.id, table.tokens[made[i].seat], None, None)
+    loaded = await service.read(table.id, None)
+    state, chooser = loaded.state, random.Random(5)
+    committed = {loaded.record.version: loaded.record.state}  # every version a client saw
+    while not game.is_over(state):
+        seat = game.to_act(state)[0]
+        move = msgspec.to_builtins(chooser.choice(game.legal_moves(state, seat)))
+        applied = await service.apply(table.id, table.tokens[seat], move, None, None)
+        state, record = applied.game.state, applied.game.record
+        committed[record.version] = record.state
+
+    loaded = await service.read(table.id, None)
+    assert loaded.record.finished
+    assert await service.store.redis.exists(f"g:{{{table.id}}}:h") == 0, "folded"
+    entries = await service.history(loaded, 0)
+    assert [e.takeback.step for e in entries if e.takeback] == ["TAKEN"]
+    assert all(e.label for e in entries), "labels kept: a history with a takeback is no replay"
+    for version in range(loaded.record.version + 1):
+        then = await service.at_version(loaded, version)
+        if version in committed:
+            assert encode_state(then.state) == committed[version], version
