@@ -430,3 +430,25 @@ async def test_a_finished_game_keeps_its_takebacks_in_its_folded_history(
         then = await service.at_version(loaded, version)
         if version in committed:
             assert encode_state(then.state) == committed[version], version
+
+
+async def test_a_delayed_spectator_sees_a_takeback_only_as_late_as_any_version(
+    service: GameService,
+) -> None:
+    """A takeback is a version like any other to a spectator kept `spectatorDelay` behind: it
+    is shown the state of the version delay steps ago, never the live one (issue 32)."""
+    seed, made = _scene("TREELINGS")
+    i = first(made, safe=True)
+    states = _states("TREELINGS", 2, seed, made[: i + 1])
+    table = await Table.open(service, "TREELINGS", seed, "OWN_DECISIONS", spectator_delay=1)
+    await table.play(made[: i + 1])
+    await service.request_takeback(table.id, table.tokens[made[i].seat], None, None)
+    live = await service.read(table.id, table.tokens[0])
+    seen = await service.read(table.id, None)  # no seat, no key: a spectator
+
+    assert (live.record.version, seen.record.version) == (i + 2, i + 1)
+    assert live.record.state == states[i]
+    assert encode_state(seen.state) == states[i + 1], "the decision is still shown, one late"
+    await table.play(made[i : i + 1])
+    seen = await service.read(table.id, None)
+    assert encode_state(seen.state) == states[i], "then the takeback, one late"
