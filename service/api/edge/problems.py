@@ -39,6 +39,7 @@ PROBLEMS = {
     "UNREADABLE_RECORD": (500, "The game cannot be read"),
     "UPGRADE_IN_PROGRESS": (503, "The game is for a newer release"),
     "RULES_CHANGED": (409, "The game's rules are retired"),
+    "GAME_NOT_OVER": (409, "The game is not over yet"),
 }
 STATUS = {code: status for code, (status, _) in PROBLEMS.items()}
 KEY_NEEDED = "API key needed"  # the title of an UNAUTHORIZED that wants X-API-Key, not a token
