@@ -124,7 +124,7 @@ class GameRecord(Wire, kw_only=True):
     created: str | None = None  # ISO 8601, informative: no replay reads it
     ended: str | None = None
     seed: RecordSeed
-    setup_digest: Digest  # the state at version 0, before any step
+    setup_digest: Digest  # the options read and the state at version 0 (Replay.setup_digest)
     steps: list[RecordStep]
     result: RecordResult
 
@@ -189,9 +189,15 @@ class Replay:
     ) -> None:
         self.game = game
         self.players = players
-        self.state = game.setup(players, parse_options(game, players, options), Rng.from_seed(seed))
+        self.options = parse_options(game, players, options)
+        self.state = game.setup(players, self.options, Rng.from_seed(seed))
         self.version = version
         self.ending: RecordStep | None = None  # the step that ended the game without a move
+
+    def setup_digest(self) -> str:
+        """The options as the rules read them and the state they set up: an option a game's
+        rules ignore (Tree Lined Avenue's startSeat) cannot be edited unseen either."""
+        return hashlib.sha256(encode_state(self.options) + encode_state(self.state)).hexdigest()
 
     def play(self, step: RecordStep) -> None:
         """Apply `step` (raises Unverifiable at its version if the rules do not allow it)."""
@@ -274,7 +280,7 @@ def export(game_id: str, record: Record, entries: list[HistoryRecord]) -> GameRe
     game = games()[record.kind]
     options = record.options if record.options is not None else {}
     replay = Replay(game, record.players, options, record.seed)
-    setup = state_digest(replay.state)
+    setup = replay.setup_digest()
     steps = []
     for entry in entries:
         step = RecordStep(
@@ -379,7 +385,7 @@ def _setup(record: GameRecord) -> Replay:
         replay = Replay(game, record.players, record.options, seed.seed)
     except BadSetup as exc:
         raise Unverifiable(0, "BAD_SETUP", exc.message) from None
-    if record.setup_digest != state_digest(replay.state):
+    if record.setup_digest != replay.setup_digest():
         raise Unverifiable(0, "STATE_MISMATCH", "the state after setup differs")
     return replay
 

@@ -176,7 +176,7 @@ class Guard:
         )
 
     def _limit(self, path: str) -> int:
-        return self.larger_bodies.get(path, self.max_body_bytes)
+        return max(self.larger_bodies.get(path, 0), self.max_body_bytes)
 
     def _too_large(self, path: str) -> Response:
         return refusal(
