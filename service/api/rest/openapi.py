@@ -410,7 +410,9 @@ def openapi() -> dict[str, Any]:
                     "summary": "Replays a game record (the body, as exported) on this server's "
                     "rules: valid and the final scores, or the first step that differs. No "
                     f"stored game is read; the body may have up to {MAX_RECORD_BYTES} bytes.",
-                    "requestBody": body({"type": "object"}),
+                    "requestBody": body(
+                        {"description": "A game record (GameRecord); any JSON gets a verdict."}
+                    ),
                     "responses": {
                         **ok(_ref("RecordVerification"), "the verdict"),
                         **problems(),
