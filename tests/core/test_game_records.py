@@ -11,12 +11,16 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import msgspec
 import pytest
 
 from service.app import create_app
 from service.core.game_records import MAX_RECORD_BYTES, MAX_STEPS
 from service.games import games
 from service.settings import Settings
+from service.store import Record, RedisStore, connect
+from service.store.jobs import new_game_id
+from service.store.records import record_decoder
 from tests.conftest import Api, client_for
 from tests.support import gql
 from tests.support.play import apply, create, create_game, play_to_end
@@ -234,3 +238,34 @@ async def test_the_default_body_limit_still_bounds_graphql(redis_url: str) -> No
         assert graphql.status_code == 413
         rest = await http.post("/v1/game-records/verify", json=record)
         assert rest.status_code == 200 and rest.json()["difference"]["reason"] == "MALFORMED"
+
+
+OLD_RECORD = Path(__file__).parents[1] / "store" / "fixtures" / "treelings-format1.msgpack"
+
+
+async def _stored(redis_url: str, record: Record) -> str:
+    settings = Settings()
+    store = RedisStore(connect(settings, redis_url), settings)
+    game_id = new_game_id()
+    try:
+        assert await store.create(game_id, record, [])
+    finally:
+        await store.close()
+    return game_id
+
+
+async def test_a_game_this_release_cannot_replay_has_no_record(api: Api, redis_url: str) -> None:
+    """An earlier release's game without its options, or one under retired rules: refused
+    with the code that says why, never a record that would not verify."""
+    old = msgspec.structs.replace(record_decoder.decode(OLD_RECORD.read_bytes()), finished=True)
+    assert old.options is None
+    retired = msgspec.structs.replace(old, options={}, rules=0)
+    for record, graphql_code, status, rest_code in (
+        (old, "BAD_USER_INPUT", 400, "BAD_REQUEST"),
+        (retired, "RULES_CHANGED", 409, "RULES_CHANGED"),
+    ):
+        game_id = await _stored(redis_url, record)
+        answer = (await api.post(EXPORT, {"id": game_id})).json()
+        assert answer["errors"][0]["extensions"]["code"] == graphql_code
+        rest = await api.http.get(f"/v1/games/{game_id}/record")
+        assert rest.status_code == status and rest.json()["code"] == rest_code
