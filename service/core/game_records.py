@@ -19,14 +19,17 @@ from __future__ import annotations
 
 import hashlib
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, TypeAlias, cast
 
 import msgspec
 
-from service.bots import STRATEGIES
+from service.bots import Strategy
+from service.bots import suggest as bot_suggest
+from service.core.clocks import ON_TIMEOUT
 from service.core.decisions import best_of
 from service.engine import BadSetup, Game, IllegalMove, Rng, Wire, check, encode_state
 from service.engine.play import parse_options
+from service.engine.rng import seed_to_int
 from service.games import games
 from service.store import HistoryRecord, Record
 from service.store.records import ACTED_BY_TENANT, END_REASONS, Outcome
@@ -53,6 +56,8 @@ PROBLEMS = (
     "VERSION_MISMATCH",  # a step's version is not the one after the step before it
     "FORCED_MISMATCH",  # a forced step the rules do not force, or a decision where they do
     "ILLEGAL_MOVE",  # the rules refuse the step (not that seat's turn, not a legal move, over)
+    "NOT_CANONICAL",  # a legal move spelt otherwise than the service records it
+    "TIMEOUT_MISMATCH",  # a timeout the clock did not call, or not the move its onTimeout plays
     "STATE_MISMATCH",  # the state after the step is not the one the record says
     "INCOMPLETE",  # the steps end before the game does
     "OUTCOME_MISMATCH",  # the ending (status, reason, seat, winners) is not the replayed one
@@ -65,13 +70,13 @@ if TYPE_CHECKING:  # Literals made from the tuples at import: JSON Schema lists 
     ActedBy: TypeAlias = str
     Status: TypeAlias = str
     Problem: TypeAlias = str
-    Strategy: TypeAlias = str
+    OnTimeout: TypeAlias = str
 else:
     Event = Literal[END_REASONS]
     ActedBy = Literal[(ACTED_BY_TENANT,)]
     Status = Literal[STATUSES]
     Problem = Literal[PROBLEMS]
-    Strategy = Literal[STRATEGIES]
+    OnTimeout = Literal[ON_TIMEOUT]
 Digest = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$", description="SHA-256, hex")]
 
 
@@ -100,6 +105,15 @@ class RecordStep(Wire, kw_only=True, omit_defaults=True):
     digest: Digest  # the state after this step (`state_digest`)
 
 
+class RecordClock(Wire, kw_only=True):
+    """The turn clock as created: what a TIMEOUT step may be (docs/api.md, "clock")."""
+
+    per_decision_seconds: float | None
+    per_seat_total_seconds: float | None
+    increment_seconds: float
+    on_timeout: OnTimeout
+
+
 class RecordOutcome(Wire, kw_only=True):
     reason: Event
     seat: int | None
@@ -122,6 +136,7 @@ class GameRecord(Wire, kw_only=True):
     players: int
     options: dict[str, Any]  # as created
     bots: list[RecordBot] = []
+    clock: RecordClock | None = None
     created: str | None = None  # ISO 8601, informative: no replay reads it
     ended: str | None = None
     seed: RecordSeed
@@ -186,13 +201,20 @@ class Replay:
     """A game replayed from its seed one history entry at a time, as the service played it."""
 
     def __init__(
-        self, game: Game[Any, Any], players: int, options: object, seed: str, version: int = 0
+        self,
+        game: Game[Any, Any],
+        players: int,
+        options: object,
+        seed: str,
+        bots: set[int] | frozenset[int] = frozenset(),
+        on_timeout: str | None = None,
     ) -> None:
         self.game = game
         self.players = players
+        self.seed, self.bots, self.on_timeout = seed, bots, on_timeout
         self.options = parse_options(game, players, options)
         self.state = game.setup(players, self.options, Rng.from_seed(seed))
-        self.version = version
+        self.version = 0
         self.ending: RecordStep | None = None  # the step that ended the game without a move
 
     def setup_digest(self) -> str:
@@ -200,8 +222,10 @@ class Replay:
         rules ignore (Tree Lined Avenue's startSeat) cannot be edited unseen either."""
         return hashlib.sha256(encode_state(self.options) + encode_state(self.state)).hexdigest()
 
-    def play(self, step: RecordStep) -> None:
-        """Apply `step` (raises Unverifiable at its version if the rules do not allow it)."""
+    def play(self, step: RecordStep) -> Any:
+        """Apply `step` (raises Unverifiable at its version if the rules do not allow it); the
+        move as the service records it (None for an ending): the parsed and normalised move's
+        JSON, so one decision has one spelling."""
         version, game = step.version, self.game
         if version != self.version + 1:
             raise Unverifiable(
@@ -214,16 +238,20 @@ class Replay:
                 version, "ILLEGAL_MOVE", f"the game ended at version {self.ending.version}"
             )
         forced = _forced(game, self.state)
+        move: Any = None
+        if step.event is not None:
+            self._timed_out(step, forced)
         if step.move is None:
             self._end(step, forced)
         elif step.forced:
             if forced is None or forced[0] != step.seat:
                 raise Unverifiable(version, "FORCED_MISMATCH", "the rules force no such step")
-            if msgspec.to_builtins(forced[1]) != step.move:
+            if _as_json(forced[1]) != step.move:
                 raise Unverifiable(
                     version, "FORCED_MISMATCH", f"the forced move is {_json(forced[1])}"
                 )
-            game.apply(self.state, step.seat, forced[1])
+            move = forced[1]
+            game.apply(self.state, step.seat, move)
         else:
             if forced is not None:
                 raise Unverifiable(
@@ -237,6 +265,37 @@ class Replay:
                 raise Unverifiable(version, "ILLEGAL_MOVE", exc.message) from None
             game.apply(self.state, step.seat, move)
         self.version = version
+        return None if move is None else _as_json(move)
+
+    def _timed_out(self, step: RecordStep, forced: tuple[int, Any] | None) -> None:
+        """A step marked TIMEOUT is the clock's own: the seat on it (the first to act, never a
+        bot), and the move its onTimeout plays, seeded as decisions.timeout_step seeds it."""
+        version, event = step.version, step.event
+        if event != "TIMEOUT":
+            if step.move is not None:
+                raise Unverifiable(version, "MALFORMED", f"{event} is an ending: it has no move")
+            return
+        acting = [] if self.game.is_over(self.state) else self.game.to_act(self.state)
+        if (
+            self.on_timeout is None
+            or not acting
+            or acting[0] != step.seat
+            or step.seat in self.bots
+        ):
+            raise Unverifiable(version, "TIMEOUT_MISMATCH", "no clock ran for this seat here")
+        if (step.move is None) != (self.on_timeout == "FORFEIT") or forced is not None:
+            raise Unverifiable(
+                version, "TIMEOUT_MISMATCH", f"the clock's onTimeout is {self.on_timeout}"
+            )
+        if step.move is None:
+            return
+        strategy: Strategy = "RANDOM" if self.on_timeout == "AUTO_RANDOM" else "GREEDY"
+        seed = seed_to_int(f"{self.seed}:timeout:{version - 1}")
+        move = bot_suggest(self.game, self.state, step.seat, strategy, seed=seed)
+        if _as_json(move) != step.move:
+            raise Unverifiable(
+                version, "TIMEOUT_MISMATCH", f"the timeout plays {_json(move)} for the seat"
+            )
 
     def _end(self, step: RecordStep, forced: tuple[int, Any] | None) -> None:
         """An ending without a move: it comes only while the game runs, between decisions."""
@@ -266,6 +325,12 @@ class Replay:
         return "ABANDONED" if self.ending is not None and self.ending.seat == -1 else "FINISHED"
 
 
+def _as_json(value: Any) -> Any:
+    """`value` as JSON reads it back (to_builtins keeps a tuple a tuple; JSON has lists), so
+    what the server replays compares equal to what a record says."""
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
 def _json(value: Any) -> str:
     return msgspec.json.encode(value).decode()
 
@@ -280,7 +345,8 @@ def export(game_id: str, record: Record, entries: list[HistoryRecord]) -> GameRe
     the caller checked the rules version)."""
     game = games()[record.kind]
     options = record.options if record.options is not None else {}
-    replay = Replay(game, record.players, options, record.seed)
+    on_timeout = None if record.clock is None else record.clock.on_timeout
+    replay = Replay(game, record.players, options, record.seed, set(record.bots), on_timeout)
     setup = replay.setup_digest()
     steps = []
     for entry in entries:
@@ -293,7 +359,7 @@ def export(game_id: str, record: Record, entries: list[HistoryRecord]) -> GameRe
             acted_by=entry.acted_by or None,
             digest="",
         )
-        replay.play(step)
+        step.move = replay.play(step)  # entries of earlier releases may spell it otherwise
         step.digest = state_digest(replay.state)
         steps.append(step)
     outcome = record.outcome
@@ -305,7 +371,10 @@ def export(game_id: str, record: Record, entries: list[HistoryRecord]) -> GameRe
         rules=record.rules,
         players=record.players,
         options=options,
-        bots=[RecordBot(seat=s, strategy=b) for s, b in sorted(record.bots.items())],
+        bots=[
+            RecordBot(seat=s, strategy=cast(Strategy, b)) for s, b in sorted(record.bots.items())
+        ],
+        clock=_clock(record),
         created=_time(record.created),
         ended=_time(record.updated),
         seed=RecordSeed(
@@ -316,9 +385,21 @@ def export(game_id: str, record: Record, entries: list[HistoryRecord]) -> GameRe
         result=RecordResult(
             status=record.status(),
             version=record.version,
-            scores=msgspec.to_builtins(game.scores(replay.state)),
+            scores=_as_json(game.scores(replay.state)),
             outcome=None if outcome is None else _outcome(outcome),
         ),
+    )
+
+
+def _clock(record: Record) -> RecordClock | None:
+    clock = record.clock
+    if clock is None:
+        return None
+    return RecordClock(
+        per_decision_seconds=clock.per_decision,
+        per_seat_total_seconds=clock.per_seat_total,
+        increment_seconds=clock.increment,
+        on_timeout=clock.on_timeout,
     )
 
 
@@ -335,12 +416,15 @@ def verify(document: object) -> RecordVerification:
         kind = record.kind
         replay = _setup(record)
         for step in record.steps:
-            replay.play(step)
+            if replay.play(step) != step.move:
+                raise Unverifiable(
+                    step.version, "NOT_CANONICAL", "the service records this move otherwise"
+                )
             if step.digest != state_digest(replay.state):
                 raise Unverifiable(
                     step.version, "STATE_MISMATCH", "the state after this step differs"
                 )
-        scores = msgspec.to_builtins(replay.game.scores(replay.state))
+        scores = _as_json(replay.game.scores(replay.state))
         _check_result(record.result, replay, scores)
     except Unverifiable as failed:
         return RecordVerification(valid=False, kind=kind, difference=failed.difference)
@@ -383,7 +467,8 @@ def _setup(record: GameRecord) -> Replay:
     if not all(0 <= seat < record.players for seat in bots) or len(set(bots)) != len(bots):
         raise Unverifiable(0, "BAD_SETUP", "bots name distinct seats of the game")
     try:
-        replay = Replay(game, record.players, record.options, seed.seed)
+        on_timeout = None if record.clock is None else record.clock.on_timeout
+        replay = Replay(game, record.players, record.options, seed.seed, set(bots), on_timeout)
     except BadSetup as exc:
         raise Unverifiable(0, "BAD_SETUP", exc.message) from None
     if record.setup_digest != replay.setup_digest():

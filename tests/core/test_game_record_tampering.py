@@ -10,6 +10,8 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from service.core.decisions import best_of, history_entries
 from service.core.game_records import GameRecord, export, verify
@@ -41,8 +43,8 @@ def finished(kind: str, players: int, seed: str, resign_after: int | None = None
         FORMAT, kind, players, len(entries), True, seed, [b""] * players, encode_state(state),
         1.7e9, 1.7e9 + 60, options={}, salt="5a17", outcome=outcome, rules=game.rules_version,
     )  # fmt: skip
-    document: Document = msgspec.to_builtins(export("g1", record, entries))
-    return document
+    document: Document = msgspec.json.decode(msgspec.json.encode(export("g1", record, entries)))
+    return document  # as a file holds it: JSON, where a tuple is a list
 
 
 def failure(document: Any) -> tuple[int, str]:
@@ -249,3 +251,48 @@ def test_the_format_is_checked_first() -> None:
     assert failure(edited(record, lambda r: r.update(format="pgn"))) == (0, "UNSUPPORTED_FORMAT")
     assert failure(edited(record, lambda r: r.update(extra=1))) == (0, "MALFORMED")
     assert failure(edited(record, lambda r: r["steps"][0].update(seat="zero"))) == (0, "MALFORMED")
+
+
+def test_a_legal_move_spelt_otherwise_is_not_the_recorded_one() -> None:
+    """The service takes "RED" for "red" (engine/casing.py) but records one spelling: a record
+    is the service's, word for word."""
+    record = finished("TREELINGS", 2, "tamper-casing")
+    step = next(s for s in record["steps"] if s.get("move", {}).get("colour"))
+    version = step["version"]
+    shouted = {**step["move"], "colour": step["move"]["colour"].upper()}
+    changed = edited(record, lambda r: r["steps"][version - 1].update(move=shouted))
+    assert failure(changed) == (version, "NOT_CANONICAL")
+
+
+STEP_EDITS = st.one_of(
+    st.tuples(st.just("move"), st.sampled_from([None, 0, "x", [], {"type": "x"}, {}])),
+    st.tuples(st.just("seat"), st.integers(-2, 6)),
+    st.tuples(st.just("forced"), st.booleans()),
+    st.tuples(st.just("version"), st.integers(-1, 500)),
+    st.tuples(st.just("digest"), st.from_regex(r"[0-9a-f]{64}", fullmatch=True)),
+    st.tuples(st.just("event"), st.sampled_from(["RESIGNED", "TIMEOUT", "ABANDONED"])),
+)
+TREELINGS_RECORD = finished("TREELINGS", 3, "tamper-property")
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(index=st.integers(0, len(TREELINGS_RECORD["steps"]) - 1), edit=STEP_EDITS)
+def test_any_edit_of_a_step_fails_at_that_step_or_is_no_edit(index: int, edit: Any) -> None:
+    field, value = edit
+    step = TREELINGS_RECORD["steps"][index]
+    if step.get(field, {"forced": False}.get(field)) == value:
+        return  # the same value: nothing was edited
+    changed = edited(TREELINGS_RECORD, lambda r: r["steps"][index].update({field: value}))
+    version, reason = failure(changed)
+    # a malformed value is refused as the document's (version 0), anything else at its step
+    assert version in (0, step["version"]), (field, value, reason)
+    assert version > 0 or reason == "MALFORMED", (field, value, reason)
+
+
+def test_only_a_clock_times_out_and_an_ending_has_no_move(record: Document) -> None:
+    step = decision(record)
+    version = step["version"]
+    timed_out = edited(record, lambda r: r["steps"][version - 1].update(event="TIMEOUT"))
+    assert failure(timed_out) == (version, "TIMEOUT_MISMATCH")  # the record has no clock
+    resigned = edited(record, lambda r: r["steps"][version - 1].update(event="RESIGNED"))
+    assert failure(resigned) == (version, "MALFORMED")

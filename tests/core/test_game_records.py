@@ -80,7 +80,7 @@ async def test_a_finished_game_of_every_kind_exports_and_verifies(api: Api, kind
     assert record["result"]["status"] == "FINISHED" and record["result"]["outcome"] is None
     assert "playerIds" not in json.dumps(record)  # never in a record (docs/api.md)
     answer = await verified(api, record)
-    assert answer["valid"] and answer["difference"] is None
+    assert answer["valid"] and answer["difference"] is None, answer["difference"]
     assert answer["kind"] == kind and answer["version"] == over["version"]
     assert answer["scores"] == over["scores"] == record["result"]["scores"]
     # every seat and a spectator get the same record: it hides nothing any more
@@ -130,7 +130,23 @@ async def test_timeouts_are_recorded_and_verify(api: Api) -> None:
         record = await exported(api, game["id"])
         timeouts = [s for s in record["steps"] if s.get("event") == "TIMEOUT"]
         assert timeouts and (("move" in timeouts[0]) == (on_timeout == "AUTO_RANDOM"))
+        assert record["clock"]["onTimeout"] == on_timeout
         assert (await verified(api, record))["valid"], on_timeout
+        # the clock's move is the one its onTimeout plays, and only a clock times out
+        version = timeouts[0]["version"]
+        other = "FORFEIT" if on_timeout == "AUTO_RANDOM" else "AUTO_GREEDY"
+        for tampered in (
+            {**record, "clock": {**record["clock"], "onTimeout": other}},
+            {**record, "clock": None},
+        ):
+            answer = await verified(api, tampered)
+            assert answer["difference"]["version"] == version
+            assert answer["difference"]["reason"] == "TIMEOUT_MISMATCH"
+        if on_timeout == "AUTO_RANDOM":
+            steps = [dict(s) for s in record["steps"]]
+            steps[version - 1]["move"] = {"type": "deployFromSupply"}
+            answer = await verified(api, {**record, "steps": steps})
+            assert answer["difference"]["reason"] == "TIMEOUT_MISMATCH"
 
 
 async def test_a_game_that_is_not_over_has_no_record_yet(api: Api) -> None:
