@@ -3,7 +3,7 @@ that any instance (or `python -m service.replay`, offline) replays and verifies 
 alone, no Redis record needed.
 
 The document names its format and version, the kind and the version of its rules, the create
-options as sent, the seats' bots, the seed reveal (seed, salt and the commitment the game showed
+options as sent, the seats' bots, the turn clock as created, the seed reveal (seed, salt and the commitment the game showed
 from its start), every history entry (decisions, forced steps and the endings that are no move
 of the rules: resign, timeout, abandon) with its version, and after each a digest of the whole
 state (SHA-256 of its msgpack, hidden cards included: the game is over, RULINGS ALL-4), and the
