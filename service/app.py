@@ -33,8 +33,10 @@ from service.api.graphql.app import GRAPHIQL_DIR, GraphQLApp
 from service.api.rest import routes as rest
 from service.api.rest import webhooks as rest_webhooks
 from service.api.rest.openapi import openapi
+from service.api.rest.routes import VERIFY_PATH
 from service.bots.hints import HintPool
 from service.core import GameService
+from service.core.game_records import MAX_RECORD_BYTES
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.webhooks.endpoints import EndpointStore
@@ -204,6 +206,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         admission,
         settings.max_sockets_per_address,
         Caching(settings.public_max_age),
+        {VERIFY_PATH: MAX_RECORD_BYTES},
     )
     if settings.cors_origins:
         # outside the guard, so a browser can read its refusals (413, 429) too

@@ -42,6 +42,8 @@ class Code(StrEnum):
     # and abandoned, not played on (docs/reliability.md, "Rolling upgrades")
     RULES_CHANGED = "RULES_CHANGED"
     FORBIDDEN = "FORBIDDEN"  # a known caller asking for what it may not: another seat, a bot's
+    # what only a game that is over may give (its record: the seed tells every hidden card)
+    GAME_NOT_OVER = "GAME_NOT_OVER"
 
 
 DECISIONS = (

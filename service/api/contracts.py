@@ -15,6 +15,7 @@ import msgspec
 
 from service.api.graphql.schema import build_schema
 from service.api.rest.openapi import game_schema, openapi
+from service.core.game_records import json_schema as game_record_schema
 from service.games import games
 from service.webhooks.model import ALL_TYPES
 from service.webhooks.schemas import event_schema
@@ -33,6 +34,7 @@ def _json(value: Any) -> str:
 def contracts() -> dict[str, str]:
     """Every committed contract file, by its path under schema/."""
     files = {"schema.graphql": sdl(), "openapi.json": _json(openapi())}
+    files["game-record.json"] = _json(game_record_schema())
     for kind, game in games().items():
         files[f"games/{kind.lower()}.json"] = _json(game_schema(game))
     for event_type in ALL_TYPES:

@@ -10,6 +10,7 @@ docs/architecture.md follows an applyMove through here.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
@@ -20,7 +21,7 @@ import msgspec
 from service import metrics
 from service.bots import STRATEGIES
 from service.bots.hints import HintPool, HintRequest
-from service.core import clocks, listing, takebacks
+from service.core import clocks, game_records, listing, takebacks
 from service.core.access import (
     KeyNeeded,
     Tenants,
@@ -51,7 +52,15 @@ from service.engine import play as engine_play
 from service.engine.play import decode_state, encode_state, to_move
 from service.games import games
 from service.refusals import Code, Refused
-from service.store import FORMAT, Done, HistoryRecord, Record, RedisStore
+from service.store import (
+    FORMAT,
+    Done,
+    HistoryRecord,
+    Record,
+    RedisStore,
+    UnreadableRecord,
+    UpgradeInProgress,
+)
 from service.store.events import Subscriber
 from service.store.jobs import new_game_id
 from service.store.records import ACTED_BY_TENANT, Outcome
@@ -62,6 +71,7 @@ MAX_SUGGEST_ITERATIONS = 5000
 MAX_IDEMPOTENCY_KEY = 200
 RETRIES_WITHOUT_EXPECTED_VERSION = 3
 PAST_VERSIONS_KEPT = 256  # delayed spectators' past versions kept per process (_as_seen)
+REPLAYS_AT_ONCE = 2
 
 
 CREATE_NEEDS_KEY = "creating games needs an API key (X-API-Key)"
@@ -131,6 +141,9 @@ class GameService:
         # (game id, version) -> (record, state) as delayed spectators see it, least recently
         # used first (dicts keep their order)
         self.past_versions: dict[tuple[str, int], tuple[Record, Any]] = {}
+        # game records replayed at once by this process, each on a thread of its own: the
+        # replay is CPU-bound (game_records.MAX_STEPS bounds one) and the event loop goes on
+        self.replays = asyncio.Semaphore(REPLAYS_AT_ONCE)
 
     def _viewer(self, game_id: str, record: Record, caller: Caller) -> int | None:
         """The seat `caller` acts as in this game; None for a spectator."""
@@ -689,6 +702,45 @@ class GameService:
         if digest is None:
             return entries
         return await self.labels.relabel(loaded.id, loaded.record, entries, digest)
+
+    async def export_record(self, game_id: str, caller: Caller | str | None) -> dict[str, Any]:
+        """The portable record of a game that is over (service/core/game_records.py), for
+        whoever may read its history and seed reveal: anyone, once it is over. Before, the
+        record would tell the seed, and with it every hidden card (RULINGS ALL-4)."""
+        loaded = await self.read(game_id, caller)
+        record, game = loaded.record, loaded.game
+        if not record.finished:
+            raise Refused(
+                Code.GAME_NOT_OVER,
+                "a game's record is given once the game is over: it reveals the seed",
+                record.version,
+            )
+        if record.options is None:
+            raise Refused(
+                Code.OUT_OF_RANGE, "this game was created by an older release: it has no record"
+            )
+        if record.rules > game.rules_version:
+            raise UpgradeInProgress(game_id, f"{record.kind} rules {record.rules}")
+        if record.rules < game.rules_version:
+            raise Refused(
+                Code.RULES_CHANGED,
+                f"this game was played under version {record.rules} of the rules of "
+                f"{record.kind}, which this release no longer has: it cannot replay it",
+            )
+        entries, _ = await self.store.read_history(game_id, 0, record.version)
+        async with self.replays:
+            try:
+                exported = await asyncio.to_thread(game_records.export, game_id, record, entries)
+            except game_records.Unverifiable as failed:  # the stored history does not replay
+                raise UnreadableRecord(game_id, f"record: {failed.difference}") from None
+        document: dict[str, Any] = msgspec.to_builtins(exported)
+        return document
+
+    async def verify_record(self, document: object) -> game_records.RecordVerification:
+        """Whether a game record replays step by step to its result (game_records.verify),
+        on this instance's engine alone: no stored game is read."""
+        async with self.replays:
+            return await asyncio.to_thread(game_records.verify, document)
 
     async def reissue_token(
         self, game_id: str, tenant: str | None, seat: int

@@ -17,6 +17,7 @@ from service.api.rest.rendering import GAME_FIELDS, game_json
 from service.bots import STRATEGIES
 from service.core import LoadedGame
 from service.core.clocks import ON_TIMEOUT
+from service.core.game_records import PROBLEMS as RECORD_PROBLEMS
 from service.core.takebacks import POLICIES, STEPS
 from service.engine import encode_state, start
 from service.games import games
@@ -48,6 +49,7 @@ def test_every_graphql_enum_is_made_from_the_vocabulary_the_service_uses() -> No
         "WebhookDeliveryOutcome": OUTCOMES,
         "TakebackPolicy": POLICIES,
         "TakebackStep": STEPS,
+        "RecordProblem": RECORD_PROBLEMS,
     }
     for enum, vocabulary in made_from.items():
         assert _values(enum) == list(vocabulary), enum

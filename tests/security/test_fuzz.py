@@ -66,6 +66,7 @@ GRAPHQL_ERROR_CODES = {
     "NOT_FOUND",
     "HINTS_BUSY",
     "HINT_TIMEOUT",
+    "GAME_NOT_OVER",  # exportGame of a game still running
 } | {code.value for code in DECISIONS}
 GAME_IDS: list[str] = []  # filled by the `tables` fixture, read by the ID strategy below
 

@@ -13,6 +13,7 @@ import functools
 import ipaddress
 import math
 import time
+from collections.abc import Mapping
 
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -84,9 +85,12 @@ class Guard:
         admission: Admission,
         max_sockets: int,
         caching: Caching | None = None,
+        larger_bodies: Mapping[str, int] | None = None,
     ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        # the few routes whose body is a document, not a request (a game record to verify)
+        self.larger_bodies = dict(larger_bodies or {})
         self.admission = admission
         self.sockets = Occupancy(max_sockets)  # open WebSockets per client address
         self.caching = caching or Caching(0)
@@ -111,13 +115,13 @@ class Guard:
         if refused is not None:
             await refused(scope, receive, send_with_headers)
             return
-        received = 0
+        received, limit = 0, self._limit(path)
 
         async def limited_receive() -> Message:
             nonlocal received
             message = await receive()
             received += len(message.get("body", b""))
-            if received > self.max_body_bytes:
+            if received > limit:
                 raise BodyTooLarge
             return message
 
@@ -155,7 +159,7 @@ class Guard:
     def _refuse_early(self, scope: Scope, path: str) -> Response | None:
         length = header(scope, b"content-length")
         size = natural(length) if length is not None else 0
-        if size is None or size > self.max_body_bytes:
+        if size is None or size > self._limit(path):
             return self._too_large(path)
         if path in OPEN_PATHS:
             return None
@@ -171,9 +175,12 @@ class Guard:
             {"retry-after": str(math.ceil(wait))},
         )
 
+    def _limit(self, path: str) -> int:
+        return max(self.larger_bodies.get(path, 0), self.max_body_bytes)
+
     def _too_large(self, path: str) -> Response:
         return refusal(
-            path, 413, "PAYLOAD_TOO_LARGE", f"request body over {self.max_body_bytes} bytes", {}
+            path, 413, "PAYLOAD_TOO_LARGE", f"request body over {self._limit(path)} bytes", {}
         )
 
 

@@ -40,6 +40,7 @@ PROBLEMS = {
     "UPGRADE_IN_PROGRESS": (503, "The game is for a newer release"),
     "RULES_CHANGED": (409, "The game's rules are retired"),
     "TAKEBACK_NOT_ALLOWED": (409, "Takeback not allowed"),
+    "GAME_NOT_OVER": (409, "The game is not over yet"),
 }
 STATUS = {code: status for code, (status, _) in PROBLEMS.items()}
 KEY_NEEDED = "API key needed"  # the title of an UNAUTHORIZED that wants X-API-Key, not a token

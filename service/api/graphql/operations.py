@@ -21,6 +21,7 @@ from strawberry.types import Info
 
 from service.api.graphql import typed
 from service.api.graphql.errors import REJECT_CODES, api_error
+from service.api.graphql.records import RecordQueries
 from service.api.graphql.types import (
     AS_SEAT,
     REASON,
@@ -66,7 +67,7 @@ else:
 
 
 @strawberry.type
-class Query(WebhookQueries):
+class Query(WebhookQueries, RecordQueries):
     @strawberry.field(description="The games this server hosts.")
     def catalog(self) -> list[GameInfo]:
         return [

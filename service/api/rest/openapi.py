@@ -13,6 +13,7 @@ from service.api.rest.rendering import GAME_FIELDS
 from service.bots import STRATEGIES
 from service.core.access import MAX_SPECTATOR_DELAY
 from service.core.clocks import MIN_PER_DECISION, MIN_PER_SEAT_TOTAL, ON_TIMEOUT
+from service.core.game_records import MAX_RECORD_BYTES, GameRecord, RecordVerification
 from service.engine import Game, Scores
 from service.games import games
 from service.store import indexes
@@ -384,6 +385,42 @@ def openapi() -> dict[str, Any]:
                 }
             },
             **takeback_openapi.paths(ok, body, problems, game_id, act_as),
+            "/v1/games/{gameId}/record": {
+                "get": {
+                    "parameters": [game_id],
+                    "security": [{}, {"seatToken": []}],
+                    "operationId": "exportGame",
+                    "summary": "The game, once it is over, as one self-contained record that any "
+                    "server replays and verifies (GraphQL `exportGame`, schema/game-record.json). "
+                    "409 GAME_NOT_OVER before: it reveals the seed.",
+                    "responses": {
+                        **ok(_ref("GameRecord"), "the game record"),
+                        **problems(
+                            *GAME_ROUTE,
+                            "UNAUTHORIZED",
+                            "GAME_NOT_OVER",
+                            "RULES_CHANGED",
+                            "UPGRADE_IN_PROGRESS",
+                        ),
+                    },
+                }
+            },
+            "/v1/game-records/verify": {
+                "post": {
+                    "security": [{}],
+                    "operationId": "verifyGameRecord",
+                    "summary": "Replays a game record (the body, as exported) on this server's "
+                    "rules: valid and the final scores, or the first step that differs. No "
+                    f"stored game is read; the body may have up to {MAX_RECORD_BYTES} bytes.",
+                    "requestBody": body(
+                        {"description": "A game record (GameRecord); any JSON gets a verdict."}
+                    ),
+                    "responses": {
+                        **ok(_ref("RecordVerification"), "the verdict"),
+                        **problems(),
+                    },
+                }
+            },
             **webhook_openapi.paths(ok, body, problems),
         },
         "components": {
@@ -402,9 +439,17 @@ def openapi() -> dict[str, Any]:
                 **takeback_openapi.schemas(),
                 **webhook_openapi.schemas(),
                 **game_components,
+                **_record_components(),
             },
         },
     }
+
+
+def _record_components() -> dict[str, Any]:
+    _, defs = msgspec.json.schema_components(
+        [GameRecord, RecordVerification], ref_template="#/components/schemas/{name}"
+    )
+    return _named(defs)
 
 
 def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:

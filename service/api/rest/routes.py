@@ -26,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from service.api.edge.parsing import bearer_token, natural, within_depth
+from service.api.edge.parsing import BadInput, bearer_token, decode_json, natural, within_depth
 from service.api.edge.problems import Problem, from_refusal, problem_response
 from service.api.rest.rendering import game_json, history_json, validation_json
 from service.core import Applied, Caller, GameService, LoadedGame
@@ -145,6 +145,7 @@ def guarded(endpoint: Any) -> Any:
     return run
 
 
+VERIFY_PATH = "/v1/game-records/verify"  # its body is a game record: up to MAX_RECORD_BYTES
 ACT_AS_SEAT = "x-act-as-seat"  # the seat a tenant's key acts for (docs/api.md)
 
 
@@ -335,6 +336,18 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
             {"seat": seat, "strategy": body.strategy, "move": move, "label": label}
         )
 
+    async def export_game(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        document = await service.export_record(game_id, caller(request))
+        return json_response(document)
+
+    async def verify_game_record(request: Request) -> Response:
+        try:
+            document = decode_json(await request.body(), max_depth)
+        except BadInput as exc:
+            raise Problem("BAD_REQUEST", str(exc)) from None
+        return json_response(await service.verify_record(document))
+
     async def reissue_token(request: Request) -> Response:
         seat = natural(request.path_params["seat"])
         if seat is None:
@@ -360,6 +373,8 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
         Route("/v1/games/{game_id}/history", guarded(history), methods=["GET"]),
         Route("/v1/games/{game_id}/state", guarded(state_at), methods=["GET"]),
         Route("/v1/games/{game_id}/seats/{seat}/token", guarded(reissue_token), methods=["POST"]),
+        Route("/v1/games/{game_id}/record", guarded(export_game), methods=["GET"]),
+        Route(VERIFY_PATH, guarded(verify_game_record), methods=["POST"]),
     ]
 
 

@@ -1,0 +1,89 @@
+"""Portable game records over GraphQL (issue 32): `exportGame` and `verifyGameRecord`, beside
+the REST mirror's `GET /v1/games/{id}/record` and `POST /v1/game-records/verify`. The document
+and the replay are service/core/game_records.py's; here they are only shaped."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
+
+import strawberry
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from service.api.graphql.errors import api_error
+from service.api.graphql.types import context_caller, context_service, vocabulary
+from service.core.game_records import PROBLEMS
+from service.core.game_records import RecordVerification as Verdict
+from service.refusals import Refused
+
+if TYPE_CHECKING:  # made from its source at import: opaque to mypy
+    RecordProblem: TypeAlias = Any
+else:
+    RecordProblem = vocabulary(
+        "RecordProblem", PROBLEMS, "Why a game record does not verify (docs/api.md)."
+    )
+
+
+@strawberry.type(description="The first step of a game record that differs from its replay.")
+class RecordDifference:
+    version: int = strawberry.field(description="The step's version; 0: the setup, or the whole.")
+    reason: RecordProblem
+    message: str
+
+
+@strawberry.type(description="A game record replayed on this server's rules.")
+class RecordVerification:
+    valid: bool
+    kind: str | None = strawberry.field(description="The record's kind, once it could be read.")
+    version: int | None = strawberry.field(description="Valid: the last version replayed.")
+    scores: JSON | None = strawberry.field(description="Valid: the final scores, replayed.")
+    difference: RecordDifference | None = strawberry.field(
+        description="Not valid: the first step that differs, and why."
+    )
+
+
+def verification(verdict: Verdict) -> RecordVerification:
+    difference = verdict.difference
+    return RecordVerification(
+        valid=verdict.valid,
+        kind=verdict.kind,
+        version=verdict.version,
+        scores=cast(JSON, verdict.scores),
+        difference=None
+        if difference is None
+        else RecordDifference(
+            version=difference.version,
+            reason=RecordProblem(difference.reason),
+            message=difference.message,
+        ),
+    )
+
+
+@strawberry.type
+class RecordQueries:
+    @strawberry.field(
+        name="exportGame",
+        description="The game, once it is over, as one self-contained record that any server "
+        "(or `python -m service.replay`) replays and verifies: schema/game-record.json. "
+        "GAME_NOT_OVER before: it reveals the seed.",
+    )
+    async def export_game(self, info: Info[Any, Any], game_id: strawberry.ID) -> JSON:
+        try:
+            document = await context_service(info).export_record(
+                str(game_id), context_caller(info, None)
+            )
+        except Refused as refused:
+            raise api_error(refused) from None
+        return cast(JSON, document)
+
+    @strawberry.field(
+        name="verifyGameRecord",
+        description="Replays a game record (exportGame's) on this server's rules: valid and "
+        "the final scores, or the first step that differs. No stored game is read.",
+    )
+    async def verify_game_record(self, info: Info[Any, Any], record: JSON) -> RecordVerification:
+        try:
+            verdict = await context_service(info).verify_record(record)
+        except Refused as refused:
+            raise api_error(refused) from None
+        return verification(verdict)
