@@ -12,6 +12,7 @@ from .enums import (
     GameKind,
     GameStatus,
     Strategy,
+    TakebackPolicy,
     TimeoutAction,
     TreelineToward,
     TreelingsColour,
@@ -117,6 +118,10 @@ class CreateGameInput(BaseModel):
     "The app's own user id per seat (by seat; null or missing: none), at most 128 characters each. Lists games by player (`games(filter:)`); shown only to the game's tenant."
     clock: Optional["ClockInput"] = None
     "A turn clock, enforced by the server even when no client comes back."
+    spectator_delay: int = Field(alias="spectatorDelay", default=0)
+    "Spectators (no seat token, not the game's tenant) see the game this many versions behind while it is ACTIVE: 0 (live, the default) to 100, BAD_USER_INPUT beyond. Seats and the game's tenant (X-API-Key) see it live; once the game is over everyone sees how it ended."
+    takebacks: TakebackPolicy = TakebackPolicy.NONE
+    "Whether and how seats may take back decisions (requestTakeback)."
 
 
 class GameFilter(BaseModel):

@@ -110,6 +110,10 @@ export type CreateGameInput = {
   players: number;
   /** For tests and replays: whoever chooses the seed knows every hidden card. Left out, the server draws one. In production it needs a tenant's API key (BAD_USER_INPUT otherwise). */
   seed?: string | null | undefined;
+  /** Spectators (no seat token, not the game's tenant) see the game this many versions behind while it is ACTIVE: 0 (live, the default) to 100, BAD_USER_INPUT beyond. Seats and the game's tenant (X-API-Key) see it live; once the game is over everyone sees how it ended. */
+  spectatorDelay?: number;
+  /** Whether and how seats may take back decisions (requestTakeback). */
+  takebacks?: TakebackPolicy;
   /** `options` as typed fields; give one of the two, or neither. */
   typedOptions?: TypedOptionsInput | null | undefined;
 };
@@ -138,12 +142,19 @@ export type RejectCode =
   | 'NOT_FOUND'
   | 'NOT_YOUR_TURN'
   | 'STALE_VERSION'
+  | 'TAKEBACK_NOT_ALLOWED'
   | 'UNAUTHORIZED';
 
 export type Strategy =
   | 'GREEDY'
   | 'RANDOM'
   | 'SEARCH';
+
+/** Who may take back a decision (requestTakeback): NONE nobody; OWN_DECISIONS a seat its own last decision while nothing hidden was revealed, nothing random happened and no other seat decided since; WITH_CONSENT that too, and beyond it once every other human seat accepts (answerTakeback; bots accept). */
+export type TakebackPolicy =
+  | 'NONE'
+  | 'OWN_DECISIONS'
+  | 'WITH_CONSENT';
 
 export type TimeoutAction =
   | 'AUTO_GREEDY'
