@@ -128,6 +128,7 @@ async def test_the_client_plays_a_whole_game_of_every_kind(
     assert len(played.points) == 2 and max(played.points) >= 0
     assert played.options == OPTIONS[kind]
     assert played.commitment_holds
+    assert played.record_valid, "exportGame's record verifies (verifyGameRecord)"
     assert played.history_moves == played.version  # every version is a typed move
     assert played.events == list(range(1, played.version + 1))  # replayed, gap-free, once each
 

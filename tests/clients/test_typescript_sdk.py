@@ -131,6 +131,7 @@ def test_play_finishes_a_whole_game_of_every_kind_moving_by_typed_move_input(
         assert game["gapFree"] is True and game["events"] >= game["moves"], game
         assert game["replayedFromStart"] is True, f"{kind}: afterVersion 0 replays versions 1..N"
         assert game["commitmentHolds"] is True, f"{kind}: sha256(salt + seed) is the commitment"
+        assert game["recordValid"] is True, f"{kind}: exportGame's record verifies"
         assert game["revealedOptions"] is not None, game
         assert game["phases"], "the typed view was read"
     # the bot seats (TREETOPIA, AVENUE) were played by the worker, the rest by play.ts

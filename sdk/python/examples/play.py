@@ -49,6 +49,7 @@ class Played:
     commitment_holds: bool  # sha256(salt + seed) is the seedCommitment shown at create
     history_moves: int  # history entries with a typed move
     events: list[int]  # the versions gameEvents(afterVersion: 0) replayed
+    record_valid: bool  # exportGame's record, replayed by verifyGameRecord
 
 
 def connect(url: str, token: str | None = None) -> RulesClient:
@@ -97,6 +98,8 @@ async def play(url: str, kind: GameKind, players: int, seed: str | None = None) 
         assert reveal is not None and reveal.typed_options is not None, "shown once it is over"
         salted = hashlib.sha256((reveal.salt + reveal.seed).encode()).hexdigest()
         events = [event.game_events.version async for event in anyone.game_events(game.id, 0)]
+        record = (await anyone.export_game(game.id)).export_game
+        verdict = (await anyone.verify_game_record(record)).verify_game_record
         return Played(
             game_id=game.id,
             kind=game.kind.value,
@@ -109,6 +112,7 @@ async def play(url: str, kind: GameKind, players: int, seed: str | None = None) 
             commitment_holds=salted == revealed.seed_commitment,
             history_moves=sum(entry.typed_move is not None for entry in history.history),
             events=events,
+            record_valid=verdict.valid and verdict.version == game.version,
         )
 
 

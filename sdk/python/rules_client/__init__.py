@@ -6,6 +6,12 @@ from .abandon_game import (
     AbandonGameAbandonGameMoveAppliedGame,
     AbandonGameAbandonGameMoveRejected,
 )
+from .answer_takeback import (
+    AnswerTakeback,
+    AnswerTakebackAnswerTakebackMoveApplied,
+    AnswerTakebackAnswerTakebackMoveAppliedGame,
+    AnswerTakebackAnswerTakebackMoveRejected,
+)
 from .apply_move import (
     ApplyMove,
     ApplyMoveApplyMoveMoveApplied,
@@ -60,6 +66,7 @@ from .enums import (
     WebhookEndpointStatus,
     WebhookEventType,
 )
+from .export_game import ExportGame
 from .fragments import (
     AvenueCarryTileFields,
     AvenueChooseCardFields,
@@ -84,6 +91,7 @@ from .fragments import (
     GameSummaryClock,
     GameSummaryOutcome,
     GameSummarySeats,
+    GameSummaryTakebackRequest,
     ScoreItemFields,
     ScoreItemFieldsCells,
     ScoreItemFieldsTerms,
@@ -278,6 +286,12 @@ from .legal_moves import (
     LegalMovesGameLegalMovesTypedMoveTreetopiaUseWhirlwind,
 )
 from .reissue_seat_token import ReissueSeatToken, ReissueSeatTokenReissueSeatToken
+from .request_takeback import (
+    RequestTakeback,
+    RequestTakebackRequestTakebackMoveApplied,
+    RequestTakebackRequestTakebackMoveAppliedGame,
+    RequestTakebackRequestTakebackMoveRejected,
+)
 from .resign import (
     Resign,
     ResignResignMoveApplied,
@@ -338,6 +352,11 @@ from .suggest_move import (
     SuggestMoveSuggestMoveTypedMoveTreetopiaUseWhirlwind,
 )
 from .validate_move import ValidateMove, ValidateMoveValidateMove
+from .verify_game_record import (
+    VerifyGameRecord,
+    VerifyGameRecordVerifyGameRecord,
+    VerifyGameRecordVerifyGameRecordDifference,
+)
 from .view_at import (
     ViewAt,
     ViewAtGame,
@@ -353,6 +372,10 @@ __all__ = [
     "AbandonGameAbandonGameMoveAppliedGame",
     "AbandonGameAbandonGameMoveRejected",
     "ActedBy",
+    "AnswerTakeback",
+    "AnswerTakebackAnswerTakebackMoveApplied",
+    "AnswerTakebackAnswerTakebackMoveAppliedGame",
+    "AnswerTakebackAnswerTakebackMoveRejected",
     "ApplyMove",
     "ApplyMoveApplyMoveMoveApplied",
     "ApplyMoveApplyMoveMoveAppliedGame",
@@ -407,6 +430,7 @@ __all__ = [
     "CreateGameCreateGameSeats",
     "CreateGameInput",
     "EndReason",
+    "ExportGame",
     "Game",
     "GameEvents",
     "GameEventsGameEvents",
@@ -423,6 +447,7 @@ __all__ = [
     "GameSummaryClock",
     "GameSummaryOutcome",
     "GameSummarySeats",
+    "GameSummaryTakebackRequest",
     "Games",
     "GamesGames",
     "GamesGamesEdges",
@@ -516,6 +541,10 @@ __all__ = [
     "ReissueSeatToken",
     "ReissueSeatTokenReissueSeatToken",
     "RejectCode",
+    "RequestTakeback",
+    "RequestTakebackRequestTakebackMoveApplied",
+    "RequestTakebackRequestTakebackMoveAppliedGame",
+    "RequestTakebackRequestTakebackMoveRejected",
     "Resign",
     "ResignResignMoveApplied",
     "ResignResignMoveAppliedGame",
@@ -662,6 +691,9 @@ __all__ = [
     "TypedOptionsInput",
     "ValidateMove",
     "ValidateMoveValidateMove",
+    "VerifyGameRecord",
+    "VerifyGameRecordVerifyGameRecord",
+    "VerifyGameRecordVerifyGameRecordDifference",
     "ViewAt",
     "ViewAtGame",
     "ViewAtGameViewAtAvenueView",

@@ -4,13 +4,17 @@
 from collections.abc import AsyncIterator
 from typing import Any, Optional, Union
 
+from pydantic import JsonValue
+
 from .abandon_game import AbandonGame
+from .answer_takeback import AnswerTakeback
 from .apply_move import ApplyMove
 from .async_base_client import AsyncBaseClient
 from .base_model import UNSET, UnsetType
 from .catalog import Catalog
 from .create_game import CreateGame
 from .enums import Strategy
+from .export_game import ExportGame
 from .game import Game
 from .game_events import GameEvents
 from .games import Games
@@ -18,11 +22,13 @@ from .history import History
 from .input_types import ApplyMoveInput, CreateGameInput, GameFilter, TypedMoveInput
 from .legal_moves import LegalMoves
 from .reissue_seat_token import ReissueSeatToken
+from .request_takeback import RequestTakeback
 from .resign import Resign
 from .scores import Scores
 from .seed_reveal import SeedReveal
 from .suggest_move import SuggestMove
 from .validate_move import ValidateMove
+from .verify_game_record import VerifyGameRecord
 from .view_at import ViewAt
 
 
@@ -125,6 +131,15 @@ class RulesClient(AsyncBaseClient):
                 playerId
                 bot
               }
+              spectatorDelay
+              takebacks
+              takebackRequest {
+                seat
+                toVersion
+                acceptedBy
+                waitingFor
+                expires
+              }
             }
             """)
         variables: dict[str, object] = {"input": input}
@@ -207,6 +222,15 @@ class RulesClient(AsyncBaseClient):
                 seat
                 playerId
                 bot
+              }
+              spectatorDelay
+              takebacks
+              takebackRequest {
+                seat
+                toVersion
+                acceptedBy
+                waitingFor
+                expires
               }
             }
 
@@ -680,6 +704,15 @@ class RulesClient(AsyncBaseClient):
                 playerId
                 bot
               }
+              spectatorDelay
+              takebacks
+              takebackRequest {
+                seat
+                toVersion
+                acceptedBy
+                waitingFor
+                expires
+              }
             }
 
             fragment MoveResult on ApplyMoveResult {
@@ -748,6 +781,15 @@ class RulesClient(AsyncBaseClient):
                 playerId
                 bot
               }
+              spectatorDelay
+              takebacks
+              takebackRequest {
+                seat
+                toVersion
+                acceptedBy
+                waitingFor
+                expires
+              }
             }
 
             fragment MoveResult on ApplyMoveResult {
@@ -777,6 +819,182 @@ class RulesClient(AsyncBaseClient):
         )
         data = self.get_data(response)
         return Resign.model_validate(data)
+
+    async def request_takeback(
+        self,
+        game_id: str,
+        expected_version: Union[Optional[int], UnsetType] = UNSET,
+        idempotency_key: Union[Optional[str], UnsetType] = UNSET,
+        as_seat: Union[Optional[int], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> RequestTakeback:
+        query = gql("""
+            mutation RequestTakeback($gameId: ID!, $expectedVersion: Int = null, $idempotencyKey: String = null, $asSeat: Int = null) {
+              requestTakeback(
+                gameId: $gameId
+                expectedVersion: $expectedVersion
+                idempotencyKey: $idempotencyKey
+                asSeat: $asSeat
+              ) {
+                ...MoveResult
+              }
+            }
+
+            fragment GameSummary on Game {
+              id
+              kind
+              version
+              status
+              players
+              toAct
+              viewer
+              seedCommitment
+              outcome {
+                reason
+                seat
+                winners
+              }
+              clock {
+                perDecisionSeconds
+                perSeatTotalSeconds
+                incrementSeconds
+                onTimeout
+                seat
+                deadline
+                remainingSeconds
+              }
+              seats {
+                seat
+                playerId
+                bot
+              }
+              spectatorDelay
+              takebacks
+              takebackRequest {
+                seat
+                toVersion
+                acceptedBy
+                waitingFor
+                expires
+              }
+            }
+
+            fragment MoveResult on ApplyMoveResult {
+              __typename
+              ... on MoveApplied {
+                replayed
+                game {
+                  ...GameSummary
+                }
+              }
+              ... on MoveRejected {
+                code
+                message
+                currentVersion
+                reason
+                rule
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "gameId": game_id,
+            "expectedVersion": expected_version,
+            "idempotencyKey": idempotency_key,
+            "asSeat": as_seat,
+        }
+        response = await self.execute(
+            query=query, operation_name="RequestTakeback", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return RequestTakeback.model_validate(data)
+
+    async def answer_takeback(
+        self,
+        game_id: str,
+        accept: bool,
+        expected_version: Union[Optional[int], UnsetType] = UNSET,
+        as_seat: Union[Optional[int], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> AnswerTakeback:
+        query = gql("""
+            mutation AnswerTakeback($gameId: ID!, $accept: Boolean!, $expectedVersion: Int = null, $asSeat: Int = null) {
+              answerTakeback(
+                gameId: $gameId
+                accept: $accept
+                expectedVersion: $expectedVersion
+                asSeat: $asSeat
+              ) {
+                ...MoveResult
+              }
+            }
+
+            fragment GameSummary on Game {
+              id
+              kind
+              version
+              status
+              players
+              toAct
+              viewer
+              seedCommitment
+              outcome {
+                reason
+                seat
+                winners
+              }
+              clock {
+                perDecisionSeconds
+                perSeatTotalSeconds
+                incrementSeconds
+                onTimeout
+                seat
+                deadline
+                remainingSeconds
+              }
+              seats {
+                seat
+                playerId
+                bot
+              }
+              spectatorDelay
+              takebacks
+              takebackRequest {
+                seat
+                toVersion
+                acceptedBy
+                waitingFor
+                expires
+              }
+            }
+
+            fragment MoveResult on ApplyMoveResult {
+              __typename
+              ... on MoveApplied {
+                replayed
+                game {
+                  ...GameSummary
+                }
+              }
+              ... on MoveRejected {
+                code
+                message
+                currentVersion
+                reason
+                rule
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "gameId": game_id,
+            "accept": accept,
+            "expectedVersion": expected_version,
+            "asSeat": as_seat,
+        }
+        response = await self.execute(
+            query=query, operation_name="AnswerTakeback", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return AnswerTakeback.model_validate(data)
 
     async def abandon_game(self, game_id: str, **kwargs: Any) -> AbandonGame:
         query = gql("""
@@ -813,6 +1031,15 @@ class RulesClient(AsyncBaseClient):
                 seat
                 playerId
                 bot
+              }
+              spectatorDelay
+              takebacks
+              takebackRequest {
+                seat
+                toVersion
+                acceptedBy
+                waitingFor
+                expires
               }
             }
 
@@ -1758,6 +1985,15 @@ class RulesClient(AsyncBaseClient):
                 playerId
                 bot
               }
+              spectatorDelay
+              takebacks
+              takebackRequest {
+                seat
+                toVersion
+                acceptedBy
+                waitingFor
+                expires
+              }
             }
             """)
         variables: dict[str, object] = {
@@ -1798,3 +2034,44 @@ class RulesClient(AsyncBaseClient):
             query=query, operation_name="GameEvents", variables=variables, **kwargs
         ):
             yield GameEvents.model_validate(data)
+
+    async def export_game(self, game_id: str, **kwargs: Any) -> ExportGame:
+        query = gql("""
+            query ExportGame($gameId: ID!) {
+              exportGame(gameId: $gameId)
+            }
+            """)
+        variables: dict[str, object] = {"gameId": game_id}
+        response = await self.execute(
+            query=query, operation_name="ExportGame", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return ExportGame.model_validate(data)
+
+    async def verify_game_record(
+        self, record: JsonValue, **kwargs: Any
+    ) -> VerifyGameRecord:
+        query = gql("""
+            query VerifyGameRecord($record: JSON!) {
+              verifyGameRecord(record: $record) {
+                valid
+                kind
+                version
+                scores
+                difference {
+                  version
+                  reason
+                  message
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {"record": record}
+        response = await self.execute(
+            query=query,
+            operation_name="VerifyGameRecord",
+            variables=variables,
+            **kwargs,
+        )
+        data = self.get_data(response)
+        return VerifyGameRecord.model_validate(data)

@@ -14,6 +14,7 @@ from .enums import (
     GameKind,
     GameStatus,
     Strategy,
+    TakebackPolicy,
     TimeoutAction,
     TreelineCastleLetter,
     TreelineEndReason,
@@ -157,6 +158,11 @@ class GameSummary(BaseModel):
     outcome: Optional["GameSummaryOutcome"]
     clock: Optional["GameSummaryClock"]
     seats: list["GameSummarySeats"]
+    spectator_delay: int = Field(alias="spectatorDelay")
+    takebacks: TakebackPolicy
+    takeback_request: Optional["GameSummaryTakebackRequest"] = Field(
+        alias="takebackRequest"
+    )
 
 
 class GameSummaryOutcome(BaseModel):
@@ -179,6 +185,14 @@ class GameSummarySeats(BaseModel):
     seat: int
     player_id: Optional[str] = Field(alias="playerId")
     bot: Optional[Strategy]
+
+
+class GameSummaryTakebackRequest(BaseModel):
+    seat: int
+    to_version: int = Field(alias="toVersion")
+    accepted_by: list[int] = Field(alias="acceptedBy")
+    waiting_for: list[int] = Field(alias="waitingFor")
+    expires: datetime
 
 
 class ScoreItemFields(BaseModel):

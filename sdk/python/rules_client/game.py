@@ -14,6 +14,7 @@ from .fragments import (  # noqa: F401
     GameSummaryClock,
     GameSummaryOutcome,
     GameSummarySeats,
+    GameSummaryTakebackRequest,
     TreelineViewFields,
     TreelineViewFieldsCastles,
     TreelineViewFieldsCells,

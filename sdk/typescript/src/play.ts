@@ -10,6 +10,7 @@ import { RulesClient, RulesError, asTypedMoveInput } from "./client.js";
 import {
   ApplyMoveDocument,
   CreateGameDocument,
+  ExportGameDocument,
   GameDocument,
   GameEventsDocument,
   HistoryDocument,
@@ -17,6 +18,7 @@ import {
   ResignDocument,
   ScoresDocument,
   SeedRevealDocument,
+  VerifyGameRecordDocument,
   type CreateGameInput,
   type GameKind,
   type GameQuery,
@@ -96,6 +98,8 @@ interface Played {
   historyEntries: number;
   commitmentHolds: boolean;
   revealedOptions: unknown;
+  /** exportGame's record, replayed by verifyGameRecord, verifies up to the last version. */
+  recordValid: boolean;
 }
 
 async function playWhole(rules: RulesClient, kind: GameKind, seed: string): Promise<Played> {
@@ -166,6 +170,8 @@ async function playWhole(rules: RulesClient, kind: GameKind, seed: string): Prom
   if (scored === null || revealed === null || reveal === null || reveal === undefined) {
     throw new Error(`game ${id}: no scores or no seed reveal after the end`);
   }
+  const record = (await rules.request(ExportGameDocument, { gameId: id })).exportGame;
+  const verdict = (await rules.request(VerifyGameRecordDocument, { record })).verifyGameRecord;
   const commitment = createHash("sha256").update(reveal.salt + reveal.seed).digest("hex");
   const first = versions[0] ?? 0;
   return {
@@ -191,6 +197,7 @@ async function playWhole(rules: RulesClient, kind: GameKind, seed: string): Prom
     historyEntries: history.length,
     commitmentHolds: commitment === revealed.seedCommitment,
     revealedOptions: reveal.options,
+    recordValid: verdict.valid && verdict.version === history.length,
   };
 }
 
