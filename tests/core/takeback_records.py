@@ -1,6 +1,6 @@
 """Games with takebacks played on the game service and resigned, for the game record tests
 (issue 32): a takeback taken alone, one taken with the other seat's consent after a declined
-request, and one bots agree to at once. Positions from takeback_scenes.py."""
+request, and one past a reveal or a random event that a bot agrees to at once. Positions from takeback_scenes.py."""
 
 from __future__ import annotations
 
@@ -10,15 +10,33 @@ from service.core import GameService
 from service.core.takebacks import TAKEN
 from tests.core.takeback_scenes import OPTIONS, Decision, decisions, first, first_answered
 
-SCENES = ("ALONE", "WITH_CONSENT", "DECLINED")
+SCENES = ("ALONE", "WITH_CONSENT", "DECLINED", "BOTS")
+
+
+def _alone_until_unsafe(kind: str) -> tuple[str, list[Decision], int]:
+    """A seed whose first unsafe decision comes before any decision of the other seat."""
+    for n in range(200):
+        seed = f"records-tb-bot-{kind}-{n}"
+        made = decisions(kind, 2, seed, count=40)
+        j = first(made, safe=False) if any(not d.safe for d in made) else None
+        if j is not None and all(d.seat == made[j].seat for d in made[: j + 1]):
+            return seed, made, j
+    raise AssertionError(f"no seed of {kind} reveals something on the first seat's turns")
 
 
 async def takeback_game(service: GameService, kind: str, scene: str) -> str:
     """A 2-seat game of `kind` with the `scene`'s takeback steps, over by a resignation."""
-    seed = f"records-tb-{kind}"
-    made = decisions(kind, 2, seed)
+    seed, made, j = f"records-tb-{kind}", [], 0
+    bots: dict[int, str] = {}
+    if scene == "BOTS":  # past a reveal or a random event, taken at once: the bot agrees
+        seed, made, j = _alone_until_unsafe(kind)
+        bots = {1 - made[j].seat: "RANDOM"}
+    else:
+        made = decisions(kind, 2, seed)
     policy = "OWN_DECISIONS" if scene == "ALONE" else "WITH_CONSENT"
-    loaded, tokens = await service.create(kind, 2, seed, OPTIONS.get(kind), takeback_policy=policy)
+    loaded, tokens = await service.create(
+        kind, 2, seed, OPTIONS.get(kind), bots=bots, takeback_policy=policy
+    )
     game_id = loaded.id
 
     async def play(some: list[Decision]) -> None:
@@ -30,6 +48,10 @@ async def takeback_game(service: GameService, kind: str, scene: str) -> str:
         await play(made[: i + 1])
         await service.request_takeback(game_id, tokens[made[i].seat], None, None)
         await play(made[i : i + 2])
+    elif scene == "BOTS":
+        await play(made[: j + 1])
+        await service.request_takeback(game_id, tokens[made[j].seat], None, None)
+        await play(made[j : j + 1])
     else:  # the other seat decided since: a request, declined, then asked again
         k = first_answered(made)
         asker, other = made[k].seat, made[k + 1].seat
@@ -43,8 +65,8 @@ async def takeback_game(service: GameService, kind: str, scene: str) -> str:
         else:  # anyone's decision voids the second request
             await play(made[k + 2 : k + 3])
     loaded = await service.read(game_id, None)
-    to_act = loaded.record.acting[0] if loaded.record.acting else 0
-    await service.resign(game_id, tokens[to_act], None)
+    human = [seat for seat in tokens if seat not in bots]
+    await service.resign(game_id, tokens[human[0]], None)
     return game_id
 
 
