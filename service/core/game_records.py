@@ -269,8 +269,12 @@ class Replay:
 
     def setup_digest(self) -> str:
         """The options as the rules read them and the state they set up: an option a game's
-        rules ignore (Tree Lined Avenue's startSeat) cannot be edited unseen either."""
-        return hashlib.sha256(encode_state(self.options) + encode_state(self.state)).hexdigest()
+        rules ignore (Tree Lined Avenue's startSeat) cannot be edited unseen either. A takeback
+        policy other than NONE is read too (records without takebacks keep their digest)."""
+        read = encode_state(self.options) + encode_state(self.state)
+        if self.policy != "NONE":
+            read += self.policy.encode()
+        return hashlib.sha256(read).hexdigest()
 
     def play(self, step: RecordStep) -> Any:
         """Apply `step` (raises Unverifiable at its version if the rules do not allow it); the
@@ -401,9 +405,12 @@ class Replay:
                 )
             agreed = sorted(self.bots)
             self.request = TakebackRequest(seat, chosen.to_version, version, 0.0, agreed)
-        elif not alone:
+        elif not alone or not set(agreed) <= set(note.agreed_by):
+            needs = "" if alone else f" (takebacks {self.policy})"
             raise Unverifiable(
-                version, "TAKEBACK_NOT_ALLOWED", f"seat {seat} may not take back alone: {why}"
+                version,
+                "TAKEBACK_NOT_ALLOWED",
+                f"seat {seat} may not take back alone: {why}{needs}",
             )
         if note.agreed_by != agreed:
             raise Unverifiable(version, "BAD_TAKEBACK", f"agreed by {agreed}")
