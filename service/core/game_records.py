@@ -261,9 +261,11 @@ class Replay:
         self.version = 0
         self.ending: RecordStep | None = None  # the step that ended the game without a move
         self.digest = ""  # state_digest after the last step
-        # for takebacks (none under NONE): the entries as the service's history holds them,
-        # the encoded state of every version, and the request waiting for answers
-        self.entries: list[HistoryRecord] = []
+        # for takebacks (none under NONE): the entries the state is made of now, as
+        # takebacks.live would find them in the whole history (kept step by step: a record's
+        # takebacks cost no more than its length each), the encoded state of every version,
+        # and the request waiting for answers
+        self.line: list[HistoryRecord] = []
         self.states: dict[int, bytes] = {} if policy == "NONE" else {0: encode_state(self.state)}
         self.request: TakebackRequest | None = None
 
@@ -337,20 +339,19 @@ class Replay:
             return
         self.states[step.version] = encoded
         note = step.takeback
-        self.entries.append(
-            HistoryRecord(
+        if note is None:
+            entry = HistoryRecord(
                 step.version,
                 step.seat,
                 move,
                 "",
-                forced=step.forced,
-                event=step.event or "",
-                acted_by=step.acted_by or "",
-                takeback=None
-                if note is None
-                else TakebackNote(note.step, note.to_version, note.asked_by, list(note.agreed_by)),
+                step.forced,
+                step.event or "",
+                step.acted_by or "",
             )
-        )
+            self.line.append(entry)
+        elif note.step == takebacks.TAKEN:
+            self.line = [e for e in self.line if e.version <= note.to_version]
 
     def _takeback(self, step: RecordStep) -> None:
         """A takeback step, judged as service/core/takebacks.py decides: under the game's
@@ -385,7 +386,7 @@ class Replay:
         """An ASKED step, or a TAKEN one its seat took without a request."""
         version, seat = step.version, step.seat
         try:
-            chosen = takebacks.plan(self.entries, seat)
+            chosen = takebacks.plan(self.line, seat)
         except Refused as refused:
             raise Unverifiable(version, "TAKEBACK_NOT_ALLOWED", refused.message) from None
         self._check_back(step, note, seat, chosen.to_version)
