@@ -1,6 +1,7 @@
 """Games with takebacks played on the game service and resigned, for the game record tests
 (issue 32): a takeback taken alone, one taken with the other seat's consent after a declined
-request, and one past a reveal or a random event that a bot agrees to at once. Positions from takeback_scenes.py."""
+request, a request voided by a decision, one past a reveal or a random event that a bot agrees
+to at once, and one two other seats of three accept in turn. Positions from takeback_scenes.py."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from service.core import GameService
 from service.core.takebacks import TAKEN
 from tests.core.takeback_scenes import OPTIONS, Decision, decisions, first, first_answered
 
-SCENES = ("ALONE", "WITH_CONSENT", "DECLINED", "BOTS")
+SCENES = ("ALONE", "WITH_CONSENT", "DECLINED", "BOTS", "THREE_SEATS")
 
 
 def _alone_until_unsafe(kind: str) -> tuple[str, list[Decision], int]:
@@ -27,15 +28,16 @@ def _alone_until_unsafe(kind: str) -> tuple[str, list[Decision], int]:
 async def takeback_game(service: GameService, kind: str, scene: str) -> str:
     """A 2-seat game of `kind` with the `scene`'s takeback steps, over by a resignation."""
     seed, made, j = f"records-tb-{kind}", [], 0
+    players = 3 if scene == "THREE_SEATS" else 2
     bots: dict[int, str] = {}
     if scene == "BOTS":  # past a reveal or a random event, taken at once: the bot agrees
         seed, made, j = _alone_until_unsafe(kind)
         bots = {1 - made[j].seat: "RANDOM"}
     else:
-        made = decisions(kind, 2, seed)
+        made = decisions(kind, players, seed)
     policy = "OWN_DECISIONS" if scene == "ALONE" else "WITH_CONSENT"
     loaded, tokens = await service.create(
-        kind, 2, seed, OPTIONS.get(kind), bots=bots, takeback_policy=policy
+        kind, players, seed, OPTIONS.get(kind), bots=bots, takeback_policy=policy
     )
     game_id = loaded.id
 
@@ -52,6 +54,14 @@ async def takeback_game(service: GameService, kind: str, scene: str) -> str:
         await play(made[: j + 1])
         await service.request_takeback(game_id, tokens[made[j].seat], None, None)
         await play(made[j : j + 1])
+    elif scene == "THREE_SEATS":  # ASKED, ACCEPTED by one, TAKEN with the last acceptance
+        k = first_answered(made)
+        asker = made[k].seat
+        await play(made[: k + 2])
+        await service.request_takeback(game_id, tokens[asker], None, None)
+        for seat in sorted(set(range(players)) - {asker}, reverse=True):
+            await service.answer_takeback(game_id, tokens[seat], True, None, None)
+        await play(made[k : k + 1])
     else:  # the other seat decided since: a request, declined, then asked again
         k = first_answered(made)
         asker, other = made[k].seat, made[k + 1].seat

@@ -452,6 +452,31 @@ def test_answers_come_only_from_the_seats_a_request_waits_for(
     assert failure(answered) == (again["version"], "TAKEBACK_NOT_ALLOWED")
 
 
+def test_with_consent_every_other_human_seat_agrees(taken_back: dict[str, Document]) -> None:
+    """Three seats: one accepts (ACCEPTED), the last acceptance takes it back (TAKEN)."""
+    document = taken_back["THREE_SEATS"]
+    accepted, taken = takeback_steps(document, "ACCEPTED")[0], takeback_steps(document)[0]
+    asker, answerer = accepted["takeback"]["askedBy"], accepted["seat"]
+    last = next(s for s in taken["takeback"]["agreedBy"] if s != answerer)
+    # taken with one agreement of two: not the last acceptance, and not allowed alone
+    one = edited(document, note(taken, agreedBy=[answerer]))
+    assert failure(one) == (taken["version"], "TAKEBACK_NOT_ALLOWED")
+    # an acceptance that names nobody, or the asker's own
+    assert failure(edited(document, note(accepted, agreedBy=[]))) == (
+        accepted["version"],
+        "BAD_TAKEBACK",
+    )
+    by_asker = edited(document, lambda r: r["steps"][accepted["version"] - 1].update(seat=asker))
+    assert failure(by_asker) == (accepted["version"], "TAKEBACK_NOT_ALLOWED")
+    # the same seat accepting twice: the request does not wait for it any more
+    twice = edited(document, lambda r: r["steps"][taken["version"] - 1].update(seat=answerer))
+    assert failure(twice)[0] == taken["version"]
+    # the last acceptance recorded as ACCEPTED: it takes back (TAKEN), nothing waits for more
+    again = edited(document, note(taken, step="ACCEPTED", agreedBy=sorted([answerer, last])))
+    again["steps"][taken["version"] - 1]["seat"] = last
+    assert failure(again) == (taken["version"], "BAD_TAKEBACK")
+
+
 TAKEBACK_EDITS = st.one_of(
     st.tuples(st.just("step"), st.sampled_from(["ASKED", "ACCEPTED", "DECLINED", "TAKEN"])),
     st.tuples(st.just("toVersion"), st.integers(-1, 40)),
@@ -460,7 +485,7 @@ TAKEBACK_EDITS = st.one_of(
 )
 
 
-@pytest.mark.parametrize("scene", ["WITH_CONSENT", "BOTS"])
+@pytest.mark.parametrize("scene", ["WITH_CONSENT", "BOTS", "THREE_SEATS"])
 def test_any_edit_of_a_takeback_note_fails_at_its_step_or_is_no_edit(
     taken_back: dict[str, Document], scene: str
 ) -> None:
