@@ -7,7 +7,10 @@ options as sent, the seats' bots, the turn clock as created, the seed reveal (se
 from its start), every history entry (decisions, forced steps and the endings that are no move
 of the rules: resign, timeout, abandon) with its version, and after each a digest of the whole
 state (SHA-256 of its msgpack, hidden cards included: the game is over, RULINGS ALL-4), and the
-result. Player ids are left out: a record is made to be handed around (tournaments, disputes,
+result. A game with takebacks (service/core/takebacks.py) holds its policy and each takeback
+step (ASKED, ACCEPTED, DECLINED, TAKEN) with who asked and who agreed: the replay judges each
+under the policy as the service does and restores the state a TAKEN step goes back to.
+Player ids are left out: a record is made to be handed around (tournaments, disputes,
 archives), and a player id is the tenant's name for its user, shown only to the tenant.
 
 `verify` replays a document step by step and answers the FIRST step that differs, with a
@@ -25,14 +28,31 @@ import msgspec
 
 from service.bots import Strategy
 from service.bots import suggest as bot_suggest
+from service.core import takebacks
 from service.core.clocks import ON_TIMEOUT
 from service.core.decisions import best_of
-from service.engine import BadSetup, Game, IllegalMove, Rng, Wire, check, encode_state
+from service.engine import (
+    BadSetup,
+    Game,
+    IllegalMove,
+    Rng,
+    Wire,
+    check,
+    decode_state,
+    encode_state,
+)
 from service.engine.play import parse_options
 from service.engine.rng import seed_to_int
 from service.games import games
+from service.refusals import Refused
 from service.store import HistoryRecord, Record
-from service.store.records import ACTED_BY_TENANT, END_REASONS, Outcome
+from service.store.records import (
+    ACTED_BY_TENANT,
+    END_REASONS,
+    Outcome,
+    TakebackNote,
+    TakebackRequest,
+)
 
 FORMAT_NAME: Final = "tree-games/game-record"
 FORMAT_VERSION: Final = 1
@@ -58,6 +78,8 @@ PROBLEMS = (
     "ILLEGAL_MOVE",  # the rules refuse the step (not that seat's turn, not a legal move, over)
     "NOT_CANONICAL",  # a legal move spelt otherwise than the service records it
     "TIMEOUT_MISMATCH",  # a timeout the clock did not call, or not the move its onTimeout plays
+    "TAKEBACK_NOT_ALLOWED",  # a takeback step the game's policy refuses (takebacks.py)
+    "BAD_TAKEBACK",  # a takeback step the service would have recorded otherwise (its version...)
     "STATE_MISMATCH",  # the state after the step is not the one the record says
     "INCOMPLETE",  # the steps end before the game does
     "OUTCOME_MISMATCH",  # the ending (status, reason, seat, winners) is not the replayed one
@@ -67,12 +89,18 @@ STATUSES = ("FINISHED", "ABANDONED")
 
 if TYPE_CHECKING:  # Literals made from the tuples at import: JSON Schema lists them as enums
     Event: TypeAlias = str
+    StepEvent: TypeAlias = str
+    Policy: TypeAlias = str
+    TakebackStep: TypeAlias = str
     ActedBy: TypeAlias = str
     Status: TypeAlias = str
     Problem: TypeAlias = str
     OnTimeout: TypeAlias = str
 else:
     Event = Literal[END_REASONS]
+    StepEvent = Literal[(*END_REASONS, takebacks.EVENT)]
+    Policy = Literal[takebacks.POLICIES]
+    TakebackStep = Literal[takebacks.STEPS]
     ActedBy = Literal[(ACTED_BY_TENANT,)]
     Status = Literal[STATUSES]
     Problem = Literal[PROBLEMS]
@@ -91,17 +119,30 @@ class RecordBot(Wire, kw_only=True):
     strategy: Strategy
 
 
+class RecordTakeback(Wire, kw_only=True):
+    """A takeback step's note (docs/api.md section 13): ASKED, ACCEPTED and DECLINED keep the
+    state; TAKEN restores the state of `to_version`. `agreed_by`: the seats that agreed so far
+    (bots at once); empty on a TAKEN step its seat took alone."""
+
+    step: TakebackStep
+    to_version: int
+    asked_by: int
+    agreed_by: list[int] = []
+
+
 class RecordStep(Wire, kw_only=True, omit_defaults=True):
-    """One history entry: a decision, a forced step (RULINGS ALL-3), or an ending without a
-    move (`event` RESIGNED, ABANDONED or TIMEOUT; seat -1 for the tenant's abandon). A timeout
-    that played a move for the seat is a decision with `event` TIMEOUT."""
+    """One history entry: a decision, a forced step (RULINGS ALL-3), an ending without a
+    move (`event` RESIGNED, ABANDONED or TIMEOUT; seat -1 for the tenant's abandon), or a
+    takeback step (`event` TAKEBACK with its `takeback`; the seat that asked or answered). A
+    timeout that played a move for the seat is a decision with `event` TIMEOUT."""
 
     version: int
     seat: int
     move: Any = None
     forced: bool = False
-    event: Event | None = None
+    event: StepEvent | None = None
     acted_by: ActedBy | None = None  # TENANT: the game's tenant decided for the seat (asSeat)
+    takeback: RecordTakeback | None = None
     digest: Digest  # the state after this step (`state_digest`)
 
 
@@ -137,6 +178,8 @@ class GameRecord(Wire, kw_only=True):
     options: dict[str, Any]  # as created
     bots: list[RecordBot] = []
     clock: RecordClock | None = None
+    # the takebacks create option (absent in records without takebacks: NONE)
+    takebacks: Policy = "NONE"
     created: str | None = None  # ISO 8601, informative: no replay reads it
     ended: str | None = None
     seed: RecordSeed
@@ -208,19 +251,32 @@ class Replay:
         seed: str,
         bots: set[int] | frozenset[int] = frozenset(),
         on_timeout: str | None = None,
+        policy: str = "NONE",
     ) -> None:
         self.game = game
         self.players = players
-        self.seed, self.bots, self.on_timeout = seed, bots, on_timeout
+        self.seed, self.bots, self.on_timeout, self.policy = seed, bots, on_timeout, policy
         self.options = parse_options(game, players, options)
         self.state = game.setup(players, self.options, Rng.from_seed(seed))
         self.version = 0
         self.ending: RecordStep | None = None  # the step that ended the game without a move
+        self.digest = ""  # state_digest after the last step
+        # for takebacks (none under NONE): the entries the state is made of now, as
+        # takebacks.live would find them in the whole history (kept step by step: a record's
+        # takebacks cost no more than its length each), the encoded state of every version,
+        # and the request waiting for answers
+        self.line: list[HistoryRecord] = []
+        self.states: dict[int, bytes] = {} if policy == "NONE" else {0: encode_state(self.state)}
+        self.request: TakebackRequest | None = None
 
     def setup_digest(self) -> str:
         """The options as the rules read them and the state they set up: an option a game's
-        rules ignore (Tree Lined Avenue's startSeat) cannot be edited unseen either."""
-        return hashlib.sha256(encode_state(self.options) + encode_state(self.state)).hexdigest()
+        rules ignore (Tree Lined Avenue's startSeat) cannot be edited unseen either. A takeback
+        policy other than NONE is read too (records without takebacks keep their digest)."""
+        read = encode_state(self.options) + encode_state(self.state)
+        if self.policy != "NONE":
+            read += self.policy.encode()
+        return hashlib.sha256(read).hexdigest()
 
     def play(self, step: RecordStep) -> Any:
         """Apply `step` (raises Unverifiable at its version if the rules do not allow it); the
@@ -237,6 +293,11 @@ class Replay:
             raise Unverifiable(
                 version, "ILLEGAL_MOVE", f"the game ended at version {self.ending.version}"
             )
+        if step.event == takebacks.EVENT or step.takeback is not None:
+            self._takeback(step)
+            self._played(step, None)
+            return None
+        self.request = None  # any decision voids a request (takebacks.pending)
         forced = _forced(game, self.state)
         move: Any = None
         if step.event is not None:
@@ -264,8 +325,154 @@ class Replay:
             except IllegalMove as exc:
                 raise Unverifiable(version, "ILLEGAL_MOVE", exc.message) from None
             game.apply(self.state, step.seat, move)
-        self.version = version
-        return None if move is None else _as_json(move)
+        played = None if move is None else _as_json(move)
+        self._played(step, played)
+        return played
+
+    def _played(self, step: RecordStep, move: Any) -> None:
+        """Note the step played: its version, the digest of the state after it and, for
+        takebacks, its entry and the state."""
+        self.version = step.version
+        encoded = encode_state(self.state)
+        self.digest = hashlib.sha256(encoded).hexdigest()
+        if self.policy == "NONE":
+            return
+        self.states[step.version] = encoded
+        note = step.takeback
+        if note is None:
+            entry = HistoryRecord(
+                step.version,
+                step.seat,
+                move,
+                "",
+                step.forced,
+                step.event or "",
+                step.acted_by or "",
+            )
+            self.line.append(entry)
+        elif note.step == takebacks.TAKEN:
+            self.line = [e for e in self.line if e.version <= note.to_version]
+
+    def _takeback(self, step: RecordStep) -> None:
+        """A takeback step, judged as service/core/takebacks.py decides: under the game's
+        policy, back to the version the service plans, alone only when its seat may, with
+        consent only from every other human seat (bots accept at once)."""
+        version, note = step.version, step.takeback
+        if note is None or step.event != takebacks.EVENT or step.move is not None or step.forced:
+            raise Unverifiable(
+                version, "MALFORMED", "a takeback step has event TAKEBACK, a takeback, no move"
+            )
+        if self.policy == "NONE":
+            raise Unverifiable(
+                version, "TAKEBACK_NOT_ALLOWED", "the game was created without takebacks"
+            )
+        if self.ending is not None or self.game.is_over(self.state):
+            raise Unverifiable(version, "TAKEBACK_NOT_ALLOWED", "the game is over")
+        if not 0 <= step.seat < self.players:
+            raise Unverifiable(version, "BAD_TAKEBACK", "the seat is no seat of the game")
+        request = self.request if self.request and self.request.asked == self.version else None
+        self.request = None
+        if note.step in (takebacks.ACCEPTED, takebacks.DECLINED):
+            self._answer(step, note, request)
+        elif note.step == takebacks.TAKEN and self._completes(step, note, request):
+            assert request is not None
+            self._check_back(step, note, request.seat, request.to_version, answered=True)
+        else:
+            self._ask(step, note)
+        if note.step == takebacks.TAKEN:
+            self.state = decode_state(self.game, self.states[note.to_version])
+
+    def _ask(self, step: RecordStep, note: RecordTakeback) -> None:
+        """An ASKED step, or a TAKEN one its seat took without a request."""
+        version, seat = step.version, step.seat
+        try:
+            chosen = takebacks.plan(self.line, seat)
+        except Refused as refused:
+            raise Unverifiable(version, "TAKEBACK_NOT_ALLOWED", refused.message) from None
+        self._check_back(step, note, seat, chosen.to_version)
+        back = decode_state(self.game, self.states[chosen.to_version])
+        why = takebacks.not_alone(self.game, back, chosen)
+        at_once = takebacks.takes_at_once(self.policy, self.players, self.bots, seat)
+        alone = why is None or at_once
+        agreed = [] if why is None else sorted(self.bots)
+        if note.step == takebacks.ASKED:
+            if alone:
+                raise Unverifiable(
+                    version, "BAD_TAKEBACK", "the seat takes this back at once: nothing to ask"
+                )
+            if self.policy != "WITH_CONSENT":
+                raise Unverifiable(
+                    version, "TAKEBACK_NOT_ALLOWED", f"{why} (takebacks {self.policy})"
+                )
+            agreed = sorted(self.bots)
+            self.request = TakebackRequest(seat, chosen.to_version, version, 0.0, agreed)
+        elif not alone or not set(agreed) <= set(note.agreed_by):
+            needs = "" if alone else f" (takebacks {self.policy})"
+            raise Unverifiable(
+                version,
+                "TAKEBACK_NOT_ALLOWED",
+                f"seat {seat} may not take back alone: {why}{needs}",
+            )
+        if note.agreed_by != agreed:
+            raise Unverifiable(version, "BAD_TAKEBACK", f"agreed by {agreed}")
+
+    def _answer(
+        self, step: RecordStep, note: RecordTakeback, request: TakebackRequest | None
+    ) -> None:
+        """An ACCEPTED or DECLINED step: an answer the request still waits for."""
+        version = step.version
+        waiting = [] if request is None else self._waiting(request)
+        if request is None or step.seat not in waiting:
+            raise Unverifiable(
+                version, "TAKEBACK_NOT_ALLOWED", f"no request waits for seat {step.seat}'s answer"
+            )
+        self._check_back(step, note, request.seat, request.to_version, answered=True)
+        agreed = list(request.accepted)
+        if note.step == takebacks.ACCEPTED:
+            agreed = sorted([*agreed, step.seat])
+            if len(waiting) == 1:
+                raise Unverifiable(version, "BAD_TAKEBACK", "the last acceptance is TAKEN")
+            self.request = msgspec.structs.replace(request, asked=version, accepted=agreed)
+        if note.agreed_by != agreed:
+            raise Unverifiable(version, "BAD_TAKEBACK", f"agreed by {agreed}")
+
+    def _completes(
+        self, step: RecordStep, note: RecordTakeback, request: TakebackRequest | None
+    ) -> bool:
+        """Whether a TAKEN step is the last acceptance of the waiting request (else its seat
+        took it alone: a request may have lapsed, which no record tells)."""
+        if request is None or step.seat != request.seat:
+            return False
+        waiting = self._waiting(request)
+        return len(waiting) == 1 and note.agreed_by == sorted([*request.accepted, *waiting])
+
+    def _waiting(self, request: TakebackRequest) -> list[int]:
+        """The human seats whose answer `request` still needs (takebacks.waiting_for)."""
+        return [
+            seat
+            for seat in range(self.players)
+            if seat != request.seat and seat not in self.bots and seat not in request.accepted
+        ]
+
+    def _check_back(
+        self,
+        step: RecordStep,
+        note: RecordTakeback,
+        seat: int,
+        to_version: int,
+        answered: bool = False,
+    ) -> None:
+        """The step names the asker (its seat too, but for an answer's) and the version the
+        service takes back to."""
+        if note.asked_by != seat or (not answered and step.seat != seat):
+            raise Unverifiable(step.version, "BAD_TAKEBACK", f"seat {seat} asked")
+        if note.to_version != to_version:
+            raise Unverifiable(
+                step.version,
+                "BAD_TAKEBACK",
+                f"the takeback goes back to version {to_version}, before seat {seat}'s last "
+                "decision",
+            )
 
     def _timed_out(self, step: RecordStep, forced: tuple[int, Any] | None) -> None:
         """A step marked TIMEOUT is the clock's own: the seat on it (the first to act, never a
@@ -346,7 +553,9 @@ def export(game_id: str, record: Record, entries: list[HistoryRecord]) -> GameRe
     game = games()[record.kind]
     options = record.options if record.options is not None else {}
     on_timeout = None if record.clock is None else record.clock.on_timeout
-    replay = Replay(game, record.players, options, record.seed, set(record.bots), on_timeout)
+    replay = Replay(
+        game, record.players, options, record.seed, set(record.bots), on_timeout, record.takebacks
+    )
     setup = replay.setup_digest()
     steps = []
     for entry in entries:
@@ -357,10 +566,11 @@ def export(game_id: str, record: Record, entries: list[HistoryRecord]) -> GameRe
             forced=entry.forced,
             event=entry.event or None,
             acted_by=entry.acted_by or None,
+            takeback=_takeback(entry.takeback),
             digest="",
         )
         step.move = replay.play(step)  # entries of earlier releases may spell it otherwise
-        step.digest = state_digest(replay.state)
+        step.digest = replay.digest
         steps.append(step)
     outcome = record.outcome
     return GameRecord(
@@ -375,6 +585,7 @@ def export(game_id: str, record: Record, entries: list[HistoryRecord]) -> GameRe
             RecordBot(seat=s, strategy=cast(Strategy, b)) for s, b in sorted(record.bots.items())
         ],
         clock=_clock(record),
+        takebacks=record.takebacks,
         created=_time(record.created),
         ended=_time(record.updated),
         seed=RecordSeed(
@@ -403,6 +614,17 @@ def _clock(record: Record) -> RecordClock | None:
     )
 
 
+def _takeback(note: TakebackNote | None) -> RecordTakeback | None:
+    if note is None:
+        return None
+    return RecordTakeback(
+        step=note.step,
+        to_version=note.to_version,
+        asked_by=note.asked_by,
+        agreed_by=list(note.agreed_by),
+    )
+
+
 def _outcome(outcome: Outcome) -> RecordOutcome:
     return RecordOutcome(reason=outcome.reason, seat=outcome.seat, winners=outcome.winners)
 
@@ -420,7 +642,7 @@ def verify(document: object) -> RecordVerification:
                 raise Unverifiable(
                     step.version, "NOT_CANONICAL", "the service records this move otherwise"
                 )
-            if step.digest != state_digest(replay.state):
+            if step.digest != replay.digest:
                 raise Unverifiable(
                     step.version, "STATE_MISMATCH", "the state after this step differs"
                 )
@@ -468,7 +690,15 @@ def _setup(record: GameRecord) -> Replay:
         raise Unverifiable(0, "BAD_SETUP", "bots name distinct seats of the game")
     try:
         on_timeout = None if record.clock is None else record.clock.on_timeout
-        replay = Replay(game, record.players, record.options, seed.seed, set(bots), on_timeout)
+        replay = Replay(
+            game,
+            record.players,
+            record.options,
+            seed.seed,
+            set(bots),
+            on_timeout,
+            record.takebacks,
+        )
     except BadSetup as exc:
         raise Unverifiable(0, "BAD_SETUP", exc.message) from None
     if record.setup_digest != replay.setup_digest():

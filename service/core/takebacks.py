@@ -26,6 +26,7 @@ they saw at that version, and the hook refuses going alone past anything reveale
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -143,6 +144,24 @@ def unsafe_step(game: Game[Any, Any], state: Any, undone: list[HistoryRecord]) -
             return entry.version
         state = played.state
     return None
+
+
+def not_alone(game: Game[Any, Any], state: Any, chosen: Plan) -> str | None:
+    """Why the seat may not take `chosen` back alone (None: it may): `state` is the state at
+    its version. Game records judge their takeback steps with it too (game_records.py)."""
+    if chosen.others_decided:
+        return "another seat decided since"
+    unsafe = unsafe_step(game, state, chosen.undone)
+    if unsafe is not None:
+        return f"version {unsafe} revealed hidden information or drew on chance"
+    return None
+
+
+def takes_at_once(policy: str, players: int, bots: Iterable[int], seat: int) -> bool:
+    """Whether a takeback that needs consent is taken at once: WITH_CONSENT and no other
+    human seat to ask (bots accept)."""
+    humans = [s for s in range(players) if s != seat and s not in set(bots)]
+    return policy == "WITH_CONSENT" and not humans
 
 
 def _entry(version: int, seat: int, label: str, note: TakebackNote, by: str = "") -> HistoryRecord:
@@ -319,17 +338,8 @@ async def _asked(
     chosen = plan(entries, seat)
     state = await service.state_at(LoadedGame(game_id, record, game, seat), chosen.to_version)
     version = record.version + 1
-    why = None
-    if chosen.others_decided:
-        why = "another seat decided since"
-    else:
-        unsafe = unsafe_step(game, state, chosen.undone)
-        if unsafe is not None:
-            why = f"version {unsafe} revealed hidden information or drew on chance"
-    humans = [
-        s for s in range(record.players) if s != seat and s not in record.bots
-    ]  # whose consent it needs
-    if why is None or (record.takebacks == "WITH_CONSENT" and not humans):
+    why = not_alone(game, state, chosen)
+    if why is None or takes_at_once(record.takebacks, record.players, record.bots, seat):
         agreed = [] if why is None else sorted(record.bots)
         note = TakebackNote(TAKEN, chosen.to_version, seat, agreed)
         label = _taken_label(seat, chosen.to_version, agreed)

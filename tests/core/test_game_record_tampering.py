@@ -1,6 +1,8 @@
 """A game record edited in any way fails verification at the FIRST step that differs, with the
 reason that says why (service/core/game_records.py, issue 32). The records are the engine's own
-games, exported as the service exports them: the replay needs no Redis, by design."""
+games, exported as the service exports them: the replay needs no Redis, by design. Records
+with takebacks are played on the game service (on a real Redis) and judged step by step: the
+version taken back to, who agreed, the policy and the state a TAKEN step restores."""
 
 from __future__ import annotations
 
@@ -13,12 +15,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from service.core import GameService
 from service.core.decisions import best_of, history_entries
-from service.core.game_records import GameRecord, export, verify
+from service.core.game_records import GameRecord, Replay, export, verify
 from service.engine import encode_state, play, start
 from service.games import games
-from service.store import FORMAT, HistoryRecord, Record
+from service.settings import Settings
+from service.store import FORMAT, HistoryRecord, Record, RedisStore, connect
 from service.store.records import Outcome
+from tests.core.takeback_records import SCENES, takeback_game, takeback_steps
 
 Document = dict[str, Any]
 
@@ -270,7 +275,7 @@ STEP_EDITS = st.one_of(
     st.tuples(st.just("forced"), st.booleans()),
     st.tuples(st.just("version"), st.integers(-1, 500)),
     st.tuples(st.just("digest"), st.from_regex(r"[0-9a-f]{64}", fullmatch=True)),
-    st.tuples(st.just("event"), st.sampled_from(["RESIGNED", "TIMEOUT", "ABANDONED"])),
+    st.tuples(st.just("event"), st.sampled_from(["RESIGNED", "TIMEOUT", "ABANDONED", "TAKEBACK"])),
 )
 TREELINGS_RECORD = finished("TREELINGS", 3, "tamper-property")
 
@@ -296,3 +301,206 @@ def test_only_a_clock_times_out_and_an_ending_has_no_move(record: Document) -> N
     assert failure(timed_out) == (version, "TIMEOUT_MISMATCH")  # the record has no clock
     resigned = edited(record, lambda r: r["steps"][version - 1].update(event="RESIGNED"))
     assert failure(resigned) == (version, "MALFORMED")
+
+
+# Games with takebacks (service/core/takebacks.py): the records are played on the game service
+# (a takeback's steps are the service's, not the engine's) and exported as it exports them; the
+# replay of the edited ones still reads no Redis.
+
+
+@pytest.fixture(scope="module", params=list(games()))
+async def taken_back(request: pytest.FixtureRequest, redis_url: str) -> dict[str, Document]:
+    """The records of one kind's takeback scenes (takeback_records.SCENES), by scene."""
+    store_settings = Settings()
+    store = RedisStore(connect(store_settings, redis_url), store_settings)
+    service = GameService(store)
+    try:
+        documents = {}
+        for scene in SCENES:
+            game_id = await takeback_game(service, request.param, scene)
+            exported = await service.export_record(game_id, None)
+            documents[scene] = msgspec.json.decode(msgspec.json.encode(exported))
+    finally:
+        await store.close()
+    for scene, document in documents.items():
+        assert verify(document).valid, scene
+    return documents
+
+
+def with_policy(document: Document, policy: str) -> Document:
+    """`document` under another takeback policy, its setup digest made again to match (what
+    anyone who edits a record can do: a digest is no signature)."""
+    changed = edited(document, lambda r: r.update(takebacks=policy))
+    game = games()[document["kind"]]
+    replay = Replay(game, document["players"], document["options"], document["seed"]["seed"])
+    replay.policy = policy
+    changed["setupDigest"] = replay.setup_digest()
+    return changed
+
+
+def note(at: Document, /, **changes: Any) -> Any:
+    """An edit of the takeback note of the step `at` (found again in the copy by its version)."""
+    version = at["version"]
+    return lambda r: r["steps"][version - 1]["takeback"].update(changes)
+
+
+def test_an_edited_to_version_fails_at_its_step(taken_back: dict[str, Document]) -> None:
+    for scene, kind in [
+        ("ALONE", "TAKEN"),
+        ("BOTS", "TAKEN"),
+        ("WITH_CONSENT", "ASKED"),
+        ("WITH_CONSENT", "TAKEN"),
+        ("DECLINED", "DECLINED"),
+    ]:
+        step = takeback_steps(taken_back[scene], kind)[0]
+        to_version = step["takeback"]["toVersion"]
+        for other in {max(0, to_version - 1), to_version + 1} - {to_version}:
+            changed = edited(taken_back[scene], note(step, toVersion=other))
+            assert failure(changed) == (step["version"], "BAD_TAKEBACK"), (scene, kind, other)
+
+
+def test_agreed_by_emptied_on_an_unsafe_takeback_is_not_allowed(
+    taken_back: dict[str, Document],
+) -> None:
+    """With consent (another seat decided since) and with a bot's (past a reveal or a random
+    event): taken with nobody's agreement, the takeback is one its seat may not take alone."""
+    for scene in ("WITH_CONSENT", "BOTS"):
+        taken = takeback_steps(taken_back[scene])[-1]
+        assert taken["takeback"]["agreedBy"]
+        changed = edited(taken_back[scene], note(taken, agreedBy=[]))
+        assert failure(changed) == (taken["version"], "TAKEBACK_NOT_ALLOWED"), scene
+    # and a safe one taken alone names nobody who agreed
+    alone = takeback_steps(taken_back["ALONE"])[0]
+    agreed = edited(taken_back["ALONE"], note(alone, agreedBy=[1 - alone["seat"]]))
+    assert failure(agreed) == (alone["version"], "BAD_TAKEBACK")
+
+
+def test_a_game_without_takebacks_has_no_takeback_steps(taken_back: dict[str, Document]) -> None:
+    for scene, document in taken_back.items():
+        first_step = next(s for s in document["steps"] if "takeback" in s)
+        # the policy edited alone changes the setup digest (version 0); made to match, the
+        # first takeback step is refused
+        assert failure(edited(document, lambda r: r.update(takebacks="NONE"))) == (
+            0,
+            "STATE_MISMATCH",
+        )
+        none = with_policy(document, "NONE")
+        assert failure(none) == (first_step["version"], "TAKEBACK_NOT_ALLOWED"), scene
+    # a request under OWN_DECISIONS: the seat may take back alone or not at all
+    consent = taken_back["WITH_CONSENT"]
+    asked = takeback_steps(consent, "ASKED")[0]
+    assert failure(with_policy(consent, "OWN_DECISIONS")) == (
+        asked["version"],
+        "TAKEBACK_NOT_ALLOWED",
+    )
+    assert verify(with_policy(taken_back["ALONE"], "WITH_CONSENT")).valid, "alone under both"
+
+
+def test_a_takeback_step_added_to_a_game_without_takebacks_is_not_allowed() -> None:
+    record = finished("TREELINGS", 2, "tamper-takeback-added")
+    version = decision(record)["version"]
+    before = record["steps"][version - 2]
+
+    def add(r: Document) -> None:  # an ASKED step slipped in, the later versions moved on
+        for step in r["steps"][version - 1 :]:
+            step["version"] += 1
+        r["result"]["version"] += 1
+        asked = {"step": "ASKED", "toVersion": 0, "askedBy": before["seat"], "agreedBy": []}
+        r["steps"].insert(
+            version - 1,
+            {
+                "version": version,
+                "seat": before["seat"],
+                "event": "TAKEBACK",
+                "takeback": asked,
+                "digest": before["digest"],
+            },
+        )
+
+    assert failure(edited(record, add)) == (version, "TAKEBACK_NOT_ALLOWED")
+    # a step marked TAKEBACK without its note, or with a move, is no takeback step
+    bare = edited(record, lambda r: r["steps"][version - 1].update(event="TAKEBACK"))
+    assert failure(bare) == (version, "MALFORMED")
+
+
+def test_a_taken_steps_state_is_the_one_it_goes_back_to(taken_back: dict[str, Document]) -> None:
+    for scene in ("ALONE", "WITH_CONSENT", "BOTS"):
+        document = taken_back[scene]
+        taken = takeback_steps(document)[0]
+        version = taken["version"]
+        for digest in ("0" * 64, document["steps"][version - 2]["digest"]):  # or not taken back
+            changed = edited(
+                document, lambda r, d=digest, v=version: r["steps"][v - 1].update(digest=d)
+            )
+            assert failure(changed) == (version, "STATE_MISMATCH"), scene
+
+
+def test_answers_come_only_from_the_seats_a_request_waits_for(
+    taken_back: dict[str, Document],
+) -> None:
+    document = taken_back["WITH_CONSENT"]
+    declined = takeback_steps(document, "DECLINED")[0]
+    version, asker = declined["version"], declined["takeback"]["askedBy"]
+    by_asker = edited(document, lambda r: r["steps"][version - 1].update(seat=asker))
+    assert failure(by_asker) == (version, "TAKEBACK_NOT_ALLOWED")
+    # a lone ACCEPTED of two seats: the last acceptance takes it back (TAKEN)
+    accepted = edited(document, note(declined, step="ACCEPTED", agreedBy=[1 - asker]))
+    assert failure(accepted) == (version, "BAD_TAKEBACK")
+    # no request waits after a decline: the asker's second request, made an answer
+    again = takeback_steps(document, "ASKED")[1]
+    answered = edited(document, note(again, step="DECLINED"))
+    assert failure(answered) == (again["version"], "TAKEBACK_NOT_ALLOWED")
+
+
+def test_with_consent_every_other_human_seat_agrees(taken_back: dict[str, Document]) -> None:
+    """Three seats: one accepts (ACCEPTED), the last acceptance takes it back (TAKEN)."""
+    document = taken_back["THREE_SEATS"]
+    accepted, taken = takeback_steps(document, "ACCEPTED")[0], takeback_steps(document)[0]
+    asker, answerer = accepted["takeback"]["askedBy"], accepted["seat"]
+    last = next(s for s in taken["takeback"]["agreedBy"] if s != answerer)
+    # taken with one agreement of two: not the last acceptance, and not allowed alone
+    one = edited(document, note(taken, agreedBy=[answerer]))
+    assert failure(one) == (taken["version"], "TAKEBACK_NOT_ALLOWED")
+    # an acceptance that names nobody, or the asker's own
+    assert failure(edited(document, note(accepted, agreedBy=[]))) == (
+        accepted["version"],
+        "BAD_TAKEBACK",
+    )
+    by_asker = edited(document, lambda r: r["steps"][accepted["version"] - 1].update(seat=asker))
+    assert failure(by_asker) == (accepted["version"], "TAKEBACK_NOT_ALLOWED")
+    # the same seat accepting twice: the request does not wait for it any more
+    twice = edited(document, lambda r: r["steps"][taken["version"] - 1].update(seat=answerer))
+    assert failure(twice)[0] == taken["version"]
+    # the last acceptance recorded as ACCEPTED: it takes back (TAKEN), nothing waits for more
+    again = edited(document, note(taken, step="ACCEPTED", agreedBy=sorted([answerer, last])))
+    again["steps"][taken["version"] - 1]["seat"] = last
+    assert failure(again) == (taken["version"], "BAD_TAKEBACK")
+
+
+TAKEBACK_EDITS = st.one_of(
+    st.tuples(st.just("step"), st.sampled_from(["ASKED", "ACCEPTED", "DECLINED", "TAKEN"])),
+    st.tuples(st.just("toVersion"), st.integers(-1, 40)),
+    st.tuples(st.just("askedBy"), st.integers(-1, 3)),
+    st.tuples(st.just("agreedBy"), st.lists(st.integers(0, 2), max_size=2)),
+)
+
+
+@pytest.mark.parametrize("scene", ["WITH_CONSENT", "BOTS", "THREE_SEATS"])
+def test_any_edit_of_a_takeback_note_fails_at_its_step_or_is_no_edit(
+    taken_back: dict[str, Document], scene: str
+) -> None:
+    document = taken_back[scene]
+    notes = [s for s in document["steps"] if "takeback" in s]
+
+    @settings(max_examples=60, deadline=None, derandomize=True)
+    @given(index=st.integers(0, len(notes) - 1), edit=TAKEBACK_EDITS)
+    def check(index: int, edit: Any) -> None:
+        field, value = edit
+        step = notes[index]
+        if step["takeback"][field] == value:
+            return
+        version, reason = failure(edited(document, note(step, **{field: value})))
+        assert version in (0, step["version"]), (field, value, reason)
+        assert version > 0 or reason == "MALFORMED", (field, value, reason)
+
+    check()

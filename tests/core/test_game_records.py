@@ -1,6 +1,7 @@
 """Portable game records (issue 32) through the real app: a game that is over exported over
 GraphQL and REST alike, verified on the server with no stored game read, and refused before
-the end (the record reveals the seed: RULINGS ALL-4). The replay's own checks, step by step,
+the end (the record reveals the seed: RULINGS ALL-4); games with takebacks of every kind,
+taken alone, with consent, declined or agreed by a bot, round trip too. The replay's own checks, step by step,
 are in test_game_record_tampering.py."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import msgspec
 import pytest
 
 from service.app import create_app
+from service.core import GameService
 from service.core.game_records import MAX_RECORD_BYTES, MAX_STEPS
 from service.games import games
 from service.settings import Settings
@@ -22,6 +24,7 @@ from service.store import Record, RedisStore, connect
 from service.store.jobs import new_game_id
 from service.store.records import record_decoder
 from tests.conftest import Api, client_for
+from tests.core.takeback_records import SCENES, takeback_game, takeback_steps
 from tests.support import gql
 from tests.support.play import apply, create, create_game, play_to_end
 from tests.support.waiting import until
@@ -285,3 +288,51 @@ async def test_a_game_this_release_cannot_replay_has_no_record(api: Api, redis_u
         assert answer["errors"][0]["extensions"]["code"] == graphql_code
         rest = await api.http.get(f"/v1/games/{game_id}/record")
         assert rest.status_code == status and rest.json()["code"] == rest_code
+
+
+@pytest.fixture(scope="module")
+async def service(redis_url: str) -> AsyncIterator[GameService]:
+    """The game service on the app's Redis: the takeback scenes are played on it."""
+    settings = Settings()
+    store = RedisStore(connect(settings, redis_url), settings)
+    yield GameService(store)
+    await store.close()
+
+
+# the takeback steps of each scene (takeback_records.py), in order
+STEPS = {
+    "ALONE": ["TAKEN"],
+    "BOTS": ["TAKEN"],
+    "WITH_CONSENT": ["ASKED", "DECLINED", "ASKED", "TAKEN"],
+    "DECLINED": ["ASKED", "DECLINED", "ASKED"],
+    "THREE_SEATS": ["ASKED", "ACCEPTED", "TAKEN"],
+}
+
+
+@pytest.mark.parametrize("scene", SCENES)
+@pytest.mark.parametrize("kind", list(games()))
+async def test_a_game_with_takebacks_exports_and_verifies(
+    api: Api, service: GameService, kind: str, scene: str
+) -> None:
+    """Every takeback step is in the record with who asked and who agreed, under the game's
+    policy; the replay judges each as the service did and a TAKEN step restores the state of
+    its toVersion byte for byte (its digest is that version's)."""
+    game_id = await takeback_game(service, kind, scene)
+    record = await exported(api, game_id)
+    assert record["takebacks"] == ("OWN_DECISIONS" if scene == "ALONE" else "WITH_CONSENT")
+    steps = [s["takeback"]["step"] for s in record["steps"] if "takeback" in s]
+    assert steps == STEPS[scene]
+    assert all(
+        s["event"] == "TAKEBACK" and "move" not in s for s in record["steps"] if "takeback" in s
+    )
+    for taken in takeback_steps(record):
+        note, to_version = taken["takeback"], taken["takeback"]["toVersion"]
+        assert taken["seat"] == note["askedBy"]
+        others = sorted(set(range(record["players"])) - {note["askedBy"]})
+        assert note["agreedBy"] == ([] if scene == "ALONE" else others)
+        if to_version > 0:
+            assert taken["digest"] == record["steps"][to_version - 1]["digest"]
+    answer = await verified(api, record)
+    assert answer["valid"] and answer["difference"] is None, answer["difference"]
+    assert answer["version"] == record["result"]["version"]
+    assert answer["scores"] == record["result"]["scores"]

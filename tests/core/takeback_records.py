@@ -1,0 +1,85 @@
+"""Games with takebacks played on the game service and resigned, for the game record tests
+(issue 32): a takeback taken alone, one taken with the other seat's consent after a declined
+request, a request voided by a decision, one past a reveal or a random event that a bot agrees
+to at once, and one two other seats of three accept in turn. Positions from takeback_scenes.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.core import GameService
+from service.core.takebacks import TAKEN
+from tests.core.takeback_scenes import OPTIONS, Decision, decisions, first, first_answered
+
+SCENES = ("ALONE", "WITH_CONSENT", "DECLINED", "BOTS", "THREE_SEATS")
+
+
+def _alone_until_unsafe(kind: str) -> tuple[str, list[Decision], int]:
+    """A seed whose first unsafe decision comes before any decision of the other seat."""
+    for n in range(200):
+        seed = f"records-tb-bot-{kind}-{n}"
+        made = decisions(kind, 2, seed, count=40)
+        j = first(made, safe=False) if any(not d.safe for d in made) else None
+        if j is not None and all(d.seat == made[j].seat for d in made[: j + 1]):
+            return seed, made, j
+    raise AssertionError(f"no seed of {kind} reveals something on the first seat's turns")
+
+
+async def takeback_game(service: GameService, kind: str, scene: str) -> str:
+    """A 2-seat game of `kind` with the `scene`'s takeback steps, over by a resignation."""
+    seed, made, j = f"records-tb-{kind}", [], 0
+    players = 3 if scene == "THREE_SEATS" else 2
+    bots: dict[int, str] = {}
+    if scene == "BOTS":  # past a reveal or a random event, taken at once: the bot agrees
+        seed, made, j = _alone_until_unsafe(kind)
+        bots = {1 - made[j].seat: "RANDOM"}
+    else:
+        made = decisions(kind, players, seed)
+    policy = "OWN_DECISIONS" if scene == "ALONE" else "WITH_CONSENT"
+    loaded, tokens = await service.create(
+        kind, players, seed, OPTIONS.get(kind), bots=bots, takeback_policy=policy
+    )
+    game_id = loaded.id
+
+    async def play(some: list[Decision]) -> None:
+        for d in some:
+            await service.apply(game_id, tokens[d.seat], d.move, None, None)
+
+    if scene == "ALONE":  # a decision that revealed nothing, taken back and made again
+        i = first(made, safe=True)
+        await play(made[: i + 1])
+        await service.request_takeback(game_id, tokens[made[i].seat], None, None)
+        await play(made[i : i + 2])
+    elif scene == "BOTS":
+        await play(made[: j + 1])
+        await service.request_takeback(game_id, tokens[made[j].seat], None, None)
+        await play(made[j : j + 1])
+    elif scene == "THREE_SEATS":  # ASKED, ACCEPTED by one, TAKEN with the last acceptance
+        k = first_answered(made)
+        asker = made[k].seat
+        await play(made[: k + 2])
+        await service.request_takeback(game_id, tokens[asker], None, None)
+        for seat in sorted(set(range(players)) - {asker}, reverse=True):
+            await service.answer_takeback(game_id, tokens[seat], True, None, None)
+        await play(made[k : k + 1])
+    else:  # the other seat decided since: a request, declined, then asked again
+        k = first_answered(made)
+        asker, other = made[k].seat, made[k + 1].seat
+        await play(made[: k + 2])
+        await service.request_takeback(game_id, tokens[asker], None, None)
+        await service.answer_takeback(game_id, tokens[other], False, None, None)
+        await service.request_takeback(game_id, tokens[asker], None, None)
+        if scene == "WITH_CONSENT":
+            await service.answer_takeback(game_id, tokens[other], True, None, None)
+            await play(made[k : k + 2])
+        else:  # anyone's decision voids the second request
+            await play(made[k + 2 : k + 3])
+    loaded = await service.read(game_id, None)
+    human = [seat for seat in tokens if seat not in bots]
+    await service.resign(game_id, tokens[human[0]], None)
+    return game_id
+
+
+def takeback_steps(record: dict[str, Any], step: str = TAKEN) -> list[dict[str, Any]]:
+    """The record's takeback steps of kind `step`."""
+    return [s for s in record["steps"] if (s.get("takeback") or {}).get("step") == step]
