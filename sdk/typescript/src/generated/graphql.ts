@@ -137,6 +137,7 @@ export type GameStatus =
 /** Why a game record does not verify (docs/api.md). */
 export type RecordProblem =
   | 'BAD_SETUP'
+  | 'BAD_TAKEBACK'
   | 'FORCED_MISMATCH'
   | 'ILLEGAL_MOVE'
   | 'INCOMPLETE'
@@ -146,6 +147,7 @@ export type RecordProblem =
   | 'SCORES_MISMATCH'
   | 'SEED_MISMATCH'
   | 'STATE_MISMATCH'
+  | 'TAKEBACK_NOT_ALLOWED'
   | 'TIMEOUT_MISMATCH'
   | 'TOO_LONG'
   | 'UNKNOWN_KIND'
