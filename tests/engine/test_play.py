@@ -79,9 +79,7 @@ class Race(BotHooks):
     move_type: ClassVar[Any] = Add
     options_type: ClassVar[type[Options]] = Options
     view_type: ClassVar[type[Any]] = CountView
-    reasons: ClassVar[Reasons] = {
-        ("add", ("amount",)): Reason("PAST_FIVE", "RACE-1")
-    }
+    reasons: ClassVar[Reasons] = {("add", ("amount",)): Reason("PAST_FIVE", "RACE-1")}
     turn_rule: ClassVar[str] = "RACE-1"
     texts: ClassVar[Catalog] = TEXTS
 

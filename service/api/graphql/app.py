@@ -44,6 +44,7 @@ from service.api.graphql.documents import Lru
 from service.api.graphql.schema import build_schema
 from service.api.graphql.sockets import LegacyHandler, TransportHandler, socket_token
 from service.core import GameService
+from service.core.localized import language
 from service.settings import Settings
 from service.webhooks.endpoints import EndpointStore
 
@@ -229,7 +230,8 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
             return None, payload
         scope["rules.operation"] = plan.operation
         token = credential(header(scope, b"authorization"))
-        result = await fastpath.run(plan, variables, self.service, token)
+        accept = header(scope, b"accept-language")
+        result = await fastpath.run(plan, variables, self.service, token, language(accept))
         if result is None:
             return None, payload
         if "errors" in result:

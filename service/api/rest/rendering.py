@@ -8,6 +8,9 @@ from typing import Any
 from service.api.edge.problems import from_refusal
 from service.core import LoadedGame
 from service.core.clocks import clock_json
+from service.core.localized import message_json, said
+from service.engine import Game
+from service.engine.texts import ENGLISH
 from service.refusals import Refused
 from service.store import HistoryRecord
 from service.store.records import Outcome
@@ -32,8 +35,9 @@ GAME_FIELDS = (
 )
 
 
-def game_json(loaded: LoadedGame, tenant: str | None) -> dict[str, Any]:
-    """The game as REST returns it, player ids for the game's own `tenant` only."""
+def game_json(loaded: LoadedGame, tenant: str | None, language: str = ENGLISH) -> dict[str, Any]:
+    """The game as REST returns it, player ids for the game's own `tenant` only, its texts'
+    messages in `language`."""
     record = loaded.record
     return {
         "id": loaded.id,
@@ -44,7 +48,7 @@ def game_json(loaded: LoadedGame, tenant: str | None) -> dict[str, Any]:
         "toAct": loaded.to_act,
         "viewer": loaded.viewer,
         "state": loaded.view(),
-        "legalMoves": [{"move": m, "label": label} for m, label in loaded.legal_moves()],
+        "legalMoves": legal_moves_json(loaded, language),
         "scores": loaded.scores(),
         "seats": loaded.seats(tenant),
         "outcome": outcome_json(record.outcome),
@@ -54,18 +58,36 @@ def game_json(loaded: LoadedGame, tenant: str | None) -> dict[str, Any]:
     }
 
 
+def legal_moves_json(loaded: LoadedGame, language: str = ENGLISH) -> list[dict[str, Any]]:
+    """The viewer's legal moves, each with its label and the label's message (issue #32)."""
+    game, state, seat = loaded.game, loaded.state, loaded.viewer
+    if seat is None:
+        return []  # a spectator has none
+    return [
+        {
+            "move": move,
+            "label": label,
+            "labelMessage": message_json(game.label_message(state, seat, move), language),
+        }
+        for move, label in loaded.legal_moves()
+    ]
+
+
 def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
     if outcome is None:
         return None
     return {"reason": outcome.reason, "seat": outcome.seat, "winners": outcome.winners}
 
 
-def history_json(entry: HistoryRecord) -> dict[str, Any]:
+def history_json(
+    entry: HistoryRecord, game: Game[Any, Any], language: str = ENGLISH
+) -> dict[str, Any]:
     return {
         "version": entry.version,
         "seat": entry.seat if entry.seat >= 0 else None,
         "move": entry.move,
         "label": entry.label,
+        "labelMessage": message_json(said(game, entry.label), language),
         "forced": entry.forced,
         "event": entry.event or None,
         "actedBy": entry.acted_by or None,

@@ -1,0 +1,58 @@
+"""Every text an answer shows, as a message of a catalog in the language the request asks for
+(issue #32, docs/translating.md): shared by GraphQL and REST so both say the same.
+
+Labels of legal moves come from the game as messages; a stored label (history) and a score
+item's detail are English texts that the catalogs read back into their messages
+(`Catalog.parse`); a refusal carries the engine's message, or gets its code's sentence.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from service.engine import Game
+from service.engine.texts import COMMON, ENGLISH, Message, Texts
+from service.games import games
+from service.refusals import Refused
+
+
+@cache
+def texts() -> Texts:
+    """The shared catalog and every game's."""
+    return Texts([COMMON, *(game.texts for game in games().values())])
+
+
+def language(accept: str | None, argument: str | None = None) -> str:
+    """The language to answer in: a `language` argument first, else Accept-Language; English
+    when neither names a language the catalogs have."""
+    return texts().negotiate(argument or accept)
+
+
+def message_json(message: Message, language: str = ENGLISH) -> dict[str, Any]:
+    return {
+        "id": message.id,
+        "params": [{"name": p.name, "type": p.type, "value": p.value} for p in message.params],
+        "text": texts().render(message, language),
+    }
+
+
+def said(game: Game[Any, Any], text: str) -> Message:
+    """A stored English text of `game` (a history label, a score detail) as its message; one no
+    catalog says (an earlier release's wording) is `common.history.verbatim`."""
+    message = texts().parse(text, game.texts.namespace, COMMON.namespace)
+    return message if message is not None else COMMON.say("history.verbatim", text=text)
+
+
+def refusal_message(refused: Refused, public_code: str) -> Message:
+    """What a refusal says: the engine's message, else the sentence of its public code."""
+    if isinstance(refused.localized, Message):
+        return refused.localized
+    return code_message(public_code)
+
+
+def code_message(public_code: str) -> Message:
+    key = f"refused.{public_code}"
+    if f"{COMMON.namespace}.{key}" not in COMMON.entries:
+        key = "refused.BAD_USER_INPUT"
+    return COMMON.say(key)
