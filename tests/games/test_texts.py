@@ -32,6 +32,8 @@ from service.engine.texts import (
 from service.games import games
 from tests.games.test_reasons import OPTIONS, _probes
 
+# test_reasons' options, and four-player Treeline without a strategic start (its team details)
+TEXT_OPTIONS = {**OPTIONS, "TREELINE": [*OPTIONS["TREELINE"], {}]}
 GAMES = 40  # at most: a kind stops once every id of its catalog was said
 
 
@@ -66,12 +68,11 @@ def test_every_label_refusal_and_score_detail_of_the_game_goes_through_its_catal
     used: set[str] = set()
     examples: dict[str, dict[str, Any]] = {}
     seen: dict[str, set[Any]] = {}
-    options = OPTIONS.get(kind, [{}])
-    for n in range(GAMES):
-        chooser = random.Random(f"texts-{n}")
-        span = game.max_players - game.min_players + 1
-        players = game.min_players + n % span
-        played = start(game, players, options[n // span % len(options)], f"texts-{n}")
+    options = TEXT_OPTIONS.get(kind, [{}])
+    for n in range(GAMES):  # the games of test_reasons, which say every reason
+        chooser = random.Random(n)
+        players = game.min_players + n % (game.max_players - game.min_players + 1)
+        played = start(game, players, options[n % len(options)], f"reasons-{n}")
         state, steps = played.state, list(played.steps)
         while not game.is_over(state):
             seat = chooser.choice(game.to_act(state))

@@ -20,7 +20,7 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from service.api.graphql import typed
-from service.api.graphql.errors import REJECT_CODES, api_error
+from service.api.graphql.errors import REJECT_CODES, api_error, public_code
 from service.api.graphql.types import (
     AS_SEAT,
     REASON,
@@ -56,6 +56,7 @@ from service.api.graphql.webhooks import WebhookMutations, WebhookQueries
 from service.core import Caller, LoadedGame
 from service.core.following import follow
 from service.core.listing import GameFilter as ListingFilter
+from service.core.localized import refusal_message
 from service.games import games
 from service.refusals import Code, Refused
 from service.store import StoreUnavailable, UnreadableRecord
@@ -226,6 +227,7 @@ def _rejected(refused: Refused) -> MoveRejected:
         current_version=refused.current_version,
         reason=refused.reason,
         rule=refused.rule,
+        said=refusal_message(refused, public_code(refused)),
     )
 
 

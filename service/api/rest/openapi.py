@@ -13,6 +13,7 @@ from service.api.rest.rendering import GAME_FIELDS
 from service.bots import STRATEGIES
 from service.core.clocks import MIN_PER_DECISION, MIN_PER_SEAT_TOTAL, ON_TIMEOUT
 from service.engine import Game, Scores
+from service.engine.texts import PARAM_TYPES
 from service.games import games
 from service.store import indexes
 from service.store.records import ACTED_BY_TENANT, END_REASONS
@@ -413,14 +414,37 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
     move = {"oneOf": moves}
     legal = {
         "type": "object",
-        "properties": {"move": move, "label": string},
-        "required": ["move", "label"],
+        "properties": {"move": move, "label": string, "labelMessage": _ref("Message")},
+        "required": ["move", "label", "labelMessage"],
     }
     codes = sorted(STATUS)
     return {
         **_named(score_defs),
         "Move": move,
         "LegalMove": legal,
+        "Message": {
+            "type": "object",
+            "description": "A text as a catalog's message (docs/translating.md): its id, typed "
+            "params and the text in the language asked for (?language=, else Accept-Language, "
+            "else English).",
+            "properties": {
+                "id": string,
+                "params": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "name": string,
+                            "type": {"enum": list(PARAM_TYPES)},
+                            "value": string,
+                        },
+                        "required": ["name", "type", "value"],
+                    },
+                },
+                "text": string,
+            },
+            "required": ["id", "params", "text"],
+        },
         "Problem": {
             "type": "object",
             "properties": {
@@ -432,8 +456,9 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                 "currentVersion": integer,
                 "reason": string,
                 "rule": string,
+                "message": _ref("Message"),
             },
-            "required": ["type", "title", "status", "detail", "code"],
+            "required": ["type", "title", "status", "detail", "code", "message"],
         },
         "CreateGame": {
             "type": "object",
@@ -689,6 +714,7 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                             "seat": nullable_int,
                             "move": {"oneOf": [_ref("Move"), {"type": "null"}]},
                             "label": string,
+                            "labelMessage": _ref("Message"),
                             "forced": {"type": "boolean"},
                             "event": {
                                 "enum": [*END_REASONS, None],
@@ -701,7 +727,15 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                                 "or the service.",
                             },
                         },
-                        "required": ["version", "seat", "move", "label", "forced", "event"],
+                        "required": [
+                            "version",
+                            "seat",
+                            "move",
+                            "label",
+                            "labelMessage",
+                            "forced",
+                            "event",
+                        ],
                     },
                 },
             },

@@ -197,6 +197,8 @@ async def test_rest_and_graphql_give_the_same_answers(api: Api) -> None:
         seats = rest_view.pop("seats")  # not in the fast path's GAME query (nor outcome)
         assert rest_view.pop("outcome") is None and rest_view.pop("seedReveal") is None
         assert len(rest_view.pop("seedCommitment")) == 64 and rest_view.pop("clock") is None
+        for legal in rest_view["legalMoves"]:  # GAME asks no labelMessage (tests/api/test_texts)
+            assert legal.pop("labelMessage")["text"] == legal["label"]
         assert rest_view == graphql_view
         assert seats == [{"seat": s, "playerId": None, "bot": None} for s in range(3)]
         move = rest_view["legalMoves"][step % len(rest_view["legalMoves"])]["move"]
