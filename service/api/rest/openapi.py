@@ -107,6 +107,14 @@ def openapi() -> dict[str, Any]:
         "another seat's tag is never current for you. If-Match takes it (or the bare version).",
         "schema": {"type": "string"},
     }
+    language = {
+        "name": "language",
+        "in": "query",
+        "schema": {"type": "string"},
+        "description": "The language of the answer's messages (`labelMessage`, a problem's "
+        "`message`), e.g. `en-XA`; else Accept-Language; English when neither is known "
+        "(docs/translating.md).",
+    }
     none_match = {
         "name": "If-None-Match",
         "in": "header",
@@ -182,7 +190,7 @@ def openapi() -> dict[str, Any]:
             "/v1/games/{gameId}": {
                 "get": {
                     **read,
-                    "parameters": [game_id, act_as, none_match],
+                    "parameters": [game_id, act_as, none_match, language],
                     "operationId": "getGame",
                     "summary": "The game as the bearer's seat sees it (a spectator without a token).",
                     "responses": {
@@ -194,7 +202,7 @@ def openapi() -> dict[str, Any]:
             "/v1/games/{gameId}/legal-moves": {
                 "get": {
                     **read,
-                    "parameters": [game_id, act_as, none_match],
+                    "parameters": [game_id, act_as, none_match, language],
                     "operationId": "getLegalMoves",
                     "summary": "The bearer seat's legal decisions now.",
                     "responses": {
@@ -211,6 +219,7 @@ def openapi() -> dict[str, Any]:
                     "security": acting,
                     "parameters": [
                         game_id,
+                        language,
                         act_as,
                         {
                             "name": "If-Match",
@@ -331,6 +340,7 @@ def openapi() -> dict[str, Any]:
                             "schema": {"type": "integer", "minimum": 0},
                         },
                         none_match,
+                        language,
                     ],
                     "operationId": "getHistory",
                     "summary": "Applied decisions after version `after`, oldest first.",
