@@ -37,11 +37,19 @@ def message_json(message: Message, language: str = ENGLISH) -> dict[str, Any]:
     }
 
 
-def said(game: Game[Any, Any], text: str) -> Message:
-    """A stored English text of `game` (a history label, a score detail) as its message; one no
-    catalog says (an earlier release's wording) is `common.history.verbatim`."""
-    message = texts().parse(text, game.texts.namespace, COMMON.namespace)
-    return message if message is not None else COMMON.say("history.verbatim", text=text)
+def said_label(game: Game[Any, Any], label: str) -> Message:
+    """A history entry's stored English label as its message: a move's (the game's `label.`
+    ids) or an entry the service wrote (`common.history.`); one no catalog says (an earlier
+    release's wording) is `common.history.verbatim`."""
+    places = [(game.texts.namespace, "label."), (COMMON.namespace, "history.")]
+    message = texts().parse(label, *places)
+    return message if message is not None else COMMON.say("history.verbatim", text=label)
+
+
+def said_detail(game: Game[Any, Any], detail: str) -> Message:
+    """A score item's English detail as its message (the game's `score.` ids)."""
+    message = texts().parse(detail, (game.texts.namespace, "score."))
+    return message if message is not None else COMMON.say("history.verbatim", text=detail)
 
 
 def refusal_message(refused: Refused, public_code: str) -> Message:

@@ -196,9 +196,13 @@ class Catalog:
         template = templates.get(message.id) or self.templates[ENGLISH][message.id]
         return template.format_map({p.name: p.value for p in message.params})
 
-    def parse(self, text: str) -> Message | None:
-        """The message whose English text is `text`, if this catalog says it."""
+    def parse(self, text: str, section: str = "") -> Message | None:
+        """The message of `section` (e.g. `label.`) whose English text is `text`, if this
+        catalog says it."""
+        prefix = f"{self.namespace}.{section}"
         for id_, pattern, params in self._patterns:
+            if not id_.startswith(prefix):
+                continue
             found = pattern.match(text)
             if found is not None:
                 values = found.groupdict()
@@ -229,10 +233,11 @@ class Texts:
     def render(self, message: Message, language: str = ENGLISH) -> str:
         return self.catalog(message.id).render(message, language)
 
-    def parse(self, text: str, *namespaces: str) -> Message | None:
-        """`text` read back as a message of the first of `namespaces` that says it."""
-        for namespace in namespaces:
-            message = self.catalogs[namespace].parse(text)
+    def parse(self, text: str, *places: tuple[str, str]) -> Message | None:
+        """`text` read back as a message of the first of `places` (namespace, section) that
+        says it."""
+        for namespace, section in places:
+            message = self.catalogs[namespace].parse(text, section)
             if message is not None:
                 return message
         return None

@@ -17,7 +17,7 @@ import msgspec
 import pytest
 
 from service.api.edge.problems import PROBLEMS
-from service.core.localized import said, texts
+from service.core.localized import said_detail, said_label, texts
 from service.engine import Game, IllegalMove, check, play, start
 from service.engine.texts import (
     COMMON,
@@ -97,14 +97,14 @@ def test_every_label_refusal_and_score_detail_of_the_game_goes_through_its_catal
                 _said_well(exc.localized, exc.message, used)
             for entry in game.scores(state).entries:
                 for item in entry.breakdown:
-                    _said_well(said(game, item.detail), item.detail, used)
+                    _said_well(said_detail(game, item.detail), item.detail, used)
             played = play(game, state, seat, chooser.choice(legal))
             state, steps = played.state, steps + played.steps
         for entry in game.scores(state).entries:
             for item in entry.breakdown:
-                _said_well(said(game, item.detail), item.detail, used)
+                _said_well(said_detail(game, item.detail), item.detail, used)
         for step in steps:  # a history's labels are read back from their English
-            _said_well(said(game, step.label), step.label, used)
+            _said_well(said_label(game, step.label), step.label, used)
         with pytest.raises(IllegalMove) as over:
             check(game, state, 0, legal[0])
         assert isinstance(over.value.localized, Message)
@@ -128,10 +128,10 @@ def test_the_shared_catalog_says_every_refusal_and_history_entry_the_service_wri
         ("seat 0 ran out of time", "history.ranOutOfTime"),
         ("timeout: takes the red", "history.timedOutMove"),
     ]:
-        message = said(treelings, text)
+        message = said_label(treelings, text)
         assert message.id == f"common.{key}", text
         assert is_pseudo(texts().render(message, PSEUDO))
-    unknown = said(treelings, "an earlier release's words")
+    unknown = said_label(treelings, "an earlier release's words")
     assert unknown.id == "common.history.verbatim"
     assert texts().render(unknown) == "an earlier release's words"
 

@@ -19,7 +19,7 @@ from service.api.graphql.texts import Message, message
 from service.bots import STRATEGIES
 from service.core import Caller, GameService, LoadedGame
 from service.core.clocks import MIN_PER_DECISION, MIN_PER_SEAT_TOTAL, ON_TIMEOUT, clock_json
-from service.core.localized import said
+from service.core.localized import said_detail, said_label
 from service.games import games
 from service.refusals import DECISIONS, Refused
 from service.store.indexes import STATUSES
@@ -237,7 +237,7 @@ class ScoreEntry:
         description="Each item's `detail` of `breakdown`, in order, as a catalog's message."
     )
     def detail_messages(self) -> list[Message]:
-        return [message(said(self.game, item.detail)) for item in self.typed_breakdown]
+        return [message(said_detail(self.game, item.detail)) for item in self.typed_breakdown]
 
 
 @strawberry.type
@@ -270,7 +270,7 @@ class HistoryEntry:
 
     @strawberry.field(description=LABEL_MESSAGE)
     def label_message(self) -> Message:
-        return message(said(self.game, self.label))
+        return message(said_label(self.game, self.label))
 
 
 PLAYER_ID = "The app's own id of the seat's user, shown only to the game's tenant (API key)."

@@ -8,7 +8,7 @@ from typing import Any
 from service.api.edge.problems import from_refusal
 from service.core import LoadedGame
 from service.core.clocks import clock_json
-from service.core.localized import message_json, said
+from service.core.localized import message_json, said_label
 from service.engine import Game
 from service.engine.texts import ENGLISH
 from service.refusals import Refused
@@ -87,7 +87,7 @@ def history_json(
         "seat": entry.seat if entry.seat >= 0 else None,
         "move": entry.move,
         "label": entry.label,
-        "labelMessage": message_json(said(game, entry.label), language),
+        "labelMessage": message_json(said_label(game, entry.label), language),
         "forced": entry.forced,
         "event": entry.event or None,
         "actedBy": entry.acted_by or None,
