@@ -53,7 +53,7 @@ async def test_graphql_says_every_text_as_a_message_in_the_language_asked_for(ap
     game_id, tokens, game = await _game(api)
     token = tokens[game["toAct"][0]]
     english = (await _gql(api, GAME, {"id": game_id}, token, "en"))["data"]["game"]
-    pseudo = (await _gql(api, GAME, {"id": game_id}, token, "fr, en-XA;q=0.5"))["data"]["game"]
+    pseudo = (await _gql(api, GAME, {"id": game_id}, token, "de, en-XA;q=0.5"))["data"]["game"]
     assert english["legalMoves"] and english["history"]
     for plain, said in zip(english["legalMoves"], pseudo["legalMoves"], strict=True):
         message = plain["labelMessage"]

@@ -140,7 +140,7 @@ def test_a_language_falls_back_to_english_and_is_negotiated_by_q() -> None:
     every = texts()
     assert every.negotiate(None) == every.negotiate("tlh") == ENGLISH
     assert every.negotiate("en-GB,en;q=0.8") == ENGLISH
-    assert every.negotiate("fr;q=0.9, en-XA;q=0.5") == PSEUDO
+    assert every.negotiate("de;q=0.9, en-XA;q=0.5") == PSEUDO
     assert every.negotiate("en-xa") == PSEUDO
     assert every.negotiate("en-XA;q=0, en") == ENGLISH
     message = COMMON.say("refusal.notYourTurn", seat=2)
@@ -173,3 +173,24 @@ def test_the_pseudo_locale_keeps_placeholders_and_brackets_the_text() -> None:
     assert not set("aeiou") & set(literal), literal  # every letter accented
     english = COMMON.templates[ENGLISH]["common.reason.VALUE_NOT_ALLOWED"]
     assert len(template) >= len(english) * 1.2
+
+
+def test_a_second_language_translates_what_it_has_and_leaves_the_rest_english() -> None:
+    """French (fr.toml) has the shared catalog and Treelings; the other games stay English."""
+    every = texts()
+    assert every.negotiate("fr-CA, en;q=0.5") == "fr"
+    treelings = games()["TREELINGS"]
+    state = start(treelings, 2, {}, "fr").state
+    for move in treelings.legal_moves(state, 0):
+        message = treelings.label_message(state, 0, move)
+        french = every.render(message, "fr")
+        assert french != treelings.label(state, 0, move) and french.startswith("prend"), french
+    assert every.render(COMMON.say("refusal.notYourTurn", seat=1), "fr") == (
+        "le siège 1 ne joue pas maintenant"
+    )
+    avenue = games()["TREE_LINED_AVENUE"]
+    state = start(avenue, 2, {}, "fr").state
+    seat = avenue.to_act(state)[0]
+    for move in avenue.legal_moves(state, seat):
+        label = avenue.label(state, seat, move)
+        assert every.render(avenue.label_message(state, seat, move), "fr") == label

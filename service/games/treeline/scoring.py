@@ -18,13 +18,13 @@ from service.games.treeline.texts import TEXTS
 
 def _castle_detail(state: State, line: int, seat: int, letter: str) -> str:
     """A team entry lists both teammates' items, so each item's detail names its seat (TL-10)."""
-    key = "castleColumn" if line < state.cols else "castleRow"
-    number = line if line < state.cols else line - state.cols
+    on_column = line < state.cols
+    number = line if on_column else line - state.cols
     if state.players == 4:
-        return TEXTS.english(
-            f"score.seat{key[0].upper()}{key[1:]}", seat=seat, castle=letter, line=number
-        )
-    return TEXTS.english(f"score.{key}", castle=letter, line=number)
+        key = "score.seatCastleColumn" if on_column else "score.seatCastleRow"
+        return TEXTS.english(key, seat=seat, castle=letter, line=number)
+    key = "score.castleColumn" if on_column else "score.castleRow"
+    return TEXTS.english(key, castle=letter, line=number)
 
 
 def _castle_item(state: State, line: int, castle: Castle) -> ScoreItem:
