@@ -46,6 +46,11 @@ class Message(msgspec.Struct, frozen=True, rename="camel"):
     params: tuple[Param, ...] = ()
 
 
+# What a game's label function gives: a catalog key (without the namespace) and its values, for
+# `Catalog.english` (the English-only fields) or `Catalog.say` (the message)
+Said = tuple[str, dict[str, Any]]
+
+
 class Entry(NamedTuple):
     template: str  # English
     params: Mapping[str, str]  # placeholder -> type
@@ -165,6 +170,17 @@ class Catalog:
         for language, templates in translations.items():
             self.templates[language] = {f"{namespace}.{k}": t for k, t in templates.items()}
         self.templates[PSEUDO] = {id_: pseudo(t) for id_, t in english_templates.items()}
+        # by key without the namespace: the id, the declared types, the English template and
+        # the LIST placeholders (`say` and `english` run for every label of every answer)
+        self._keys = {
+            key: (
+                f"{namespace}.{key}",
+                e.params,
+                e.template,
+                [n for n, t in e.params.items() if t == "LIST"],
+            )
+            for key, e in english.items()
+        }
         # longest literal text first: "takes the {colour}" is tried before "takes {count} {colour}"
         ordered = sorted(self.entries.items(), key=lambda item: -len(_literal(item[1].template)))
         self._patterns = [(id_, _pattern(e.template, e.params), e.params) for id_, e in ordered]
@@ -181,15 +197,21 @@ class Catalog:
 
     def say(self, key: str, **values: Any) -> Message:
         """The message `key` (without the namespace) with its parameters, typed as declared."""
-        id_ = f"{self.namespace}.{key}"
-        declared = self.entries[id_].params
-        return Message(
-            id_, tuple(Param(n, declared[n], _typed(declared[n], v)) for n, v in values.items())
-        )
+        id_, declared, _, _ = self._keys[key]
+        params = [
+            Param(n, declared[n], v if type(v) is str else _typed(declared[n], v))
+            for n, v in values.items()
+        ]
+        return Message(id_, tuple(params))
 
     def english(self, key: str, **values: Any) -> str:
-        """`say(key, **values)` as English text: what the English-only fields show."""
-        return self.render(self.say(key, **values))
+        """`say(key, **values)` as English text (what the English-only fields show), without
+        making the message: this runs for every label and score item of every answer."""
+        _, _, template, lists = self._keys[key]
+        for name in lists:
+            if type(values[name]) is not str:
+                values[name] = _typed("LIST", values[name])
+        return template.format_map(values)
 
     def render(self, message: Message, language: str = ENGLISH) -> str:
         templates = self.templates.get(language) or self.templates[ENGLISH]

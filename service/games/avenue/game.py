@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from service.engine import BotHooks, BotTuning, Options, Rng, Scores
 from service.engine.explain import Reasons
-from service.engine.texts import Catalog, Message
+from service.engine.texts import Catalog, Message, Said
 from service.games.avenue import bots, hidden, rules, scoring
 from service.games.avenue.cards import ANIMALS, CARD_NAMES, CELL_NAMES, TILE_ANIMAL, catalog
 from service.games.avenue.reasons import REASONS, TURN_RULE
@@ -79,10 +79,12 @@ class TreeLinedAvenue(BotHooks):
         rules.apply(state, seat, move)
 
     def label(self, state: State, seat: int, move: AvenueMove) -> str:
-        return TEXTS.render(label(state, move))
+        key, values = label(state, move)
+        return TEXTS.english(key, **values)
 
     def label_message(self, state: State, seat: int, move: AvenueMove) -> Message:
-        return label(state, move)
+        key, values = label(state, move)
+        return TEXTS.say(key, **values)
 
     def view(self, state: State, seat: int | None) -> AvenueView:
         return view(state, seat)
@@ -111,38 +113,38 @@ class TreeLinedAvenue(BotHooks):
         return {**catalog(), "tileAnimals": [ANIMALS[a] for a in TILE_ANIMAL]}
 
 
-def label(state: State, move: AvenueMove) -> Message:
+def label(state: State, move: AvenueMove) -> Said:
     """Public text only: a drawn project card is never named (ALL-4)."""
     # Move classes have no subclasses, and `type(move) is` costs a tenth of isinstance, which
     # takes msgspec's metaclass slow path: this runs for every legal move of every answer.
     if type(move) is PlaceGardener:
-        return TEXTS.say("label.placeGardener", cell=CELL_NAMES[move.cell])
+        return ("label.placeGardener", {"cell": CELL_NAMES[move.cell]})
     if type(move) is SkipGardener:
-        return TEXTS.say("label.skipGardener")
+        return ("label.skipGardener", {})
     if type(move) is TakeTile or type(move) is ExtraTile:
-        return TEXTS.say("label.takeTile", animal=move.animal, cell=CELL_NAMES[move.cell])
+        return ("label.takeTile", {"animal": move.animal, "cell": CELL_NAMES[move.cell]})
     if type(move) is StopTaking:
-        return TEXTS.say("label.stopTaking")
+        return ("label.stopTaking", {})
     if type(move) is ChooseCard:
         card, ordinal = CARD_NAMES[state.row[move.slot]], ORDINALS[move.slot]
-        return TEXTS.say("label.chooseCard", card=card, ordinal=ordinal)
+        return ("label.chooseCard", {"card": card, "ordinal": ordinal})
     if type(move) is PlaceCard:
-        return TEXTS.say("label.placeCard", card=CARD_NAMES[state.card], cell=CELL_NAMES[move.cell])
+        return ("label.placeCard", {"card": CARD_NAMES[state.card], "cell": CELL_NAMES[move.cell]})
     if type(move) is SkipAction:
-        return TEXTS.say("label.skipAction")
+        return ("label.skipAction", {})
     if type(move) is RelocateGardener:
-        return TEXTS.say("label.relocateGardener", cell=CELL_NAMES[move.cell])
+        return ("label.relocateGardener", {"cell": CELL_NAMES[move.cell]})
     if type(move) is RelocateTo:
-        return TEXTS.say("label.relocateTo", cell=CELL_NAMES[move.cell])
+        return ("label.relocateTo", {"cell": CELL_NAMES[move.cell]})
     if type(move) is CarryTile:
-        return TEXTS.say("label.carryTile", animal=move.animal)
+        return ("label.carryTile", {"animal": move.animal})
     if type(move) is StopCarrying:
-        return TEXTS.say("label.stopCarrying")
+        return ("label.stopCarrying", {})
     if type(move) is DrawProject:
-        return TEXTS.say("label.drawProject")
+        return ("label.drawProject", {})
     if type(move) is Redraw:
         names = [CARD_NAMES[state.next_row[s]] for s in move.slots]
-        return TEXTS.say("label.redraw", cards=names)
+        return ("label.redraw", {"cards": names})
     if type(move) is ExtraTileTo:
-        return TEXTS.say("label.extraTileTo", cell=CELL_NAMES[move.cell])
+        return ("label.extraTileTo", {"cell": CELL_NAMES[move.cell]})
     raise AssertionError(f"unknown move {move!r}")

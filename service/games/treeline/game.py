@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from service.engine import BotHooks, BotTuning, Options, Rng, Scores
 from service.engine.explain import Reasons
-from service.engine.texts import Catalog, Message
+from service.engine.texts import Catalog, Message, Said
 from service.games.treeline import hidden, rules
 from service.games.treeline.cards import CASTLES, DATA, GLADES, TOKENS_PER_SEAT
 from service.games.treeline.moves import (
@@ -30,6 +30,41 @@ from service.games.treeline.view import TreelineView, view
 
 def _side(energized: bool) -> str:
     return "Energized" if energized else "Normal"
+
+
+def _label(state: State, move: TreelineMove) -> Said:
+    """Public text; never names a glade (TL-13), only cells."""
+    castle = CASTLES[state.castles[state.claim_line].tile].letter if state.claim_line >= 0 else ""
+    target = "({},{})".format(*rc(state, state.target)) if state.target >= 0 else ""
+    if isinstance(move, StrategicFlip):
+        return ("label.strategicFlip", {"row": move.row, "col": move.col})
+    if isinstance(move, Reforest):
+        other = (move.row, move.col + 1) if move.toward == "right" else (move.row + 1, move.col)
+        return (
+            "label.reforest",
+            {"row": move.row, "col": move.col, "row2": other[0], "col2": other[1]},
+        )
+    if isinstance(move, DeployCard):
+        return ("label.deployCard", {"row": move.row, "col": move.col})
+    if isinstance(move, DeployFromSupply):
+        return ("label.deployFromSupply", {"target": target})
+    if isinstance(move, DeployFromCard):
+        side = _side(move.energized)
+        return (
+            "label.deployFromCard",
+            {"side": side, "row": move.row, "col": move.col, "target": target},
+        )
+    if isinstance(move, StationToken):
+        side = _side(move.energized)
+        return (
+            "label.stationToken",
+            {"side": side, "row": move.row, "col": move.col, "castle": castle},
+        )
+    if isinstance(move, StationFromSupply):
+        return ("label.stationFromSupply", {"castle": castle})
+    if isinstance(move, Energize):
+        return ("label.energize", {"row": move.row, "col": move.col, "castle": castle})
+    raise AssertionError(move)
 
 
 # Bump on any change that could replay a game otherwise (engine contract: Game.rules_version).
@@ -71,40 +106,12 @@ class Treeline(BotHooks):
         rules.apply(state, seat, move)
 
     def label(self, state: State, seat: int, move: TreelineMove) -> str:
-        return TEXTS.render(self.label_message(state, seat, move))
+        key, values = _label(state, move)
+        return TEXTS.english(key, **values)
 
     def label_message(self, state: State, seat: int, move: TreelineMove) -> Message:
-        """Public text; never names a glade (TL-13), only cells."""
-        castle = (
-            CASTLES[state.castles[state.claim_line].tile].letter if state.claim_line >= 0 else ""
-        )
-        target = "({},{})".format(*rc(state, state.target)) if state.target >= 0 else ""
-        if isinstance(move, StrategicFlip):
-            return TEXTS.say("label.strategicFlip", row=move.row, col=move.col)
-        if isinstance(move, Reforest):
-            other = (move.row, move.col + 1) if move.toward == "right" else (move.row + 1, move.col)
-            return TEXTS.say(
-                "label.reforest", row=move.row, col=move.col, row2=other[0], col2=other[1]
-            )
-        if isinstance(move, DeployCard):
-            return TEXTS.say("label.deployCard", row=move.row, col=move.col)
-        if isinstance(move, DeployFromSupply):
-            return TEXTS.say("label.deployFromSupply", target=target)
-        if isinstance(move, DeployFromCard):
-            side = _side(move.energized)
-            return TEXTS.say(
-                "label.deployFromCard", side=side, row=move.row, col=move.col, target=target
-            )
-        if isinstance(move, StationToken):
-            side = _side(move.energized)
-            return TEXTS.say(
-                "label.stationToken", side=side, row=move.row, col=move.col, castle=castle
-            )
-        if isinstance(move, StationFromSupply):
-            return TEXTS.say("label.stationFromSupply", castle=castle)
-        if isinstance(move, Energize):
-            return TEXTS.say("label.energize", row=move.row, col=move.col, castle=castle)
-        raise AssertionError(move)
+        key, values = _label(state, move)
+        return TEXTS.say(key, **values)
 
     def view(self, state: State, seat: int | None) -> TreelineView:
         return view(state, seat)

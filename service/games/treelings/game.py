@@ -55,10 +55,12 @@ class Treelings(BotHooks):
         rules.apply(state, move)
 
     def label(self, state: State, seat: int, move: TreelingsMove) -> str:
-        return TEXTS.render(rules.label(state, move))
+        key, values = rules.label(state, move)
+        return TEXTS.english(key, **values)
 
     def label_message(self, state: State, seat: int, move: TreelingsMove) -> Message:
-        return rules.label(state, move)
+        key, values = rules.label(state, move)
+        return TEXTS.say(key, **values)
 
     def view(self, state: State, seat: int | None) -> TreelingsView:
         return view(state, seat)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from service.engine import Rng
-from service.engine.texts import Message
+from service.engine.texts import Said
 from service.games.treelings.cards import (
     CARDS,
     COLOUR_INDEX,
@@ -19,7 +19,6 @@ from service.games.treelings.state import (
     Tree,
     TreelingsMove,
 )
-from service.games.treelings.texts import TEXTS
 
 SIDES: tuple[Side, ...] = ("left", "right")
 
@@ -149,16 +148,17 @@ def turns_left(state: State) -> int | None:
     return (state.start_seat - state.seat) % state.players or state.players
 
 
-def label(state: State, move: TreelingsMove) -> Message:
+def label(state: State, move: TreelingsMove) -> Said:
+    """The label's catalog key and values (texts.py: said in English or as a message)."""
     if isinstance(move, TakeColour):
         n = state.market[COLOUR_INDEX[move.colour]]
         if n > 1:
-            return TEXTS.say("label.takeMany", count=n, colour=move.colour)
-        return TEXTS.say("label.takeOne", colour=move.colour)
+            return ("label.takeMany", {"count": n, "colour": move.colour})
+        return ("label.takeOne", {"colour": move.colour})
     if isinstance(move, TakeSingletons):
-        return TEXTS.say("label.takeSingletons", colours=[COLOURS[c] for c in singletons(state)])
+        return ("label.takeSingletons", {"colours": [COLOURS[c] for c in singletons(state)]})
     tree = next(t for t in state.to_place if COLOURS[t.colour] == move.colour)
-    return TEXTS.say("label.place", colour=move.colour, height=tree.height, side=move.side)
+    return ("label.place", {"colour": move.colour, "height": tree.height, "side": move.side})
 
 
 def _tree_of(trees: list[Tree], colour: int) -> Tree | None:

@@ -60,10 +60,12 @@ class Treetopia(BotHooks):
         rules.apply(state, seat, move)
 
     def label(self, state: State, seat: int, move: TreetopiaMove) -> str:
-        return TEXTS.render(views.label(state, seat, move))
+        key, values = views.label(state, seat, move)
+        return TEXTS.english(key, **values)
 
     def label_message(self, state: State, seat: int, move: TreetopiaMove) -> Message:
-        return views.label(state, seat, move)
+        key, values = views.label(state, seat, move)
+        return TEXTS.say(key, **values)
 
     def view(self, state: State, seat: int | None) -> views.TreetopiaView:
         return views.view(state, seat)

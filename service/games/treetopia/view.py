@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from service.engine import Cell, ScoreEntry, ScoreItem, Scores, Term, Wire, closed_set
-from service.engine.texts import Message
+from service.engine.texts import Said
 from service.games.treetopia import sanctuary
 from service.games.treetopia.cards import CARDS, DATA, ENVIRONMENTS, SYMBIOSES, TYPES, describe
 from service.games.treetopia.rules import to_act
@@ -190,9 +190,10 @@ def _item(tree: Planted) -> ScoreItem:
     )
 
 
-def label(state: State, seat: int, move: TreetopiaMove) -> Message:
+def label(state: State, seat: int, move: TreetopiaMove) -> Said:
+    """The label's catalog key and values (texts.py: said in English or as a message)."""
     key, words = _DOES[type(move)](move)
-    return TEXTS.say(key, seat=seat, **words)
+    return key, {"seat": seat, **words}
 
 
 # What each kind of move does, in the words of its label: one look-up, not a chain of
