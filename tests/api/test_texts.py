@@ -104,6 +104,19 @@ async def test_refusals_carry_their_message_on_graphql_and_rest(api: Api) -> Non
         assert extensions["code"] == code, failed
         assert extensions["message"]["id"] == f"common.refused.{code}"
         assert extensions["message"]["params"] == [] and is_pseudo(extensions["message"]["text"])
+    # a dry run says the same
+    validate = """query($id: ID!, $move: JSON!) { validateMove(gameId: $id, move: $move) {
+      valid localizedMessage { id text } } }"""
+    checked = await _gql(api, validate, {"id": game_id, "move": move}, token, "en-XA")
+    verdict = checked["data"]["validateMove"]
+    assert verdict["localizedMessage"]["id"] == "common.refusal.notYourTurn"
+    assert is_pseudo(verdict["localizedMessage"]["text"])
+    rest_check = await api.http.post(
+        f"/v1/games/{game_id}/validate",
+        json={"move": move},
+        headers={"authorization": f"Bearer {token}", "accept-language": "en-XA"},
+    )
+    assert is_pseudo(rest_check.json()["localizedMessage"]["text"])
     # REST: problem+json's `message`, and labels' labelMessage, by Accept-Language or ?language=
     auth = {"authorization": f"Bearer {token}"}
     rest = await api.http.post(

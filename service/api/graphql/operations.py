@@ -21,6 +21,7 @@ from strawberry.types import Info
 
 from service.api.graphql import typed
 from service.api.graphql.errors import REJECT_CODES, api_error, public_code
+from service.api.graphql.texts import Message, message
 from service.api.graphql.types import (
     AS_SEAT,
     REASON,
@@ -171,6 +172,7 @@ class Query(WebhookQueries):
             current_version=rejected.current_version,
             reason=rejected.reason,
             rule=rejected.rule,
+            said=refusal_message(rejected, public_code(rejected)),
         )
 
 
@@ -239,6 +241,14 @@ class MoveValidation:
     current_version: int | None
     reason: str | None = strawberry.field(default=None, description=REASON)
     rule: str | None = strawberry.field(default=None, description=RULE)
+    said: strawberry.Private[Any] = None
+
+    @strawberry.field(
+        description="`message` of a refusal as a catalog's message, in the language asked for; "
+        "null when the move is legal."
+    )
+    def localized_message(self) -> Message | None:
+        return None if self.said is None else message(self.said)
 
 
 def _defaults(options_type: type[Any]) -> dict[str, Any]:

@@ -272,7 +272,7 @@ def openapi() -> dict[str, Any]:
             },
             "/v1/games/{gameId}/resign": {
                 "post": {
-                    "parameters": [game_id, act_as],
+                    "parameters": [game_id, act_as, language],
                     "security": acting,
                     "operationId": "resign",
                     "summary": "The bearer's seat resigns: the game is FINISHED with an outcome.",
@@ -708,8 +708,13 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                 "currentVersion": nullable_int,
                 "reason": string,
                 "rule": string,
+                "localizedMessage": {
+                    "oneOf": [_ref("Message"), {"type": "null"}],
+                    "description": "A refusal's `message` as a catalog's message; null when "
+                    "the move is legal.",
+                },
             },
-            "required": ["valid", "code", "message", "currentVersion"],
+            "required": ["valid", "code", "message", "currentVersion", "localizedMessage"],
         },
         "History": {
             "type": "object",

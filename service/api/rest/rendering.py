@@ -8,7 +8,7 @@ from typing import Any
 from service.api.edge.problems import from_refusal
 from service.core import LoadedGame
 from service.core.clocks import clock_json
-from service.core.localized import message_json, said_label
+from service.core.localized import message_json, refusal_message, said_label
 from service.engine import Game
 from service.engine.texts import ENGLISH
 from service.refusals import Refused
@@ -94,9 +94,15 @@ def history_json(
     }
 
 
-def validation_json(rejected: Refused | None) -> dict[str, Any]:
+def validation_json(rejected: Refused | None, language: str = ENGLISH) -> dict[str, Any]:
     if rejected is None:
-        return {"valid": True, "code": None, "message": "legal now", "currentVersion": None}
+        return {
+            "valid": True,
+            "code": None,
+            "message": "legal now",
+            "currentVersion": None,
+            "localizedMessage": None,
+        }
     problem = from_refusal(rejected)
     return {
         "valid": False,
@@ -104,4 +110,5 @@ def validation_json(rejected: Refused | None) -> dict[str, Any]:
         "message": rejected.message,
         "currentVersion": rejected.current_version,
         **problem.explained,
+        "localizedMessage": message_json(refusal_message(rejected, problem.code), language),
     }

@@ -295,7 +295,7 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
         )
         if rejected is not None and rejected.code in {Code.NOT_FOUND, Code.UNAUTHORIZED}:
             raise rejected
-        return json_response(validation_json(rejected))
+        return json_response(validation_json(rejected, language_of(request)))
 
     async def suggest_move(request: Request) -> Response:
         body = await read_body(request, SuggestBody, max_depth)

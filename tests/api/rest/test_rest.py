@@ -169,11 +169,18 @@ async def test_validate_is_a_dry_run(api: Api) -> None:
     ok = (
         await http.post(f"/v1/games/{gid}/validate", json={"move": move}, headers=_auth(tokens[0]))
     ).json()
-    assert ok == {"valid": True, "code": None, "message": "legal now", "currentVersion": None}
+    assert ok == {
+        "valid": True,
+        "code": None,
+        "message": "legal now",
+        "currentVersion": None,
+        "localizedMessage": None,
+    }
     not_now = (
         await http.post(f"/v1/games/{gid}/validate", json={"move": move}, headers=_auth(tokens[1]))
     ).json()
     assert not_now["valid"] is False and not_now["code"] == "NOT_YOUR_TURN"
+    assert not_now.pop("localizedMessage")["id"] == "common.refusal.notYourTurn"
     assert (await http.get(f"/v1/games/{gid}")).json()["version"] == game["version"]
     graphql = await api.gql(
         "query V($id: ID!, $move: JSON!) { validateMove(gameId: $id, move: $move) "
