@@ -8,7 +8,7 @@ item's detail are English texts that the catalogs read back into their messages
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from service.engine import Game
@@ -48,7 +48,13 @@ def said_label(game: Game[Any, Any], label: str) -> Message:
 
 def said_detail(game: Game[Any, Any], detail: str) -> Message:
     """A score item's English detail as its message (the game's `score.` ids)."""
-    message = texts().parse(detail, (game.texts.namespace, "score."))
+    return _said_detail(game.texts.namespace, detail)
+
+
+@lru_cache(maxsize=8192)
+def _said_detail(namespace: str, detail: str) -> Message:
+    """Cached: the same items are scored on every read of a game (a Message is immutable)."""
+    message = texts().parse(detail, (namespace, "score."))
     return message if message is not None else COMMON.say("history.verbatim", text=detail)
 
 

@@ -134,5 +134,12 @@ async def test_refusals_carry_their_message_on_graphql_and_rest(api: Api) -> Non
     )
     entries = history.json()["history"]
     assert entries and all(is_pseudo(e["labelMessage"]["text"]) for e in entries)
+    scores = await api.http.get(f"/v1/games/{game_id}/scores?language=en-XA")
+    entries = scores.json()["entries"]
+    assert entries and all(
+        len(e["detailMessages"]) == len(e["breakdown"])
+        and all(is_pseudo(m["text"]) for m in e["detailMessages"])
+        for e in entries
+    )
     english = await api.http.get(f"/v1/games/{game_id}/history")
     assert all(e["labelMessage"]["text"] == e["label"] for e in english.json()["history"])

@@ -319,7 +319,7 @@ def openapi() -> dict[str, Any]:
             "/v1/games/{gameId}/scores": {
                 "get": {
                     **read,
-                    "parameters": [game_id, act_as, none_match],
+                    "parameters": [game_id, act_as, none_match, language],
                     "operationId": "getScores",
                     "summary": "Live scores with a breakdown; final with winners at the end.",
                     "responses": {
@@ -419,6 +419,14 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
     _, score_defs = msgspec.json.schema_components(
         [Scores], ref_template="#/components/schemas/{name}"
     )
+    # REST's entries also say each item's detail as a message (rendering.scores_json)
+    entry = score_defs["ScoreEntry"]
+    entry["properties"]["detailMessages"] = {
+        "type": "array",
+        "items": _ref("Message"),
+        "description": "Each item's `detail` of `breakdown`, in order, as a catalog's message.",
+    }
+    entry["required"] = [*entry["required"], "detailMessages"]
     integer, string = {"type": "integer"}, {"type": "string"}
     nullable_int = {"type": ["integer", "null"]}
     move = {"oneOf": moves}

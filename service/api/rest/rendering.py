@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from service.api.edge.problems import from_refusal
 from service.core import LoadedGame
 from service.core.clocks import clock_json
-from service.core.localized import message_json, refusal_message, said_label
+from service.core.localized import message_json, refusal_message, said_detail, said_label
 from service.engine import Game
 from service.engine.texts import ENGLISH
 from service.refusals import Refused
@@ -49,7 +51,7 @@ def game_json(loaded: LoadedGame, tenant: str | None, language: str = ENGLISH) -
         "viewer": loaded.viewer,
         "state": loaded.view(),
         "legalMoves": legal_moves_json(loaded, language),
-        "scores": loaded.scores(),
+        "scores": scores_json(loaded, language),
         "seats": loaded.seats(tenant),
         "outcome": outcome_json(record.outcome),
         "seedCommitment": loaded.seed_commitment(),
@@ -71,6 +73,18 @@ def legal_moves_json(loaded: LoadedGame, language: str = ENGLISH) -> list[dict[s
         }
         for move, label in loaded.legal_moves()
     ]
+
+
+def scores_json(loaded: LoadedGame, language: str = ENGLISH) -> dict[str, Any]:
+    """The scores, each entry with its items' details as messages (issue #32)."""
+    scores = loaded.scores()
+    data: dict[str, Any] = msgspec.to_builtins(scores)
+    game = loaded.game
+    for entry, raw in zip(scores.entries, data["entries"], strict=True):
+        raw["detailMessages"] = [
+            message_json(said_detail(game, item.detail), language) for item in entry.breakdown
+        ]
+    return data
 
 
 def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:

@@ -28,7 +28,13 @@ from starlette.routing import Route
 
 from service.api.edge.parsing import bearer_token, natural, within_depth
 from service.api.edge.problems import Problem, from_refusal, problem_response
-from service.api.rest.rendering import game_json, history_json, legal_moves_json, validation_json
+from service.api.rest.rendering import (
+    game_json,
+    history_json,
+    legal_moves_json,
+    scores_json,
+    validation_json,
+)
 from service.core import Applied, Caller, GameService, LoadedGame
 from service.core.listing import GameFilter
 from service.core.localized import language
@@ -228,7 +234,9 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
 
     async def scores(request: Request) -> Response:
         loaded = await read(request)
-        return tagged(request, etag(loaded, None, "scores"), loaded.scores)
+        lang = language_of(request)
+        tag = etag(loaded, None, "scores", *languages(lang))
+        return tagged(request, tag, lambda: scores_json(loaded, lang))
 
     async def history(request: Request) -> Response:
         loaded = await read(request)

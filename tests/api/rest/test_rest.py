@@ -206,6 +206,9 @@ async def test_rest_and_graphql_give_the_same_answers(api: Api) -> None:
         assert len(rest_view.pop("seedCommitment")) == 64 and rest_view.pop("clock") is None
         for legal in rest_view["legalMoves"]:  # GAME asks no labelMessage (tests/api/test_texts)
             assert legal.pop("labelMessage")["text"] == legal["label"]
+        for entry in rest_view["scores"]["entries"]:  # nor detailMessages
+            details = [item["detail"] for item in entry["breakdown"]]
+            assert [m["text"] for m in entry.pop("detailMessages")] == details
         assert rest_view == graphql_view
         assert seats == [{"seat": s, "playerId": None, "bot": None} for s in range(3)]
         move = rest_view["legalMoves"][step % len(rest_view["legalMoves"])]["move"]
