@@ -29,7 +29,10 @@ def language(accept: str | None, argument: str | None = None) -> str:
     return texts().negotiate(argument or accept)
 
 
+@lru_cache(maxsize=16384)
 def message_json(message: Message, language: str = ENGLISH) -> dict[str, Any]:
+    """The message as both APIs give it. Cached (a Message is immutable, and the same labels
+    and details come back on every read of a game): callers must not change the dict."""
     return {
         "id": message.id,
         "params": [{"name": p.name, "type": p.type, "value": p.value} for p in message.params],

@@ -207,6 +207,10 @@ class Catalog:
     def english(self, key: str, **values: Any) -> str:
         """`say(key, **values)` as English text (what the English-only fields show), without
         making the message: this runs for every label and score item of every answer."""
+        return self.text(key, values)
+
+    def text(self, key: str, values: dict[str, Any]) -> str:
+        """`english` of a key and values as a game's label function gives them (`Said`)."""
         _, _, template, lists = self._keys[key]
         for name in lists:
             if type(values[name]) is not str:

@@ -79,8 +79,7 @@ class TreeLinedAvenue(BotHooks):
         rules.apply(state, seat, move)
 
     def label(self, state: State, seat: int, move: AvenueMove) -> str:
-        key, values = label(state, move)
-        return TEXTS.english(key, **values)
+        return TEXTS.text(*label(state, move))
 
     def label_message(self, state: State, seat: int, move: AvenueMove) -> Message:
         key, values = label(state, move)

@@ -106,8 +106,7 @@ class Treeline(BotHooks):
         rules.apply(state, seat, move)
 
     def label(self, state: State, seat: int, move: TreelineMove) -> str:
-        key, values = _label(state, move)
-        return TEXTS.english(key, **values)
+        return TEXTS.text(*_label(state, move))
 
     def label_message(self, state: State, seat: int, move: TreelineMove) -> Message:
         key, values = _label(state, move)

@@ -55,8 +55,7 @@ class Treelings(BotHooks):
         rules.apply(state, move)
 
     def label(self, state: State, seat: int, move: TreelingsMove) -> str:
-        key, values = rules.label(state, move)
-        return TEXTS.english(key, **values)
+        return TEXTS.text(*rules.label(state, move))
 
     def label_message(self, state: State, seat: int, move: TreelingsMove) -> Message:
         key, values = rules.label(state, move)

@@ -60,8 +60,7 @@ class Treetopia(BotHooks):
         rules.apply(state, seat, move)
 
     def label(self, state: State, seat: int, move: TreetopiaMove) -> str:
-        key, values = views.label(state, seat, move)
-        return TEXTS.english(key, **values)
+        return TEXTS.text(*views.label(state, seat, move))
 
     def label_message(self, state: State, seat: int, move: TreetopiaMove) -> Message:
         key, values = views.label(state, seat, move)
