@@ -71,6 +71,7 @@ class Refused(Exception):
         current_version: int | None = None,
         reason: str | None = None,
         rule: str | None = None,
+        localized: object | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -78,3 +79,6 @@ class Refused(Exception):
         self.current_version = current_version
         self.reason = reason
         self.rule = rule
+        # `message` as a catalog's message (service.engine.texts.Message), when the engine said
+        # it; else the adapters give the code's own sentence (issue #32)
+        self.localized = localized

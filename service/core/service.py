@@ -88,7 +88,7 @@ UNPLAYABLE = (Code.UPGRADE_IN_PROGRESS, Code.RULES_CHANGED)
 
 
 def _refused(exc: IllegalMove, version: int) -> Refused:
-    return Refused(exc.code, exc.message, version, exc.reason, exc.rule)
+    return Refused(exc.code, exc.message, version, exc.reason, exc.rule, exc.localized)
 
 
 def _not_found(game_id: str) -> Refused:

@@ -38,6 +38,7 @@ from service.core.loaded import Applied, LoadedGame
 from service.engine import Game, IllegalMove
 from service.engine import play as engine_play
 from service.engine.play import decode_state, encode_state
+from service.engine.texts import COMMON
 from service.games import games
 from service.refusals import Code, Refused
 from service.store import FORMAT, Done, HistoryRecord, Record
@@ -355,7 +356,7 @@ async def _asked(
         seat, chosen.to_version, version, now + service.takeback_seconds, sorted(record.bots)
     )
     note = TakebackNote(ASKED, chosen.to_version, seat, list(request.accepted))
-    label = f"seat {seat} asks to take back to version {chosen.to_version}"
+    label = COMMON.english("history.takebackAsked", seat=seat, version=chosen.to_version)
     return _step_record(record, request), _entry(version, seat, label, note), None
 
 
@@ -382,13 +383,13 @@ async def _answered(
     version, to_version = record.version + 1, request.to_version
     if not accept:
         note = TakebackNote(DECLINED, to_version, request.seat, list(request.accepted))
-        label = f"seat {seat} declines the takeback of seat {request.seat}"
+        label = COMMON.english("history.takebackDeclined", seat=seat, asker=request.seat)
         return _step_record(record, None), _entry(version, seat, label, note), None
     accepted = sorted([*request.accepted, seat])
     request = msgspec.structs.replace(request, asked=version, accepted=accepted)
     if waiting_for(record, request):
         note = TakebackNote(ACCEPTED, to_version, request.seat, accepted)
-        label = f"seat {seat} accepts the takeback of seat {request.seat}"
+        label = COMMON.english("history.takebackAccepted", seat=seat, asker=request.seat)
         return _step_record(record, request), _entry(version, seat, label, note), None
     state = await service.state_at(LoadedGame(game_id, record, game, seat), to_version)
     note = TakebackNote(TAKEN, to_version, request.seat, accepted)
@@ -398,10 +399,13 @@ async def _answered(
 
 
 def _taken_label(seat: int, to_version: int, agreed: list[int]) -> str:
-    label = f"seat {seat} took back to version {to_version}"
-    if agreed:
-        label += f", agreed by seat{'s' if len(agreed) > 1 else ''} " + ", ".join(map(str, agreed))
-    return label
+    if not agreed:
+        return COMMON.english("history.tookBack", seat=seat, version=to_version)
+    if len(agreed) == 1:
+        key, by = "history.tookBackAgreedBySeat", agreed[0]
+    else:
+        key, by = "history.tookBackAgreedBySeats", list(agreed)
+    return COMMON.english(key, seat=seat, version=to_version, agreed=by)
 
 
 def request_json(record: Record, now: float | None = None) -> dict[str, Any] | None:

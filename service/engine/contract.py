@@ -18,6 +18,7 @@ import msgspec
 
 from service.engine.explain import Reasons
 from service.engine.rng import Rng
+from service.engine.texts import Catalog, Message
 
 
 def _camel(name: str) -> str:
@@ -152,6 +153,9 @@ class Game(Protocol[S, M]):
     view_type: ClassVar[type[Any]]
     reasons: ClassVar[Reasons]  # why a move is refused (explain.py), documented per game
     turn_rule: ClassVar[str]  # the ruling a refusal of the wrong kind of decision cites
+    # The game's messages (its package's messages/en.toml, docs/translating.md): labels, refusal
+    # reasons (`reason.<tag>[.<fields>]` for each entry of `reasons`), score details.
+    texts: ClassVar[Catalog]
     # The package's RULES_VERSION: bumped by any change that could make a replay of a game (the
     # seed and the decisions) give other states, legal moves, forced steps or labels. Games keep
     # the version they were created under and are played only by it (docs/reliability.md,
@@ -181,7 +185,12 @@ class Game(Protocol[S, M]):
         ...
 
     def label(self, state: S, seat: int, move: M) -> str:
-        """A short public description of `move`, judged on the state before it applies."""
+        """A short public description of `move`, judged on the state before it applies: the
+        English text of `label_message`."""
+        ...
+
+    def label_message(self, state: S, seat: int, move: M) -> Message:
+        """`label` as a message of `texts`, for any language."""
         ...
 
     def view(self, state: S, seat: int | None) -> Any:

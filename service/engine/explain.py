@@ -21,6 +21,8 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from service.engine.texts import COMMON, Catalog, Message
+
 WRONG_DECISION = "WRONG_DECISION"  # the seat owes another kind of decision now
 VALUE_NOT_ALLOWED = "VALUE_NOT_ALLOWED"  # a field no legal move of that kind has
 GENERIC_REASONS = (WRONG_DECISION, VALUE_NOT_ALLOWED)
@@ -29,7 +31,8 @@ GENERIC_REASONS = (WRONG_DECISION, VALUE_NOT_ALLOWED)
 class Reason(NamedTuple):
     code: str
     rule: str  # a ruling id (RULINGS.md) or rulebook section
-    sentence: str  # a template: {value}, {allowed} and {owed} are filled in
+    # its sentence is the game's catalog entry `reason.<tag>` or `reason.<tag>.<fields>`
+    # (messages/en.toml): a template whose {value}, {allowed} and {owed} are filled in
     when: frozenset[str] = frozenset()  # (tag, ()) reasons: only while one of these is owed
 
 
@@ -39,7 +42,8 @@ Reasons = Mapping[tuple[str, tuple[str, ...]], Reason]
 class Refusal(NamedTuple):
     reason: str
     rule: str
-    message: str
+    message: str  # `localized` in English
+    localized: Message
 
 
 def tag_of(move: msgspec.Struct) -> str:
@@ -47,28 +51,40 @@ def tag_of(move: msgspec.Struct) -> str:
 
 
 def explain(
-    move: msgspec.Struct, legal: Sequence[msgspec.Struct], reasons: Reasons, rule: str
+    move: msgspec.Struct,
+    legal: Sequence[msgspec.Struct],
+    reasons: Reasons,
+    rule: str,
+    texts: Catalog,
 ) -> Refusal:
-    """The refusal of `move`, which is not in `legal`; `rule` is the game's turn structure."""
+    """The refusal of `move`, which is not in `legal`; `rule` is the game's turn structure,
+    `texts` the game's catalog, which words its reasons."""
     tag = tag_of(move)
     owed = ", ".join(dict.fromkeys(tag_of(m) for m in legal)) or "nothing"
     same = [m for m in legal if type(m) is type(move)]
     if not same:
         reason = reasons.get((tag, ()))
         if reason is None or not reason.when & {tag_of(m) for m in legal}:
-            reason = Reason(WRONG_DECISION, rule, "{value} is not a decision you owe now")
-        return _refusal(reason, tag, [], owed, suffix=f" (now: {owed})")
+            said = COMMON.say(f"reason.{WRONG_DECISION}", value=tag, owed=owed)
+            return Refusal(WRONG_DECISION, rule, COMMON.render(said), said)
+        return _refusal(reason, texts, f"reason.{tag}", value=tag, owed=owed)
     groups = [fields for (t, fields) in reasons if t == tag and fields]
     groups += [(f,) for f in type(move).__struct_fields__ if not any(f in g for g in groups)]
     for fields in groups:
         value = _values(move, fields)
         allowed = list(dict.fromkeys(_values(m, fields) for m in same))
         if value not in allowed:
-            generic = Reason(
-                VALUE_NOT_ALLOWED, rule, f"{_name(fields)} {{value}} is not allowed now"
-            )
-            reason = reasons.get((tag, fields), generic)
-            return _refusal(reason, value, allowed, owed, suffix=f" (allowed: {_list(allowed)})")
+            words = {"value": _show(value), "allowed": _list(allowed), "owed": owed}
+            reason = reasons.get((tag, fields))
+            if reason is None:
+                said = COMMON.say(
+                    f"reason.{VALUE_NOT_ALLOWED}",
+                    field=_name(fields),
+                    value=words["value"],
+                    allowed=words["allowed"],
+                )
+                return Refusal(VALUE_NOT_ALLOWED, rule, COMMON.render(said), said)
+            return _refusal(reason, texts, f"reason.{tag}.{','.join(fields)}", **words)
         same = [m for m in same if _values(m, fields) == value]
     raise ValueError(f"{move!r} is legal: there is no refusal to explain")
 
@@ -92,10 +108,9 @@ def _list(values: list[Any]) -> str:
     return ", ".join(_show(v) for v in values) or "none"
 
 
-def _refusal(
-    reason: Reason, value: Any, allowed: list[Any], owed: str, suffix: str = ""
-) -> Refusal:
-    sentence = reason.sentence.format(value=_show(value), allowed=_list(allowed), owed=owed)
-    if "{allowed}" not in reason.sentence and "{owed}" not in reason.sentence:
-        sentence += suffix
-    return Refusal(reason.code, reason.rule, sentence)
+def _refusal(reason: Reason, texts: Catalog, key: str, **words: str) -> Refusal:
+    """The game's own reason, in the words of its catalog entry `key` (the placeholders it
+    uses of `words`)."""
+    declared = texts.entries[f"{texts.namespace}.{key}"].params
+    said = texts.say(key, **{name: words[name] for name in declared})
+    return Refusal(reason.code, reason.rule, texts.render(said), said)

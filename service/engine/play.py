@@ -17,6 +17,7 @@ from service.engine.contract import Game
 from service.engine.errors import BadSetup, IllegalMove
 from service.engine.explain import explain
 from service.engine.rng import Rng
+from service.engine.texts import COMMON
 from service.refusals import Code
 
 
@@ -122,20 +123,25 @@ def parse_move(game: Game[Any, Any], raw: object) -> Any:
                 return to_move(game, renamed)
             except msgspec.ValidationError:
                 pass
-        raise IllegalMove(Code.MALFORMED_MOVE, f"not a {game.title} move: {exc}") from None
+        said = COMMON.say("refusal.malformedMove", game=game.title, error=str(exc))
+        raise IllegalMove(Code.MALFORMED_MOVE, COMMON.render(said), localized=said) from None
 
 
 def check(game: Game[Any, Any], state: Any, seat: int, raw_move: object) -> Any:
     """The ordered checks; returns the parsed legal move or raises IllegalMove."""
     if game.is_over(state):
-        raise IllegalMove(Code.GAME_OVER, "the game is over")
+        said = COMMON.say("refusal.gameOver")
+        raise IllegalMove(Code.GAME_OVER, COMMON.render(said), localized=said)
     if seat not in game.to_act(state):
-        raise IllegalMove(Code.NOT_YOUR_TURN, f"seat {seat} does not act now")
+        said = COMMON.say("refusal.notYourTurn", seat=seat)
+        raise IllegalMove(Code.NOT_YOUR_TURN, COMMON.render(said), localized=said)
     move = game.normalise(parse_move(game, raw_move))
     legal = game.legal_moves(state, seat)
     if move not in legal:
-        refusal = explain(move, legal, game.reasons, game.turn_rule)
-        raise IllegalMove(Code.ILLEGAL_MOVE, refusal.message, refusal.reason, refusal.rule)
+        refusal = explain(move, legal, game.reasons, game.turn_rule, game.texts)
+        raise IllegalMove(
+            Code.ILLEGAL_MOVE, refusal.message, refusal.reason, refusal.rule, refusal.localized
+        )
     return move
 
 

@@ -9,11 +9,13 @@ version, and at the end the scores every spectator sees.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 import msgspec
 
 from service.engine.play import decode_state
+from service.engine.texts import COMMON, Message
 from service.games import games
 from service.store.records import HistoryRecord, Record
 from service.webhooks.model import TEST_EVENT, Event, timestamp
@@ -23,6 +25,26 @@ _EVENT_OF_ENTRY = {
     "ABANDONED": "game.abandoned",
     "TIMEOUT": "game.timeout",
 }
+
+
+class SummaryParam(msgspec.Struct, rename="camel"):
+    name: str
+    type: str  # INT, TEXT or LIST (docs/translating.md)
+    value: str
+
+
+class Summary(msgspec.Struct, rename="camel"):
+    """What happened, as a message of the shared catalog (issue #32): its id and params for a
+    receiver to say in its user's language, and the English text."""
+
+    id: str
+    params: list[SummaryParam]
+    text: str
+
+
+def _summary(message: Message) -> Summary:
+    params = [SummaryParam(p.name, p.type, p.value) for p in message.params]
+    return Summary(message.id, params, COMMON.render(message))
 
 
 class Seat(msgspec.Struct, rename="camel"):
@@ -44,6 +66,7 @@ class TurnStarted(msgspec.Struct, rename="camel"):
     seats: list[Seat]
     to_act: list[int]  # every seat that must decide now, bots included
     deadline: str | None  # when the seat on the turn clock times out (ISO 8601), if any
+    summary: Summary | None = None  # "seat 1 to act (version 4)"
 
 
 class SeatHappening(msgspec.Struct, rename="camel"):
@@ -54,6 +77,7 @@ class SeatHappening(msgspec.Struct, rename="camel"):
     version: int  # the version the resignation, timeout or abandon made
     seat: int | None
     player_id: str | None
+    summary: Summary | None = None  # "seat 1 resigned"
 
 
 class Takeback(msgspec.Struct, rename="camel"):
@@ -80,6 +104,7 @@ class GameFinished(msgspec.Struct, rename="camel"):
     reason: Literal["RULES", "RESIGNED", "TIMEOUT"]
     winners: list[int]
     scores: list[SeatScore]
+    summary: Summary | None = None  # "the game is over; winners: 0"
 
 
 class WebhookTest(msgspec.Struct, rename="camel"):
@@ -97,6 +122,13 @@ PAYLOADS: dict[str, type[msgspec.Struct]] = {
     "game.abandoned": SeatHappening,
     "game.takeback": Takeback,
     TEST_EVENT: WebhookTest,
+}
+
+
+_SAID: dict[str, Callable[[int | None], Summary]] = {
+    "game.resigned": lambda seat: _summary(COMMON.say("webhook.resigned", seat=seat)),
+    "game.timeout": lambda seat: _summary(COMMON.say("webhook.timeout", seat=seat)),
+    "game.abandoned": lambda _: _summary(COMMON.say("webhook.abandoned")),
 }
 
 
@@ -119,7 +151,8 @@ def of_commit(
         if kind is not None:
             seat = entry.seat if entry.seat >= 0 else None  # -1: the tenant's abandon
             player = None if seat is None else _seat(after, seat).player_id
-            happening = SeatHappening(game_id, after.kind, entry.version, seat, player)
+            said = _SAID[kind](seat)
+            happening = SeatHappening(game_id, after.kind, entry.version, seat, player, said)
             events.append((kind, happening))
         note = entry.takeback
         if note is not None and note.step == "TAKEN":
@@ -137,7 +170,10 @@ def of_commit(
         if started:
             deadline = None if after.deadline is None else timestamp(after.deadline)
             seats = [_seat(after, s) for s in started]
-            turn = TurnStarted(game_id, after.kind, after.version, seats, after.acting, deadline)
+            said = _summary(COMMON.say("webhook.turnStarted", seats=started, version=after.version))
+            turn = TurnStarted(
+                game_id, after.kind, after.version, seats, after.acting, deadline, said
+            )
             events.append(("turn.started", turn))
     if not events:
         return []
@@ -149,11 +185,13 @@ def _finished(game_id: str, record: Record) -> GameFinished:
     game = games()[record.kind]
     scores = game.scores(decode_state(game, record.state))
     outcome = record.outcome
+    winners = scores.winners if outcome is None else outcome.winners
     return GameFinished(
         game_id,
         record.kind,
         record.version,
         "RULES" if outcome is None else outcome.reason,  # type: ignore[arg-type]
-        scores.winners if outcome is None else outcome.winners,
+        winners,
         [SeatScore(e.seat, _seat(record, e.seat).player_id, e.points) for e in scores.entries],
+        _summary(COMMON.say("webhook.finished", winners=winners)),
     )

@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 
+from service.engine.texts import is_pseudo
 from tests.conftest import Api
 from tests.core.takeback_scenes import decisions, first_answered
 from tests.support import gql
@@ -205,3 +206,44 @@ mutation Ask($id: ID!, $seat: Int) {
     __typename ... on MoveRejected { code }
   }
 }"""
+
+
+TEXTS = """query($id: ID!) { game(id: $id) {
+  history { label labelMessage { id text } } } }"""
+
+
+async def test_every_takeback_step_is_said_through_the_catalog(api: Api) -> None:
+    """Asked, declined, asked again, accepted and taken: each history entry's label is a message
+    of the shared catalog (no verbatim text), pseudo-localized under en-XA (issue 32)."""
+    created, tokens = await _game(api, "WITH_CONSENT")
+    await _play(api, created["id"], tokens, K + 2)
+    asker, other = MADE[K].seat, MADE[K + 1].seat
+    ids = {"id": created["id"]}
+    await api.gql(ASK, ids, tokens[asker])
+    await api.gql(ANSWER, {**ids, "accept": False}, tokens[other])
+    await api.gql(ASK, ids, tokens[asker])
+    await api.gql(ANSWER, {**ids, "accept": True}, tokens[other])
+    pseudo = {"authorization": f"Bearer {tokens[0]}", "accept-language": "en-XA"}
+    answer = await api.http.post(
+        "/graphql", json={"query": TEXTS, "variables": ids}, headers=pseudo
+    )
+    entries = answer.json()["data"]["game"]["history"][K + 2 :]
+    said = [entry["labelMessage"]["id"] for entry in entries]
+    assert said == [
+        "common.history.takebackAsked",
+        "common.history.takebackDeclined",
+        "common.history.takebackAsked",
+        "common.history.tookBackAgreedBySeat",
+    ], entries
+    assert all(is_pseudo(entry["labelMessage"]["text"]) for entry in entries), entries
+    refused = await api.http.post(
+        "/graphql",
+        json={"query": TEXTS_REFUSED, "variables": ids},
+        headers={**pseudo, "authorization": f"Bearer {tokens[other]}"},
+    )
+    message = refused.json()["data"]["answerTakeback"]["localizedMessage"]
+    assert message["id"] == "common.refused.TAKEBACK_NOT_ALLOWED" and is_pseudo(message["text"])
+
+
+TEXTS_REFUSED = """mutation($id: ID!) { answerTakeback(gameId: $id, accept: true) {
+  ... on MoveRejected { code localizedMessage { id text } } } }"""

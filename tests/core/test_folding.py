@@ -79,6 +79,8 @@ async def test_history_reads_the_same_before_and_after_the_fold(api: Api) -> Non
     tail = (await api.gql(gql.HISTORY, {"id": game["id"], "after": len(before)}))["game"]
     assert tail["history"] == after[len(before) :]
     rest = (await api.http.get(f"/v1/games/{game['id']}/history")).json()["history"]
+    for entry in rest:  # REST's message of each label: read back from the folded history too
+        assert entry.pop("labelMessage")["text"] == entry["label"]
     assert rest == after
 
 

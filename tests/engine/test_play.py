@@ -25,6 +25,7 @@ from service.engine import (
 )
 from service.engine.explain import VALUE_NOT_ALLOWED, WRONG_DECISION, Reason, Reasons, explain
 from service.engine.play import copy_state
+from service.engine.texts import Catalog, Entry, Message
 from service.games import games
 from service.refusals import Code
 
@@ -52,6 +53,20 @@ class CountView(Wire):
     total: int
 
 
+_VALUE = {"value": "TEXT", "allowed": "LIST"}
+# The toy games' catalog (a real game's is its package's messages/en.toml)
+TEXTS = Catalog(
+    "race",
+    {
+        "label.add": Entry("adds {amount}", {"amount": "INT"}),
+        "reason.add.amount": Entry("adding {value} passes 5 (allowed: {allowed})", _VALUE),
+        "reason.pair.a,b": Entry("no pair {value}: {allowed}", _VALUE),
+        "reason.add": Entry("adding is over (now: {owed})", {"owed": "LIST"}),
+    },
+    {},
+)
+
+
 class Race(BotHooks):
     """Players take turns adding 1 or 2; the one who reaches 5 wins. At 4 only +1 is left,
     so that decision is forced."""
@@ -64,10 +79,9 @@ class Race(BotHooks):
     move_type: ClassVar[Any] = Add
     options_type: ClassVar[type[Options]] = Options
     view_type: ClassVar[type[Any]] = CountView
-    reasons: ClassVar[Reasons] = {
-        ("add", ("amount",)): Reason("PAST_FIVE", "RACE-1", "adding {value} passes 5")
-    }
+    reasons: ClassVar[Reasons] = {("add", ("amount",)): Reason("PAST_FIVE", "RACE-1")}
     turn_rule: ClassVar[str] = "RACE-1"
+    texts: ClassVar[Catalog] = TEXTS
 
     def normalise(self, move: Add) -> Add:
         return move
@@ -89,7 +103,10 @@ class Race(BotHooks):
             state.seat = (seat + 1) % 2
 
     def label(self, state: Count, seat: int, move: Add) -> str:
-        return f"adds {move.amount}"
+        return TEXTS.render(self.label_message(state, seat, move))
+
+    def label_message(self, state: Count, seat: int, move: Add) -> Message:
+        return TEXTS.say("label.add", amount=move.amount)
 
     def view(self, state: Count, seat: int | None) -> CountView:
         return CountView(total=state.total)
@@ -141,21 +158,21 @@ def test_a_refusal_names_its_reason_the_rule_and_what_is_allowed() -> None:
 
 def test_fields_without_a_reason_get_the_generic_ones() -> None:
     legal = [Pair(a=1, b=2), Pair(a=2, b=1)]
-    assert explain(Pair(a=3, b=1), legal, {}, "X-1") == (
+    assert explain(Pair(a=3, b=1), legal, {}, "X-1", TEXTS)[:3] == (
         VALUE_NOT_ALLOWED,
         "X-1",
         "a 3 is not allowed now (allowed: 1, 2)",
     )
-    assert explain(Pair(a=1, b=1), legal, {}, "X-1") == (
+    assert explain(Pair(a=1, b=1), legal, {}, "X-1", TEXTS)[:3] == (
         VALUE_NOT_ALLOWED,
         "X-1",
         "b 1 is not allowed now (allowed: 2)",
     )
-    assert explain(Add(amount=1), legal, {}, "X-1") == (
+    assert explain(Add(amount=1), legal, {}, "X-1", TEXTS)[:3] == (
         WRONG_DECISION, "X-1", "add is not a decision you owe now (now: pair)"
     )  # fmt: skip
-    grouped = {("pair", ("a", "b")): Reason("NO_PAIR", "X-2", "no pair {value}: {allowed}")}
-    assert explain(Pair(a=1, b=1), legal, grouped, "X-1") == (
+    grouped = {("pair", ("a", "b")): Reason("NO_PAIR", "X-2")}
+    assert explain(Pair(a=1, b=1), legal, grouped, "X-1", TEXTS)[:3] == (
         "NO_PAIR", "X-2", "no pair (1, 1): (1, 2), (2, 1)"
     )  # fmt: skip
 
@@ -165,13 +182,13 @@ def test_a_legal_move_has_no_refusal_to_explain() -> None:
     each documented reason is one a refusal can give)."""
     legal = [Pair(a=1, b=2), Pair(a=2, b=1)]
     with pytest.raises(ValueError, match="is legal"):
-        explain(Pair(a=2, b=1), legal, {}, "X-1")
+        explain(Pair(a=2, b=1), legal, {}, "X-1", TEXTS)
 
 
 def test_a_reason_for_a_kind_of_decision_holds_only_beside_its_siblings() -> None:
-    reasons = {("add", ()): Reason("NO_ADD", "X-3", "adding is over", frozenset({"pair"}))}
-    assert explain(Add(amount=1), [Pair(a=1, b=2)], reasons, "X-1").reason == "NO_ADD"
-    assert explain(Add(amount=1), [Other()], reasons, "X-1").reason == WRONG_DECISION
+    reasons = {("add", ()): Reason("NO_ADD", "X-3", frozenset({"pair"}))}
+    assert explain(Add(amount=1), [Pair(a=1, b=2)], reasons, "X-1", TEXTS).reason == "NO_ADD"
+    assert explain(Add(amount=1), [Other()], reasons, "X-1", TEXTS).reason == WRONG_DECISION
 
 
 def test_a_single_option_is_played_by_the_engine_and_recorded() -> None:

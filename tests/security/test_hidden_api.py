@@ -19,6 +19,7 @@ import httpx
 import msgspec
 import pytest
 
+from service.core.localized import message_json
 from service.engine import Game, IllegalMove, check
 from service.engine.play import decode_state
 from service.games import games
@@ -104,13 +105,36 @@ def assert_no_secret_fields(kind: str, state: Any, viewer: int | None, answer: A
         assert not set(seen) & set(secrets), f"{viewer} sees {key} {set(seen) & set(secrets)}"
 
 
-def expected_moves(game: Game[Any, Any], state: Any, viewer: int | None) -> list[Any]:
+def expected_moves(
+    game: Game[Any, Any], state: Any, viewer: int | None, messages: bool = False
+) -> list[Any]:
+    """The viewer's legal moves as an answer gives them; REST's with their labelMessage."""
     if viewer is None or viewer not in game.to_act(state):
         return []
     return [
-        {"move": msgspec.to_builtins(m), "label": game.label(state, viewer, m)}
+        {
+            "move": msgspec.to_builtins(m),
+            "label": game.label(state, viewer, m),
+            **(
+                {"labelMessage": message_json(game.label_message(state, viewer, m))}
+                if messages
+                else {}
+            ),
+        }
         for m in game.legal_moves(state, viewer)
     ]
+
+
+def without_messages(scores: dict[str, Any]) -> dict[str, Any]:
+    """REST's scores without each entry's detailMessages, once their texts are the details."""
+    entries = []
+    for entry in scores["entries"]:
+        entry = dict(entry)
+        messages = entry.pop("detailMessages", None)
+        if messages is not None:
+            assert [m["text"] for m in messages] == [i["detail"] for i in entry["breakdown"]]
+        entries.append(entry)
+    return {**scores, "entries": entries}
 
 
 def engine_rejection(game: Game[Any, Any], state: Any, seat: int, move: object) -> Any:
@@ -147,24 +171,27 @@ async def checkpoint(
         rest = answers.keep(
             "rest game", await api.http.get(f"/v1/games/{game_id}", headers=headers)
         )
-        for answer in (table, rest):
+        for answer, messages in ((table, False), (rest, True)):
             assert answer["viewer"] == viewer and answer["version"] == record.version
             assert answer["state"] == as_json(game.view(state, viewer))
-            assert answer["legalMoves"] == as_json(expected_moves(game, state, viewer))
-            assert answer["scores"] == as_json(game.scores(state))
+            assert answer["legalMoves"] == as_json(expected_moves(game, state, viewer, messages))
             assert_no_secret_fields(record.kind, state, viewer, answer)
+            assert without_messages(answer["scores"]) == as_json(game.scores(state))
         moves = answers.keep(
             "rest legal moves",
             await api.http.get(f"/v1/games/{game_id}/legal-moves", headers=headers),
         )
-        assert moves["legalMoves"] == table["legalMoves"]
+        assert moves["legalMoves"] == rest["legalMoves"]
         scores = answers.keep(
             "rest scores", await api.http.get(f"/v1/games/{game_id}/scores", headers=headers)
         )
-        assert scores == table["scores"]
+        assert_no_secret_fields(record.kind, state, viewer, scores)
+        assert without_messages(scores) == table["scores"]
         history = answers.keep(
             "rest history", await api.http.get(f"/v1/games/{game_id}/history", headers=headers)
         )
+        for entry in history["history"]:  # what GraphQL's query here does not ask for
+            assert entry.pop("labelMessage")["text"] == entry["label"]
         histories += [table["history"], history["history"]]
         secrets += sum(len(v) for v in secret_values(record.kind, state, viewer).values())
         for probe in probes:
@@ -246,4 +273,6 @@ async def test_rest_history_entries_are_objects_as_the_openapi_contract_says(api
     )
     graphql = (await api.gql(gql.HISTORY, {"id": game_id}))["game"]["history"]
     rest = (await api.http.get(f"/v1/games/{game_id}/history")).json()["history"]
+    for entry in rest:
+        assert entry.pop("labelMessage")["text"] == entry["label"]
     assert graphql and rest == graphql

@@ -18,7 +18,7 @@ UNCACHED_PATHS = {"/healthz", "/readyz", "/metrics"}
 ERRORS = "rules.errors"
 PRIVATE = b"private, no-store"
 NO_STORE = b"no-store"
-VARY = (b"Authorization", b"X-API-Key")
+VARY = (b"Authorization", b"X-API-Key", b"Accept-Language")
 
 
 class Caching:

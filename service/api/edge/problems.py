@@ -14,6 +14,8 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from service.core.access import KeyNeeded
+from service.core.localized import code_message, message_json, refusal_message
+from service.engine.texts import ENGLISH, Message
 from service.refusals import Code, Refused
 
 # Every code a refusal outside GraphQL may carry: its HTTP status and its title.
@@ -62,6 +64,7 @@ class Problem(Exception):
         self.code, self.detail, self.current_version = code, detail, current_version
         self.explained = explained or {}  # ILLEGAL_MOVE: {"reason": ..., "rule": ...}
         self.title = title or PROBLEMS[code][1]  # routes about other things than games name them
+        self.said: Message | None = None  # the engine's message, else the code's (issue #32)
 
 
 def from_refusal(refused: Refused, title: str | None = None) -> Problem:
@@ -75,10 +78,14 @@ def from_refusal(refused: Refused, title: str | None = None) -> Problem:
     code = PUBLIC_CODES.get(refused.code, refused.code.value)
     if title is None and isinstance(refused, KeyNeeded):
         title = KEY_NEEDED
-    return Problem(code, refused.message, refused.current_version, explained, title)
+    problem = Problem(code, refused.message, refused.current_version, explained, title)
+    problem.said = refusal_message(refused, code)
+    return problem
 
 
-def problem_response(problem: Problem, status: int | None = None) -> Response:
+def problem_response(
+    problem: Problem, status: int | None = None, language: str = ENGLISH
+) -> Response:
     status = status or STATUS[problem.code]
     body: dict[str, Any] = {
         "type": f"https://tree-games.dev/problems/{problem.code.lower().replace('_', '-')}",
@@ -91,6 +98,7 @@ def problem_response(problem: Problem, status: int | None = None) -> Response:
     if problem.current_version is not None:
         body["currentVersion"] = problem.current_version
     body.update(problem.explained)
+    body["message"] = message_json(problem.said or code_message(problem.code), language)
     if problem.code == "UNAUTHORIZED":
         headers["www-authenticate"] = "Bearer"
     if problem.code in RETRYABLE:

@@ -44,6 +44,7 @@ from service.api.graphql.documents import Lru
 from service.api.graphql.schema import build_schema
 from service.api.graphql.sockets import LegacyHandler, TransportHandler, socket_token
 from service.core import Caller, GameService
+from service.core.localized import language
 from service.settings import Settings
 from service.webhooks.endpoints import EndpointStore
 
@@ -231,7 +232,10 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         token = credential(header(scope, b"authorization"))
         api_key = header(scope, b"x-api-key")  # the game's tenant sees it live (issue 32)
         tenant = None if api_key is None else self.service.tenant_of(api_key)
-        result = await fastpath.run(plan, variables, self.service, Caller(token, tenant))
+        accept = header(scope, b"accept-language")
+        result = await fastpath.run(
+            plan, variables, self.service, Caller(token, tenant), language(accept)
+        )
         if result is None:
             return None, payload
         if "errors" in result:

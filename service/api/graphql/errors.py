@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from graphql import GraphQLError
 
+from service.core.localized import refusal_message
+from service.engine.texts import Message
 from service.refusals import DECISIONS, Code, Refused
 
 # The codes GraphQL names otherwise; every other code is its own name.
@@ -14,10 +16,13 @@ REJECT_CODES = frozenset(DECISIONS)
 
 
 class ApiError(GraphQLError):
-    """A typed GraphQL error: never masked, its code in `extensions.code`."""
+    """A typed GraphQL error: never masked, its code in `extensions.code`, and what it says
+    as a catalog's message (`said`: `extensions.message`, in the request's language, added
+    by TypedErrors, service/api/graphql/schema.py)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, said: Message | None = None) -> None:
         super().__init__(message, extensions={"code": code})
+        self.said = said
 
 
 def public_code(refused: Refused) -> str:
@@ -25,4 +30,5 @@ def public_code(refused: Refused) -> str:
 
 
 def api_error(refused: Refused) -> ApiError:
-    return ApiError(public_code(refused), refused.message)
+    code = public_code(refused)
+    return ApiError(code, refused.message, refusal_message(refused, code))

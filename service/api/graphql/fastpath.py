@@ -28,6 +28,8 @@ from graphql import (
 
 from service.api.graphql.errors import REJECT_CODES, public_code
 from service.core import Applied, Caller, GameService, LoadedGame
+from service.core.localized import message_json, refusal_message
+from service.engine.texts import ENGLISH
 from service.refusals import Code, Refused
 
 INT32 = range(-(2**31), 2**31)
@@ -185,7 +187,11 @@ def _optional(value: object, kind: type) -> bool:
 
 
 async def run(
-    plan: Plan, variables: dict[str, Any], service: GameService, caller: Caller
+    plan: Plan,
+    variables: dict[str, Any],
+    service: GameService,
+    caller: Caller,
+    language: str = ENGLISH,
 ) -> dict[str, Any] | None:
     """The answer as graphql-core would give it, or None to let strawberry answer. `caller`
     as strawberry's resolvers make it (types.context_caller): a spectator's game is read
@@ -222,10 +228,12 @@ async def run(
                 raise
             result = refused
         return {"data": {"applyMove": _result(result, plan.selections)}}
-    except Refused as refused:  # as errors.api_error gives it
+    except Refused as refused:  # as errors.api_error and schema.TypedErrors give it
         code, message = public_code(refused), refused.message
+        said = message_json(refusal_message(refused, code), language)
     path: list[str | int] = [plan.operation]
-    error = GraphQLError(message, [plan.root], path=path, extensions={"code": code})
+    extensions = {"code": code, "message": said}
+    error = GraphQLError(message, [plan.root], path=path, extensions=extensions)
     data = None if plan.operation == "applyMove" else {"game": None}
     return {"data": data, "errors": [error.formatted]}
 

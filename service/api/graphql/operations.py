@@ -20,8 +20,9 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from service.api.graphql import typed
-from service.api.graphql.errors import REJECT_CODES, api_error
+from service.api.graphql.errors import REJECT_CODES, api_error, public_code
 from service.api.graphql.records import RecordQueries
+from service.api.graphql.texts import Message, message
 from service.api.graphql.types import (
     AS_SEAT,
     REASON,
@@ -56,6 +57,7 @@ from service.api.graphql.webhooks import WebhookMutations, WebhookQueries
 from service.core import Caller, LoadedGame
 from service.core.following import follow
 from service.core.listing import GameFilter as ListingFilter
+from service.core.localized import refusal_message
 from service.games import games
 from service.refusals import Code, Refused
 from service.store import StoreUnavailable, UnreadableRecord
@@ -170,6 +172,7 @@ class Query(WebhookQueries, RecordQueries):
             current_version=rejected.current_version,
             reason=rejected.reason,
             rule=rejected.rule,
+            said=refusal_message(rejected, public_code(rejected)),
         )
 
 
@@ -226,6 +229,7 @@ def _rejected(refused: Refused) -> MoveRejected:
         current_version=refused.current_version,
         reason=refused.reason,
         rule=refused.rule,
+        said=refusal_message(refused, public_code(refused)),
     )
 
 
@@ -237,6 +241,14 @@ class MoveValidation:
     current_version: int | None
     reason: str | None = strawberry.field(default=None, description=REASON)
     rule: str | None = strawberry.field(default=None, description=RULE)
+    said: strawberry.Private[Any] = None
+
+    @strawberry.field(
+        description="`message` of a refusal as a catalog's message, in the language asked for; "
+        "null when the move is legal."
+    )
+    def localized_message(self) -> Message | None:
+        return None if self.said is None else message(self.said)
 
 
 def _defaults(options_type: type[Any]) -> dict[str, Any]:

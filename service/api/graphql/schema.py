@@ -15,6 +15,8 @@ from strawberry.types.graphql import OperationType
 
 from service.api.graphql.documents import Documents
 from service.api.graphql.operations import Mutation, Query, Subscription
+from service.core.localized import language, message_json
+from service.engine.texts import Message
 from service.settings import Settings
 
 
@@ -42,8 +44,16 @@ class TypedErrors(MaskErrors):
             if self.should_mask_error(error):
                 error = self.anonymise_error(error)
             error.extensions = {**(error.extensions or {}), "code": code}
+            said = getattr(error, "said", None) or getattr(error.original_error, "said", None)
+            if isinstance(said, Message):
+                error.extensions["message"] = message_json(said, self._language())
             typed.append(error)
         return typed
+
+    def _language(self) -> str:
+        context = self.execution_context.context
+        request = context.get("request") if isinstance(context, dict) else None
+        return language(request.headers.get("accept-language") if request is not None else None)
 
 
 class Schema(strawberry.Schema):

@@ -15,9 +15,11 @@ from strawberry.types import Info
 
 from service.api.graphql import typed
 from service.api.graphql.errors import api_error
+from service.api.graphql.texts import Message, message
 from service.bots import STRATEGIES
 from service.core import Caller, GameService, LoadedGame
 from service.core.clocks import MIN_PER_DECISION, MIN_PER_SEAT_TOTAL, ON_TIMEOUT, clock_json
+from service.core.localized import said_detail, said_label
 from service.core.takebacks import POLICIES, STEPS, note_json, request_json
 from service.engine.play import parse_options
 from service.games import games
@@ -246,11 +248,21 @@ TYPED_MOVE_INPUT = (
 )
 
 
+LABEL_MESSAGE = "`label` as a catalog's message, its text in the language asked for."
+
+
 @strawberry.type
 class LegalMove:
     move: JSON
     label: str
     typed_move: TypedMove = strawberry.field(description=TYPED_MOVE)
+    loaded: strawberry.Private[LoadedGame | None] = None
+
+    @strawberry.field(description=LABEL_MESSAGE)
+    def label_message(self) -> Message:
+        loaded = self.loaded
+        assert loaded is not None and loaded.viewer is not None
+        return message(loaded.game.label_message(loaded.state, loaded.viewer, self.typed_move))
 
     @strawberry.field(description=TYPED_MOVE_INPUT)
     def typed_move_input(self) -> JSON:
@@ -270,6 +282,13 @@ class ScoreEntry:
     seat_points: int | None = strawberry.field(
         default=None, description="Team games: this seat's own share of `points`."
     )
+    game: strawberry.Private[Any] = None
+
+    @strawberry.field(
+        description="Each item's `detail` of `breakdown`, in order, as a catalog's message."
+    )
+    def detail_messages(self) -> list[Message]:
+        return [message(said_detail(self.game, item.detail)) for item in self.typed_breakdown]
 
 
 @strawberry.type
@@ -302,6 +321,10 @@ class HistoryEntry:
     @strawberry.field(description=TYPED_MOVE)
     def typed_move(self) -> TypedMove | None:
         return None if self.move is None else typed.typed_move(self.game, self.move)
+
+    @strawberry.field(description=LABEL_MESSAGE)
+    def label_message(self) -> Message:
+        return message(said_label(self.game, self.label))
 
 
 SPECTATOR_DELAY = (
@@ -474,7 +497,8 @@ class Game:
     @strawberry.field(name="legalMoves", description="The caller's legal decisions now.")
     def legal_moves(self) -> list[LegalMove]:
         return [
-            LegalMove(move=m, label=label, typed_move=m) for m, label in self.loaded.legal_moves()
+            LegalMove(move=m, label=label, typed_move=m, loaded=self.loaded)
+            for m, label in self.loaded.legal_moves()
         ]
 
     @strawberry.field
@@ -492,6 +516,7 @@ class Game:
                     typed_breakdown=e.breakdown,
                     team=e.team,
                     seat_points=e.seat_points,
+                    game=self.loaded.game,
                 )
                 for e in scores.entries
             ],
@@ -615,6 +640,11 @@ class MoveRejected:
     current_version: int | None
     reason: str | None = strawberry.field(default=None, description=REASON)
     rule: str | None = strawberry.field(default=None, description=RULE)
+    said: strawberry.Private[Any] = None
+
+    @strawberry.field(description="`message` as a catalog's message, in the language asked for.")
+    def localized_message(self) -> Message:
+        return message(self.said)
 
 
 ApplyMoveResult = Annotated[MoveApplied | MoveRejected, strawberry.union("ApplyMoveResult")]

@@ -15,6 +15,7 @@ from service.core.access import MAX_SPECTATOR_DELAY
 from service.core.clocks import MIN_PER_DECISION, MIN_PER_SEAT_TOTAL, ON_TIMEOUT
 from service.core.game_records import MAX_RECORD_BYTES, GameRecord, RecordVerification
 from service.engine import Game, Scores
+from service.engine.texts import PARAM_TYPES
 from service.games import games
 from service.store import indexes
 from service.store.records import ACTED_BY_TENANT, END_REASONS
@@ -108,6 +109,14 @@ def openapi() -> dict[str, Any]:
         "another seat's tag is never current for you. If-Match takes it (or the bare version).",
         "schema": {"type": "string"},
     }
+    language = {
+        "name": "language",
+        "in": "query",
+        "schema": {"type": "string"},
+        "description": "The language of the answer's messages (`labelMessage`, a problem's "
+        "`message`), e.g. `en-XA`; else Accept-Language; English when neither is known "
+        "(docs/translating.md).",
+    }
     none_match = {
         "name": "If-None-Match",
         "in": "header",
@@ -183,7 +192,7 @@ def openapi() -> dict[str, Any]:
             "/v1/games/{gameId}": {
                 "get": {
                     **read,
-                    "parameters": [game_id, act_as, none_match],
+                    "parameters": [game_id, act_as, none_match, language],
                     "operationId": "getGame",
                     "summary": "The game as the bearer's seat sees it (a spectator without a token).",
                     "responses": {
@@ -195,7 +204,7 @@ def openapi() -> dict[str, Any]:
             "/v1/games/{gameId}/legal-moves": {
                 "get": {
                     **read,
-                    "parameters": [game_id, act_as, none_match],
+                    "parameters": [game_id, act_as, none_match, language],
                     "operationId": "getLegalMoves",
                     "summary": "The bearer seat's legal decisions now.",
                     "responses": {
@@ -212,6 +221,7 @@ def openapi() -> dict[str, Any]:
                     "security": acting,
                     "parameters": [
                         game_id,
+                        language,
                         act_as,
                         {
                             "name": "If-Match",
@@ -264,7 +274,7 @@ def openapi() -> dict[str, Any]:
             },
             "/v1/games/{gameId}/resign": {
                 "post": {
-                    "parameters": [game_id, act_as],
+                    "parameters": [game_id, act_as, language],
                     "security": acting,
                     "operationId": "resign",
                     "summary": "The bearer's seat resigns: the game is FINISHED with an outcome.",
@@ -311,7 +321,7 @@ def openapi() -> dict[str, Any]:
             "/v1/games/{gameId}/scores": {
                 "get": {
                     **read,
-                    "parameters": [game_id, act_as, none_match],
+                    "parameters": [game_id, act_as, none_match, language],
                     "operationId": "getScores",
                     "summary": "Live scores with a breakdown; final with winners at the end.",
                     "responses": {
@@ -332,6 +342,7 @@ def openapi() -> dict[str, Any]:
                             "schema": {"type": "integer", "minimum": 0},
                         },
                         none_match,
+                        language,
                     ],
                     "operationId": "getHistory",
                     "summary": "Applied decisions after version `after`, oldest first.",
@@ -456,19 +467,50 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
     _, score_defs = msgspec.json.schema_components(
         [Scores], ref_template="#/components/schemas/{name}"
     )
+    # REST's entries also say each item's detail as a message (rendering.scores_json)
+    entry = score_defs["ScoreEntry"]
+    entry["properties"]["detailMessages"] = {
+        "type": "array",
+        "items": _ref("Message"),
+        "description": "Each item's `detail` of `breakdown`, in order, as a catalog's message.",
+    }
+    entry["required"] = [*entry["required"], "detailMessages"]
     integer, string = {"type": "integer"}, {"type": "string"}
     nullable_int = {"type": ["integer", "null"]}
     move = {"oneOf": moves}
     legal = {
         "type": "object",
-        "properties": {"move": move, "label": string},
-        "required": ["move", "label"],
+        "properties": {"move": move, "label": string, "labelMessage": _ref("Message")},
+        "required": ["move", "label", "labelMessage"],
     }
     codes = sorted(STATUS)
     return {
         **_named(score_defs),
         "Move": move,
         "LegalMove": legal,
+        "Message": {
+            "type": "object",
+            "description": "A text as a catalog's message (docs/translating.md): its id, typed "
+            "params and the text in the language asked for (?language=, else Accept-Language, "
+            "else English).",
+            "properties": {
+                "id": string,
+                "params": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "name": string,
+                            "type": {"enum": list(PARAM_TYPES)},
+                            "value": string,
+                        },
+                        "required": ["name", "type", "value"],
+                    },
+                },
+                "text": string,
+            },
+            "required": ["id", "params", "text"],
+        },
         "Problem": {
             "type": "object",
             "properties": {
@@ -480,8 +522,9 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                 "currentVersion": integer,
                 "reason": string,
                 "rule": string,
+                "message": _ref("Message"),
             },
-            "required": ["type", "title", "status", "detail", "code"],
+            "required": ["type", "title", "status", "detail", "code", "message"],
         },
         "CreateGame": {
             "type": "object",
@@ -739,8 +782,13 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                 "currentVersion": nullable_int,
                 "reason": string,
                 "rule": string,
+                "localizedMessage": {
+                    "oneOf": [_ref("Message"), {"type": "null"}],
+                    "description": "A refusal's `message` as a catalog's message; null when "
+                    "the move is legal.",
+                },
             },
-            "required": ["valid", "code", "message", "currentVersion"],
+            "required": ["valid", "code", "message", "currentVersion", "localizedMessage"],
         },
         "History": {
             "type": "object",
@@ -755,6 +803,7 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                             "seat": nullable_int,
                             "move": {"oneOf": [_ref("Move"), {"type": "null"}]},
                             "label": string,
+                            "labelMessage": _ref("Message"),
                             "forced": {"type": "boolean"},
                             "event": {
                                 "enum": [*END_REASONS, None],
@@ -768,7 +817,15 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                             },
                             "takeback": {"oneOf": [_ref("TakebackNote"), {"type": "null"}]},
                         },
-                        "required": ["version", "seat", "move", "label", "forced", "event"],
+                        "required": [
+                            "version",
+                            "seat",
+                            "move",
+                            "label",
+                            "labelMessage",
+                            "forced",
+                            "event",
+                        ],
                     },
                 },
             },

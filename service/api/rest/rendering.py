@@ -5,10 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from service.api.edge.problems import from_refusal
 from service.core import LoadedGame
 from service.core.clocks import clock_json
+from service.core.localized import message_json, refusal_message, said_detail, said_label
 from service.core.takebacks import note_json, request_json
+from service.engine import Game
+from service.engine.texts import ENGLISH
 from service.refusals import Refused
 from service.store import HistoryRecord
 from service.store.records import END_REASONS, Outcome
@@ -36,8 +41,9 @@ GAME_FIELDS = (
 )
 
 
-def game_json(loaded: LoadedGame, tenant: str | None) -> dict[str, Any]:
-    """The game as REST returns it, player ids for the game's own `tenant` only."""
+def game_json(loaded: LoadedGame, tenant: str | None, language: str = ENGLISH) -> dict[str, Any]:
+    """The game as REST returns it, player ids for the game's own `tenant` only, its texts'
+    messages in `language`."""
     record = loaded.record
     return {
         "id": loaded.id,
@@ -48,8 +54,8 @@ def game_json(loaded: LoadedGame, tenant: str | None) -> dict[str, Any]:
         "toAct": loaded.to_act,
         "viewer": loaded.viewer,
         "state": loaded.view(),
-        "legalMoves": [{"move": m, "label": label} for m, label in loaded.legal_moves()],
-        "scores": loaded.scores(),
+        "legalMoves": legal_moves_json(loaded, language),
+        "scores": scores_json(loaded, language),
         "seats": loaded.seats(tenant),
         "outcome": outcome_json(record.outcome),
         "seedCommitment": loaded.seed_commitment(),
@@ -61,18 +67,48 @@ def game_json(loaded: LoadedGame, tenant: str | None) -> dict[str, Any]:
     }
 
 
+def legal_moves_json(loaded: LoadedGame, language: str = ENGLISH) -> list[dict[str, Any]]:
+    """The viewer's legal moves, each with its label and the label's message (issue #32)."""
+    game, state, seat = loaded.game, loaded.state, loaded.viewer
+    if seat is None:
+        return []  # a spectator has none
+    return [
+        {
+            "move": move,
+            "label": label,
+            "labelMessage": message_json(game.label_message(state, seat, move), language),
+        }
+        for move, label in loaded.legal_moves()
+    ]
+
+
+def scores_json(loaded: LoadedGame, language: str = ENGLISH) -> dict[str, Any]:
+    """The scores, each entry with its items' details as messages (issue #32)."""
+    scores = loaded.scores()
+    data: dict[str, Any] = msgspec.to_builtins(scores)
+    game = loaded.game
+    for entry, raw in zip(scores.entries, data["entries"], strict=True):
+        raw["detailMessages"] = [
+            message_json(said_detail(game, item.detail), language) for item in entry.breakdown
+        ]
+    return data
+
+
 def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
     if outcome is None:
         return None
     return {"reason": outcome.reason, "seat": outcome.seat, "winners": outcome.winners}
 
 
-def history_json(entry: HistoryRecord) -> dict[str, Any]:
+def history_json(
+    entry: HistoryRecord, game: Game[Any, Any], language: str = ENGLISH
+) -> dict[str, Any]:
     return {
         "version": entry.version,
         "seat": entry.seat if entry.seat >= 0 else None,
         "move": entry.move,
         "label": entry.label,
+        "labelMessage": message_json(said_label(game, entry.label), language),
         "forced": entry.forced,
         "event": entry.event if entry.event in END_REASONS else None,
         "actedBy": entry.acted_by or None,
@@ -80,9 +116,15 @@ def history_json(entry: HistoryRecord) -> dict[str, Any]:
     }
 
 
-def validation_json(rejected: Refused | None) -> dict[str, Any]:
+def validation_json(rejected: Refused | None, language: str = ENGLISH) -> dict[str, Any]:
     if rejected is None:
-        return {"valid": True, "code": None, "message": "legal now", "currentVersion": None}
+        return {
+            "valid": True,
+            "code": None,
+            "message": "legal now",
+            "currentVersion": None,
+            "localizedMessage": None,
+        }
     problem = from_refusal(rejected)
     return {
         "valid": False,
@@ -90,4 +132,5 @@ def validation_json(rejected: Refused | None) -> dict[str, Any]:
         "message": rejected.message,
         "currentVersion": rejected.current_version,
         **problem.explained,
+        "localizedMessage": message_json(refusal_message(rejected, problem.code), language),
     }

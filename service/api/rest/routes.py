@@ -28,9 +28,17 @@ from starlette.routing import Route
 
 from service.api.edge.parsing import BadInput, bearer_token, decode_json, natural, within_depth
 from service.api.edge.problems import Problem, from_refusal, problem_response
-from service.api.rest.rendering import game_json, history_json, validation_json
+from service.api.rest.rendering import (
+    game_json,
+    history_json,
+    legal_moves_json,
+    scores_json,
+    validation_json,
+)
 from service.core import Applied, Caller, GameService, LoadedGame
 from service.core.listing import GameFilter
+from service.core.localized import language
+from service.engine.texts import ENGLISH
 from service.games import games
 from service.refusals import Code, Refused
 from service.store import indexes
@@ -127,6 +135,16 @@ def tagged(
     return json_response(body(), headers=headers)
 
 
+def language_of(request: Request) -> str:
+    """The language of the answer's texts: `?language=`, else Accept-Language, else English."""
+    return language(request.headers.get("accept-language"), request.query_params.get("language"))
+
+
+def languages(lang: str) -> tuple[str, ...]:
+    """What the language adds to an ETag: nothing for English (tags stay as they were)."""
+    return () if lang == ENGLISH else (lang,)
+
+
 def guarded(endpoint: Any) -> Any:
     """A route's handler, its refusals answered as problem details and timed as its own
     operation (metrics)."""
@@ -138,9 +156,9 @@ def guarded(endpoint: Any) -> Any:
             response: Response = await endpoint(request)
             return response
         except Refused as refused:
-            return problem_response(from_refusal(refused))
+            return problem_response(from_refusal(refused), language=language_of(request))
         except Problem as problem:
-            return problem_response(problem)
+            return problem_response(problem, language=language_of(request))
 
     return run
 
@@ -195,10 +213,11 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
 
     async def get_game(request: Request) -> Response:
         loaded = await read(request)
-        tenant = tenant_of(request)
+        tenant, lang = tenant_of(request), language_of(request)
         # the view depends on the token (or the seat acted for), so shared caches key on them
         vary = {"vary": "authorization, x-api-key, x-act-as-seat"}
-        return tagged(request, etag(loaded, tenant), lambda: game_json(loaded, tenant), vary)
+        tag = etag(loaded, tenant, *languages(lang))
+        return tagged(request, tag, lambda: game_json(loaded, tenant, lang), vary)
 
     async def list_games(request: Request) -> Response:
         tenant = tenant_of(request)
@@ -217,26 +236,32 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
     async def legal_moves(request: Request) -> Response:
         loaded = await read(request)
 
+        lang = language_of(request)
+
         def body() -> dict[str, Any]:
-            moves = [{"move": m, "label": label} for m, label in loaded.legal_moves()]
+            moves = legal_moves_json(loaded, lang)
             return {"version": loaded.record.version, "legalMoves": moves}
 
-        return tagged(request, etag(loaded, None, "legal-moves"), body)
+        return tagged(request, etag(loaded, None, "legal-moves", *languages(lang)), body)
 
     async def scores(request: Request) -> Response:
         loaded = await read(request)
-        return tagged(request, etag(loaded, None, "scores"), loaded.scores)
+        lang = language_of(request)
+        tag = etag(loaded, None, "scores", *languages(lang))
+        return tagged(request, tag, lambda: scores_json(loaded, lang))
 
     async def history(request: Request) -> Response:
         loaded = await read(request)
         after = natural(request.query_params.get("after", "0"))
         if after is None:
             raise Problem("BAD_REQUEST", "after must be a version (a whole number)")
-        tag = etag(loaded, None, "history", str(after))
+        lang = language_of(request)
+        tag = etag(loaded, None, "history", str(after), *languages(lang))
         if _none_match(request, tag):
             return Response(status_code=304, headers={"etag": tag})
         entries = await service.history(loaded, after)
-        body = {"version": loaded.record.version, "history": [history_json(e) for e in entries]}
+        history = [history_json(e, loaded.game, lang) for e in entries]
+        body = {"version": loaded.record.version, "history": history}
         return json_response(body, headers={"etag": tag})
 
     async def state_at(request: Request) -> Response:
@@ -265,9 +290,8 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
             minimal = {"version": loaded.record.version, "status": loaded.status()}
             body = {"game": {**minimal, "toAct": loaded.to_act}, "replayed": applied.replayed}
             return json_response(body, headers=headers)
-        return json_response(
-            {"game": game_json(loaded, None), "replayed": applied.replayed}, headers=headers
-        )
+        game = game_json(loaded, None, language_of(request))
+        return json_response({"game": game, "replayed": applied.replayed}, headers=headers)
 
     def taken_json(applied: Applied) -> Response:
         """A takeback's answer, as applyMove's: the game, replayed or not, and its ETag."""
@@ -320,7 +344,7 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
         )
         if rejected is not None and rejected.code in {Code.NOT_FOUND, Code.UNAUTHORIZED}:
             raise rejected
-        return json_response(validation_json(rejected))
+        return json_response(validation_json(rejected, language_of(request)))
 
     async def suggest_move(request: Request) -> Response:
         body = await read_body(request, SuggestBody, max_depth)

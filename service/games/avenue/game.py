@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 from service.engine import BotHooks, BotTuning, Options, Rng, Scores
 from service.engine.explain import Reasons
+from service.engine.texts import Catalog, Message, Said
 from service.games.avenue import bots, hidden, rules, scoring
 from service.games.avenue.cards import ANIMALS, CARD_NAMES, CELL_NAMES, TILE_ANIMAL, catalog
 from service.games.avenue.reasons import REASONS, TURN_RULE
@@ -30,6 +31,7 @@ from service.games.avenue.state import (
     StopTaking,
     TakeTile,
 )
+from service.games.avenue.texts import TEXTS
 from service.games.avenue.view import AvenueView, view
 
 ORDINALS = ("1st", "2nd", "3rd", "4th")
@@ -49,6 +51,7 @@ class TreeLinedAvenue(BotHooks):
     options_type: ClassVar[type[Options]] = AvenueOptions
     view_type: ClassVar[type[Any]] = AvenueView
     reasons: ClassVar[Reasons] = REASONS
+    texts: ClassVar[Catalog] = TEXTS
     turn_rule: ClassVar[str] = TURN_RULE
     rules_version: ClassVar[int] = RULES_VERSION
     # The bots (docs/bots.md): 60 SEARCH iterations take ~100 ms (finishing a turn costs ~4 ms);
@@ -76,7 +79,11 @@ class TreeLinedAvenue(BotHooks):
         rules.apply(state, seat, move)
 
     def label(self, state: State, seat: int, move: AvenueMove) -> str:
-        return label(state, move)
+        return TEXTS.text(*label(state, move))
+
+    def label_message(self, state: State, seat: int, move: AvenueMove) -> Message:
+        key, values = label(state, move)
+        return TEXTS.say(key, **values)
 
     def view(self, state: State, seat: int | None) -> AvenueView:
         return view(state, seat)
@@ -108,37 +115,38 @@ class TreeLinedAvenue(BotHooks):
         return {**catalog(), "tileAnimals": [ANIMALS[a] for a in TILE_ANIMAL]}
 
 
-def label(state: State, move: AvenueMove) -> str:
+def label(state: State, move: AvenueMove) -> Said:
     """Public text only: a drawn project card is never named (ALL-4)."""
     # Move classes have no subclasses, and `type(move) is` costs a tenth of isinstance, which
     # takes msgspec's metaclass slow path: this runs for every legal move of every answer.
     if type(move) is PlaceGardener:
-        return f"places a gardener on {CELL_NAMES[move.cell]}"
+        return ("label.placeGardener", {"cell": CELL_NAMES[move.cell]})
     if type(move) is SkipGardener:
-        return "places no gardener"
+        return ("label.skipGardener", {})
     if type(move) is TakeTile or type(move) is ExtraTile:
-        return f"takes a {move.animal} from {CELL_NAMES[move.cell]}"
+        return ("label.takeTile", {"animal": move.animal, "cell": CELL_NAMES[move.cell]})
     if type(move) is StopTaking:
-        return "takes no more tiles"
+        return ("label.stopTaking", {})
     if type(move) is ChooseCard:
-        return f"chooses {CARD_NAMES[state.row[move.slot]]} ({ORDINALS[move.slot]} card)"
+        card, ordinal = CARD_NAMES[state.row[move.slot]], ORDINALS[move.slot]
+        return ("label.chooseCard", {"card": card, "ordinal": ordinal})
     if type(move) is PlaceCard:
-        return f"places {CARD_NAMES[state.card]} on {CELL_NAMES[move.cell]}"
+        return ("label.placeCard", {"card": CARD_NAMES[state.card], "cell": CELL_NAMES[move.cell]})
     if type(move) is SkipAction:
-        return "skips the card's action"
+        return ("label.skipAction", {})
     if type(move) is RelocateGardener:
-        return f"relocates the gardener on {CELL_NAMES[move.cell]}"
+        return ("label.relocateGardener", {"cell": CELL_NAMES[move.cell]})
     if type(move) is RelocateTo:
-        return f"moves it to {CELL_NAMES[move.cell]}"
+        return ("label.relocateTo", {"cell": CELL_NAMES[move.cell]})
     if type(move) is CarryTile:
-        return f"brings a {move.animal} along"
+        return ("label.carryTile", {"animal": move.animal})
     if type(move) is StopCarrying:
-        return "brings no more tiles"
+        return ("label.stopCarrying", {})
     if type(move) is DrawProject:
-        return "draws a project card"
+        return ("label.drawProject", {})
     if type(move) is Redraw:
-        names = ", ".join(CARD_NAMES[state.next_row[s]] for s in move.slots)
-        return f"redraws {names} from the next row"
+        names = [CARD_NAMES[state.next_row[s]] for s in move.slots]
+        return ("label.redraw", {"cards": names})
     if type(move) is ExtraTileTo:
-        return f"puts it on the gardener on {CELL_NAMES[move.cell]}"
+        return ("label.extraTileTo", {"cell": CELL_NAMES[move.cell]})
     raise AssertionError(f"unknown move {move!r}")

@@ -20,6 +20,7 @@ from service.games.avenue.cards import (
 )
 from service.games.avenue.rules import EMPTY, LINES, placed_gardeners
 from service.games.avenue.state import Phase, State
+from service.games.avenue.texts import TEXTS
 
 # Per card: the tree it counts for in an avenue, the wild card on a slot of its own after the
 # five types, and how much it counts (AV-8).
@@ -66,9 +67,14 @@ def avenue_items(state: State, seat: int) -> list[ScoreItem]:
                 ScoreItem(
                     source="avenue",
                     points=avenue_points(best, tiles),
-                    detail=(
-                        f"gardener on {CELL_NAMES[cell]}, {kind} {number}: "
-                        f"{best} {TREES[tree]} x ({tiles} tiles + 1)"
+                    detail=TEXTS.english(
+                        "score.avenue",
+                        cell=CELL_NAMES[cell],
+                        line=kind,
+                        number=number,
+                        count=best,
+                        tree=TREES[tree],
+                        tiles=tiles,
                     ),
                     id=TREES[tree],
                     seat=seat,
@@ -134,12 +140,17 @@ def project_items(state: State, seat: int) -> list[ScoreItem]:
     items = []
     for project, cell in zip(state.projects[seat], projects_met(state, seat), strict=True):
         met = cell != EMPTY
-        by = f"met by the gardener on {CELL_NAMES[cell]}" if met else "not met"
+        needs = project_text(project)
+        detail = (
+            TEXTS.english("score.projectMet", project=project, needs=needs, cell=CELL_NAMES[cell])
+            if met
+            else TEXTS.english("score.projectNotMet", project=project, needs=needs)
+        )
         items.append(
             ScoreItem(
                 source="project",
                 points=PROJECTS[project].points if met else 0,
-                detail=f"project {project} ({project_text(project)}): {by}",
+                detail=detail,
                 id=str(project),
                 seat=seat,
                 cells=[Cell(row=cell // SIZE, col=cell % SIZE)] if met else [],

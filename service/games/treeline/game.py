@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 from service.engine import BotHooks, BotTuning, Options, Rng, Scores
 from service.engine.explain import Reasons
+from service.engine.texts import Catalog, Message, Said
 from service.games.treeline import hidden, rules
 from service.games.treeline.cards import CASTLES, DATA, GLADES, TOKENS_PER_SEAT
 from service.games.treeline.moves import (
@@ -23,11 +24,47 @@ from service.games.treeline.reasons import REASONS, TURN_RULE
 from service.games.treeline.scoring import scores
 from service.games.treeline.setup import setup
 from service.games.treeline.state import Phase, State, TreelineOptions, rc
+from service.games.treeline.texts import TEXTS
 from service.games.treeline.view import TreelineView, view
 
 
 def _side(energized: bool) -> str:
     return "Energized" if energized else "Normal"
+
+
+def _label(state: State, move: TreelineMove) -> Said:
+    """Public text; never names a glade (TL-13), only cells."""
+    castle = CASTLES[state.castles[state.claim_line].tile].letter if state.claim_line >= 0 else ""
+    target = "({},{})".format(*rc(state, state.target)) if state.target >= 0 else ""
+    if isinstance(move, StrategicFlip):
+        return ("label.strategicFlip", {"row": move.row, "col": move.col})
+    if isinstance(move, Reforest):
+        other = (move.row, move.col + 1) if move.toward == "right" else (move.row + 1, move.col)
+        return (
+            "label.reforest",
+            {"row": move.row, "col": move.col, "row2": other[0], "col2": other[1]},
+        )
+    if isinstance(move, DeployCard):
+        return ("label.deployCard", {"row": move.row, "col": move.col})
+    if isinstance(move, DeployFromSupply):
+        return ("label.deployFromSupply", {"target": target})
+    if isinstance(move, DeployFromCard):
+        side = _side(move.energized)
+        return (
+            "label.deployFromCard",
+            {"side": side, "row": move.row, "col": move.col, "target": target},
+        )
+    if isinstance(move, StationToken):
+        side = _side(move.energized)
+        return (
+            "label.stationToken",
+            {"side": side, "row": move.row, "col": move.col, "castle": castle},
+        )
+    if isinstance(move, StationFromSupply):
+        return ("label.stationFromSupply", {"castle": castle})
+    if isinstance(move, Energize):
+        return ("label.energize", {"row": move.row, "col": move.col, "castle": castle})
+    raise AssertionError(move)
 
 
 # Bump on any change that could replay a game otherwise (engine contract: Game.rules_version).
@@ -44,6 +81,7 @@ class Treeline(BotHooks):
     options_type: ClassVar[type[Options]] = TreelineOptions
     view_type: ClassVar[type[Any]] = TreelineView
     reasons: ClassVar[Reasons] = REASONS
+    texts: ClassVar[Catalog] = TEXTS
     turn_rule: ClassVar[str] = TURN_RULE
     rules_version: ClassVar[int] = RULES_VERSION
     # The bots (docs/bots.md): 250 SEARCH iterations take ~100 ms (the legal-move lists are
@@ -68,29 +106,11 @@ class Treeline(BotHooks):
         rules.apply(state, seat, move)
 
     def label(self, state: State, seat: int, move: TreelineMove) -> str:
-        """Public text; never names a glade (TL-13), only cells."""
-        castle = (
-            CASTLES[state.castles[state.claim_line].tile].letter if state.claim_line >= 0 else ""
-        )
-        target = "({},{})".format(*rc(state, state.target)) if state.target >= 0 else ""
-        if isinstance(move, StrategicFlip):
-            return f"strategic start: flip ({move.row},{move.col}) and fill it from supply"
-        if isinstance(move, Reforest):
-            other = (move.row, move.col + 1) if move.toward == "right" else (move.row + 1, move.col)
-            return f"reforest ({move.row},{move.col}) and ({other[0]},{other[1]})"
-        if isinstance(move, DeployCard):
-            return f"deploy to ({move.row},{move.col})"
-        if isinstance(move, DeployFromSupply):
-            return f"token from supply to {target}"
-        if isinstance(move, DeployFromCard):
-            return f"move {_side(move.energized)} token ({move.row},{move.col}) to {target}"
-        if isinstance(move, StationToken):
-            return f"station {_side(move.energized)} token from ({move.row},{move.col}) on castle {castle}"
-        if isinstance(move, StationFromSupply):
-            return f"station a token from supply on castle {castle}"
-        if isinstance(move, Energize):
-            return f"energize token at ({move.row},{move.col}) (castle {castle})"
-        raise AssertionError(move)
+        return TEXTS.text(*_label(state, move))
+
+    def label_message(self, state: State, seat: int, move: TreelineMove) -> Message:
+        key, values = _label(state, move)
+        return TEXTS.say(key, **values)
 
     def view(self, state: State, seat: int | None) -> TreelineView:
         return view(state, seat)

@@ -13,15 +13,18 @@ from service.engine import Cell, ScoreEntry, ScoreItem, Scores
 from service.games.treeline.cards import CASTLES, GLADES
 from service.games.treeline.glades import glade_points, is_active
 from service.games.treeline.state import Castle, Phase, State, grid_of, rc, team_of
+from service.games.treeline.texts import TEXTS
 
 
-def describe_line(state: State, line: int) -> str:
-    return f"column {line}" if line < state.cols else f"row {line - state.cols}"
-
-
-def _prefix(state: State, seat: int) -> str:
+def _castle_detail(state: State, line: int, seat: int, letter: str) -> str:
     """A team entry lists both teammates' items, so each item's detail names its seat (TL-10)."""
-    return f"seat {seat}: " if state.players == 4 else ""
+    on_column = line < state.cols
+    number = line if on_column else line - state.cols
+    if state.players == 4:
+        key = "score.seatCastleColumn" if on_column else "score.seatCastleRow"
+        return TEXTS.english(key, seat=seat, castle=letter, line=number)
+    key = "score.castleColumn" if on_column else "score.castleRow"
+    return TEXTS.english(key, castle=letter, line=number)
 
 
 def _castle_item(state: State, line: int, castle: Castle) -> ScoreItem:
@@ -30,11 +33,20 @@ def _castle_item(state: State, line: int, castle: Castle) -> ScoreItem:
     return ScoreItem(
         source="castle",
         points=card.points,
-        detail=f"{_prefix(state, castle.owner)}castle {card.letter} ({describe_line(state, line)})",
+        detail=_castle_detail(state, line, castle.owner, card.letter),
         id=card.letter,
         seat=castle.owner,
         cells=[Cell(row=cell // cols, col=cell % cols) for cell in grid_of(state).lines[line]],
     )
+
+
+def _glade_detail(state: State, seat: int, item: ScoreItem) -> str:
+    """The glade's detail, naming the seat in a team entry (TL-10)."""
+    if state.players != 4:
+        return item.detail
+    cell = item.cells[0]
+    name = next(card.name for card in GLADES if card.id == item.id)
+    return TEXTS.english("score.seatGlade", seat=seat, glade=name, row=cell.row, col=cell.col)
 
 
 def scores(state: State) -> Scores:
@@ -46,7 +58,7 @@ def scores(state: State) -> Scores:
             item = ScoreItem(
                 source="glade",
                 points=0,
-                detail=f"{card.name} glade at ({row},{col})",
+                detail=TEXTS.english("score.glade", glade=card.name, row=row, col=col),
                 id=card.id,
                 cells=[Cell(row=row, col=col)],
             )
@@ -66,7 +78,7 @@ def scores(state: State) -> Scores:
                     glade_item,
                     points=points[seat],
                     seat=seat,
-                    detail=f"{_prefix(state, seat)}{glade_item.detail}",
+                    detail=_glade_detail(state, seat, glade_item),
                 )
             )
     own = [sum(item.points for item in seat_items) for seat_items in items]

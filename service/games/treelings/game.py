@@ -6,10 +6,12 @@ from typing import Any, ClassVar
 
 from service.engine import BotHooks, BotTuning, Options, Rng, Scores
 from service.engine.explain import Reasons
+from service.engine.texts import Catalog, Message
 from service.games.treelings import hidden, rules, scoring
 from service.games.treelings.cards import CARDS
 from service.games.treelings.reasons import REASONS, TURN_RULE
 from service.games.treelings.state import State, TreelingsMove, TreelingsOptions
+from service.games.treelings.texts import TEXTS
 from service.games.treelings.view import TreelingsView, view
 
 # Bump on any change that could replay a game otherwise (engine contract: Game.rules_version).
@@ -26,6 +28,7 @@ class Treelings(BotHooks):
     options_type: ClassVar[type[Options]] = TreelingsOptions
     view_type: ClassVar[type[Any]] = TreelingsView
     reasons: ClassVar[Reasons] = REASONS
+    texts: ClassVar[Catalog] = TEXTS
     turn_rule: ClassVar[str] = TURN_RULE
     rules_version: ClassVar[int] = RULES_VERSION
     # The bots (docs/bots.md): 500 SEARCH iterations take ~100 ms; a rollout plays 60 random
@@ -52,7 +55,11 @@ class Treelings(BotHooks):
         rules.apply(state, move)
 
     def label(self, state: State, seat: int, move: TreelingsMove) -> str:
-        return rules.label(state, move)
+        return TEXTS.text(*rules.label(state, move))
+
+    def label_message(self, state: State, seat: int, move: TreelingsMove) -> Message:
+        key, values = rules.label(state, move)
+        return TEXTS.say(key, **values)
 
     def view(self, state: State, seat: int | None) -> TreelingsView:
         return view(state, seat)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from service.engine import Rng
+from service.engine.texts import Said
 from service.games.treelings.cards import (
     CARDS,
     COLOUR_INDEX,
@@ -147,15 +148,17 @@ def turns_left(state: State) -> int | None:
     return (state.start_seat - state.seat) % state.players or state.players
 
 
-def label(state: State, move: TreelingsMove) -> str:
+def label(state: State, move: TreelingsMove) -> Said:
+    """The label's catalog key and values (texts.py: said in English or as a message)."""
     if isinstance(move, TakeColour):
         n = state.market[COLOUR_INDEX[move.colour]]
-        return f"takes {n} {move.colour}" if n > 1 else f"takes the {move.colour}"
+        if n > 1:
+            return ("label.takeMany", {"count": n, "colour": move.colour})
+        return ("label.takeOne", {"colour": move.colour})
     if isinstance(move, TakeSingletons):
-        names = ", ".join(COLOURS[c] for c in singletons(state))
-        return f"takes one each of {names}"
+        return ("label.takeSingletons", {"colours": [COLOURS[c] for c in singletons(state)]})
     tree = next(t for t in state.to_place if COLOURS[t.colour] == move.colour)
-    return f"starts a {move.colour} tree of {tree.height} on the {move.side}"
+    return ("label.place", {"colour": move.colour, "height": tree.height, "side": move.side})
 
 
 def _tree_of(trees: list[Tree], colour: int) -> Tree | None:

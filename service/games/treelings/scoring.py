@@ -6,6 +6,7 @@ from __future__ import annotations
 from service.engine import ScoreEntry, ScoreItem, Scores, Term
 from service.games.treelings.cards import COLOURS
 from service.games.treelings.state import State, Tree
+from service.games.treelings.texts import TEXTS
 
 
 def ring_heights(state: State, seat: int) -> list[int]:
@@ -58,11 +59,11 @@ def _item(seat: int, tree: Tree, left: int, right: int) -> ScoreItem:
     colour = COLOURS[tree.colour]
     height = tree.height
     points = height if height >= left and height >= right else 0
-    verdict = "scores" if points else "blocked"
+    verdict = "score.scores" if points else "score.blocked"
     return ScoreItem(
         source="tree",
         points=points,
-        detail=f"{colour} tree of {height}, neighbours {left} (left) and {right} (right): {verdict}",
+        detail=TEXTS.english(verdict, colour=colour, height=height, left=left, right=right),
         id=colour,
         seat=seat,
         terms=[

@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 from service.engine import BotHooks, BotTuning, Options, Rng, Scores
 from service.engine.explain import Reasons
+from service.engine.texts import Catalog, Message
 from service.games.treetopia import hidden, rules
 from service.games.treetopia import view as views
 from service.games.treetopia.reasons import REASONS, TURN_RULE
@@ -16,6 +17,7 @@ from service.games.treetopia.state import (
     TreetopiaOptions,
     UseWhirlwind,
 )
+from service.games.treetopia.texts import TEXTS
 
 # Bump on any change that could replay a game otherwise (engine contract: Game.rules_version).
 RULES_VERSION = 1
@@ -31,6 +33,7 @@ class Treetopia(BotHooks):
     options_type: ClassVar[type[Options]] = TreetopiaOptions
     view_type: ClassVar[type[Any]] = views.TreetopiaView
     reasons: ClassVar[Reasons] = REASONS
+    texts: ClassVar[Catalog] = TEXTS
     turn_rule: ClassVar[str] = TURN_RULE
     rules_version: ClassVar[int] = RULES_VERSION
     # The bots (docs/bots.md): 250 SEARCH iterations take ~100 ms; a rollout plays 40 random
@@ -57,7 +60,11 @@ class Treetopia(BotHooks):
         rules.apply(state, seat, move)
 
     def label(self, state: State, seat: int, move: TreetopiaMove) -> str:
-        return views.label(state, seat, move)
+        return TEXTS.text(*views.label(state, seat, move))
+
+    def label_message(self, state: State, seat: int, move: TreetopiaMove) -> Message:
+        key, values = views.label(state, seat, move)
+        return TEXTS.say(key, **values)
 
     def view(self, state: State, seat: int | None) -> views.TreetopiaView:
         return views.view(state, seat)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from service.engine import Cell, ScoreEntry, ScoreItem, Scores, Term, Wire, closed_set
+from service.engine.texts import Said
 from service.games.treetopia import sanctuary
 from service.games.treetopia.cards import CARDS, DATA, ENVIRONMENTS, SYMBIOSES, TYPES, describe
 from service.games.treetopia.rules import to_act
@@ -38,6 +39,7 @@ from service.games.treetopia.state import (
     UseWhirlwind,
     sanctuary_rows,
 )
+from service.games.treetopia.texts import TEXTS
 
 TOKEN_NAMES = {"whirlwind": "Whirlwind", "eye": "Eye", "extraTurn": "Extra Turn"}
 
@@ -168,8 +170,15 @@ def _item(tree: Planted) -> ScoreItem:
     return ScoreItem(
         source="tree",
         points=tree.points,
-        detail=f"{CARDS[tree.card].name} at row {tree.row}, column {tree.col}: {tree.hope} card"
-        f" + {tree.group} group + {tree.symbiosis} symbiosis",
+        detail=TEXTS.english(
+            "score.tree",
+            card=CARDS[tree.card].name,
+            row=tree.row,
+            col=tree.col,
+            hope=tree.hope,
+            group=tree.group,
+            symbiosis=tree.symbiosis,
+        ),
         id=str(tree.card),
         seat=tree.seat,
         cells=[Cell(row=tree.row, col=tree.col)],
@@ -181,26 +190,28 @@ def _item(tree: Planted) -> ScoreItem:
     )
 
 
-def label(state: State, seat: int, move: TreetopiaMove) -> str:
-    return f"Seat {seat} {_DOES[type(move)](move)}"
+def label(state: State, seat: int, move: TreetopiaMove) -> Said:
+    """The label's catalog key and values (texts.py: said in English or as a message)."""
+    key, words = _DOES[type(move)](move)
+    return key, {"seat": seat, **words}
 
 
 # What each kind of move does, in the words of its label: one look-up, not a chain of
 # isinstance checks (labels are made for every legal move of every answer).
-_DOES: dict[type[TreetopiaMove], Callable[[Any], str]] = {
-    DrawFromPile: lambda _: "draws from the pile",
-    TakeFromPool: lambda m: f"takes {CARDS[m.card].name} from the pool",
-    UseEye: lambda _: "uses the Eye",
-    KeepEyeCard: lambda m: f"keeps {CARDS[m.card].name} and discards the other Eye cards",
-    UseWhirlwind: lambda m: "uses the Whirlwind on " + ", ".join([CARDS[c].name for c in m.cards]),
-    PutInPool: lambda m: f"puts {CARDS[m.card].name} in the pool",
-    Plant: lambda m: f"saves {CARDS[m.card].name}",
-    PlantAt: lambda m: f"plants at row {m.row}, column {m.col}",
-    SkipTurn: lambda m: f"skips the turn to activate the {TOKEN_NAMES[m.token]}",
-    ActivateToken: lambda m: f"activates the {TOKEN_NAMES[m.token]}",
-    DeclineToken: lambda _: "activates no token",
-    UseExtraTurn: lambda _: "uses the Extra Turn",
-    EndTurn: lambda _: "ends the turn",
+_DOES: dict[type[TreetopiaMove], Callable[[Any], tuple[str, dict[str, Any]]]] = {
+    DrawFromPile: lambda _: ("label.drawFromPile", {}),
+    TakeFromPool: lambda m: ("label.takeFromPool", {"card": CARDS[m.card].name}),
+    UseEye: lambda _: ("label.useEye", {}),
+    KeepEyeCard: lambda m: ("label.keepEyeCard", {"card": CARDS[m.card].name}),
+    UseWhirlwind: lambda m: ("label.useWhirlwind", {"cards": [CARDS[c].name for c in m.cards]}),
+    PutInPool: lambda m: ("label.putInPool", {"card": CARDS[m.card].name}),
+    Plant: lambda m: ("label.plant", {"card": CARDS[m.card].name}),
+    PlantAt: lambda m: ("label.plantAt", {"row": m.row, "col": m.col}),
+    SkipTurn: lambda m: ("label.skipTurn", {"token": TOKEN_NAMES[m.token]}),
+    ActivateToken: lambda m: ("label.activateToken", {"token": TOKEN_NAMES[m.token]}),
+    DeclineToken: lambda _: ("label.declineToken", {}),
+    UseExtraTurn: lambda _: ("label.useExtraTurn", {}),
+    EndTurn: lambda _: ("label.endTurn", {}),
 }
 
 

@@ -169,11 +169,18 @@ async def test_validate_is_a_dry_run(api: Api) -> None:
     ok = (
         await http.post(f"/v1/games/{gid}/validate", json={"move": move}, headers=_auth(tokens[0]))
     ).json()
-    assert ok == {"valid": True, "code": None, "message": "legal now", "currentVersion": None}
+    assert ok == {
+        "valid": True,
+        "code": None,
+        "message": "legal now",
+        "currentVersion": None,
+        "localizedMessage": None,
+    }
     not_now = (
         await http.post(f"/v1/games/{gid}/validate", json={"move": move}, headers=_auth(tokens[1]))
     ).json()
     assert not_now["valid"] is False and not_now["code"] == "NOT_YOUR_TURN"
+    assert not_now.pop("localizedMessage")["id"] == "common.refusal.notYourTurn"
     assert (await http.get(f"/v1/games/{gid}")).json()["version"] == game["version"]
     graphql = await api.gql(
         "query V($id: ID!, $move: JSON!) { validateMove(gameId: $id, move: $move) "
@@ -199,6 +206,11 @@ async def test_rest_and_graphql_give_the_same_answers(api: Api) -> None:
         assert len(rest_view.pop("seedCommitment")) == 64 and rest_view.pop("clock") is None
         assert rest_view.pop("spectatorDelay") == 0
         assert rest_view.pop("takebacks") == "NONE" and rest_view.pop("takebackRequest") is None
+        for legal in rest_view["legalMoves"]:  # GAME asks no labelMessage (tests/api/test_texts)
+            assert legal.pop("labelMessage")["text"] == legal["label"]
+        for entry in rest_view["scores"]["entries"]:  # nor detailMessages
+            details = [item["detail"] for item in entry["breakdown"]]
+            assert [m["text"] for m in entry.pop("detailMessages")] == details
         assert rest_view == graphql_view
         assert seats == [{"seat": s, "playerId": None, "bot": None} for s in range(3)]
         move = rest_view["legalMoves"][step % len(rest_view["legalMoves"])]["move"]

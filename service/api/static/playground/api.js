@@ -11,8 +11,16 @@ export class ApiError extends Error {
 
 const ENDPOINT = new URL("/graphql", location.href);
 
+// The language of the texts the service says (labels, refusals, score details): sent as
+// Accept-Language (docs/translating.md); "en-XA" is the pseudo-locale.
+let language = "en";
+
+export function setLanguage(tag) {
+  language = tag;
+}
+
 export async function graphql(query, variables = {}, token = null, apiKey = "") {
-  const headers = { "content-type": "application/json" };
+  const headers = { "content-type": "application/json", "accept-language": language };
   if (token) headers.authorization = `Bearer ${token}`;
   if (apiKey) headers["x-api-key"] = apiKey; // needed to create games where RULES_API_KEYS is set
   let answer;
@@ -33,7 +41,8 @@ export async function graphql(query, variables = {}, token = null, apiKey = "") 
   }
   if (body.errors?.length) {
     const first = body.errors[0];
-    throw new ApiError(first.extensions?.code ?? "GRAPHQL_ERROR", first.message);
+    const said = first.extensions?.message?.text ?? first.message;
+    throw new ApiError(first.extensions?.code ?? "GRAPHQL_ERROR", said);
   }
   return body.data;
 }

@@ -4,7 +4,7 @@
 // The history slider shows those, and asks the server (`stateAt`) for the versions it did not
 // see, with the same seat's token: hidden information stays per seat (ALL-4).
 
-import { ApiError, followGame, graphql, newKey } from "./api.js";
+import { ApiError, followGame, graphql, newKey, setLanguage } from "./api.js";
 import { drawBoard, seatColour, targetOf } from "./boards.js";
 
 const CATALOG = "{ catalog { kind title players { min max } cards } }";
@@ -14,9 +14,9 @@ const CREATE = `mutation Create($input: CreateGameInput!) {
 const GAME = `query Game($id: ID!) {
   game(id: $id) {
     id kind version status players toAct viewer state
-    legalMoves { move label }
-    scores { final winners entries { seat points typedBreakdown { source points detail } } }
-    history { version seat label forced }
+    legalMoves { move label labelMessage { text } }
+    scores { final winners entries { seat points typedBreakdown { source points } detailMessages { text } } }
+    history { version seat labelMessage { text } forced }
     takebacks takebackRequest { seat toVersion waitingFor }
   }
 }`;
@@ -24,7 +24,7 @@ const MOVE = `mutation Move($input: ApplyMoveInput!) {
   applyMove(input: $input) {
     __typename
     ... on MoveApplied { game { version } }
-    ... on MoveRejected { code message reason rule currentVersion }
+    ... on MoveRejected { code localizedMessage { text } reason rule currentVersion }
   }
 }`;
 const ASK_TAKEBACK = `mutation Ask($id: ID!, $version: Int, $key: String) {
@@ -249,7 +249,7 @@ async function send(move) {
     const result = (await graphql(MOVE, { input }, table.tokens[game.viewer])).applyMove;
     if (result.__typename === "MoveRejected") {
       const why = result.reason ? ` (${result.reason}${result.rule ? `, ${result.rule}` : ""})` : "";
-      showRefusal(result.code, result.message, why);
+      showRefusal(result.code, result.localizedMessage.text, why);
     }
   } catch (error) {
     showRefusal(error.code ?? "ERROR", error.message);
@@ -427,7 +427,7 @@ function renderBoard(game, info, moves) {
   const targets = new Map();
   for (const move of moves) {
     const key = targetOf(move.move);
-    if (key) targets.set(key, [...(targets.get(key) ?? []), move.label]);
+    if (key) targets.set(key, [...(targets.get(key) ?? []), move.labelMessage.text]);
   }
   svg.querySelectorAll("[data-target]").forEach((node) => {
     const labels = targets.get(node.dataset.target);
@@ -464,7 +464,7 @@ function renderMoves(moves, live, latest) {
     li.dataset.index = String(index);
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = move.label;
+    button.textContent = move.labelMessage.text;
     button.dataset.move = JSON.stringify(move.move);
     button.addEventListener("click", () => send(move.move));
     li.append(button);
@@ -490,11 +490,11 @@ function renderScores(game) {
     const summary = document.createElement("summary");
     summary.textContent = `${entry.typedBreakdown.length} items`;
     const items = document.createElement("ul");
-    for (const item of entry.typedBreakdown) {
+    entry.typedBreakdown.forEach((item, index) => {
       const li = document.createElement("li");
-      li.textContent = `${item.source} ${item.points}: ${item.detail}`;
+      li.textContent = `${item.source} ${item.points}: ${entry.detailMessages[index].text}`;
       items.append(li);
-    }
+    });
     details.append(summary, items);
     breakdown.append(details);
     row.append(seat, points, breakdown);
@@ -510,7 +510,7 @@ function renderHistory(game, upTo) {
     const li = document.createElement("li");
     li.value = entry.version;
     const seat = entry.seat === null ? "" : `seat ${entry.seat} `;
-    li.textContent = `v${entry.version} ${seat}${entry.label}${entry.forced ? " (forced)" : ""}`;
+    li.textContent = `v${entry.version} ${seat}${entry.labelMessage.text}${entry.forced ? " (forced)" : ""}`;
     if (entry.version > upTo) li.classList.add("future");
     list.append(li);
   }
@@ -545,6 +545,10 @@ async function start() {
     setBusy(false);
   }
   for (const game of catalog.values()) $("#kind").append(new Option(game.title, game.kind));
+  $("#language").addEventListener("change", () => {
+    setLanguage($("#language").value);
+    if (table.id) refresh();
+  });
   $("#kind").addEventListener("change", fillPlayers);
   $("#players").addEventListener("change", fillSeats);
   fillPlayers();

@@ -1,0 +1,75 @@
+"""Every text an answer shows, as a message of a catalog in the language the request asks for
+(issue #32, docs/translating.md): shared by GraphQL and REST so both say the same.
+
+Labels of legal moves come from the game as messages; a stored label (history) and a score
+item's detail are English texts that the catalogs read back into their messages
+(`Catalog.parse`); a refusal carries the engine's message, or gets its code's sentence.
+"""
+
+from __future__ import annotations
+
+from functools import cache, lru_cache
+from typing import Any
+
+from service.engine import Game
+from service.engine.texts import COMMON, ENGLISH, Message, Texts
+from service.games import games
+from service.refusals import Refused
+
+
+@cache
+def texts() -> Texts:
+    """The shared catalog and every game's."""
+    return Texts([COMMON, *(game.texts for game in games().values())])
+
+
+def language(accept: str | None, argument: str | None = None) -> str:
+    """The language to answer in: a `language` argument first, else Accept-Language; English
+    when neither names a language the catalogs have."""
+    return texts().negotiate(argument or accept)
+
+
+@lru_cache(maxsize=16384)
+def message_json(message: Message, language: str = ENGLISH) -> dict[str, Any]:
+    """The message as both APIs give it. Cached (a Message is immutable, and the same labels
+    and details come back on every read of a game): callers must not change the dict."""
+    return {
+        "id": message.id,
+        "params": [{"name": p.name, "type": p.type, "value": p.value} for p in message.params],
+        "text": texts().render(message, language),
+    }
+
+
+def said_label(game: Game[Any, Any], label: str) -> Message:
+    """A history entry's stored English label as its message: a move's (the game's `label.`
+    ids) or an entry the service wrote (`common.history.`); one no catalog says (an earlier
+    release's wording) is `common.history.verbatim`."""
+    places = [(game.texts.namespace, "label."), (COMMON.namespace, "history.")]
+    message = texts().parse(label, *places)
+    return message if message is not None else COMMON.say("history.verbatim", text=label)
+
+
+def said_detail(game: Game[Any, Any], detail: str) -> Message:
+    """A score item's English detail as its message (the game's `score.` ids)."""
+    return _said_detail(game.texts.namespace, detail)
+
+
+@lru_cache(maxsize=8192)
+def _said_detail(namespace: str, detail: str) -> Message:
+    """Cached: the same items are scored on every read of a game (a Message is immutable)."""
+    message = texts().parse(detail, (namespace, "score."))
+    return message if message is not None else COMMON.say("history.verbatim", text=detail)
+
+
+def refusal_message(refused: Refused, public_code: str) -> Message:
+    """What a refusal says: the engine's message, else the sentence of its public code."""
+    if isinstance(refused.localized, Message):
+        return refused.localized
+    return code_message(public_code)
+
+
+def code_message(public_code: str) -> Message:
+    key = f"refused.{public_code}"
+    if f"{COMMON.namespace}.{key}" not in COMMON.entries:
+        key = "refused.BAD_USER_INPUT"
+    return COMMON.say(key)

@@ -1,0 +1,8 @@
+"""The avenue catalog of messages (messages/en.toml and its translations, docs/translating.md):
+its labels, refusal reasons and score details, read and checked once at import."""
+
+from pathlib import Path
+
+from service.engine.texts import Catalog
+
+TEXTS = Catalog.load("avenue", Path(__file__).parent / "messages")

@@ -1,0 +1,145 @@
+"""Localizable text through both APIs (issue #32): every label, refusal and score detail also
+comes as a message id with typed params, its text in the language the request asks for
+(Accept-Language or `language`), English by default and for unknown languages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.engine.texts import is_pseudo
+from tests.conftest import Api
+
+GAME = """query($id: ID!) { game(id: $id) {
+  legalMoves { label labelMessage { id params { name type value } text } }
+  scores { entries { breakdown detailMessages { id text } } }
+  history { label labelMessage { id text } } } }"""
+REFUSE = """mutation($input: ApplyMoveInput!) { applyMove(input: $input) {
+  ... on MoveRejected { code message localizedMessage { id params { name type value } text } } } }"""
+IN_LANGUAGE = """query($id: ID!, $lang: String) { game(id: $id) {
+  legalMoves { label labelMessage { text(language: $lang) } } } }"""
+
+
+async def _game(api: Api) -> tuple[str, list[str], dict[str, Any]]:
+    """A Treelings game after one move: its id, both seats' tokens, the game as seat 0 sees it."""
+    created = await api.http.post(
+        "/v1/games", json={"kind": "TREELINGS", "players": 2, "seed": "texts"}
+    )
+    body = created.json()
+    game_id, tokens = body["game"]["id"], [seat["token"] for seat in body["seats"]]
+    token = tokens[0]
+    auth = {"authorization": f"Bearer {token}"}
+    seen = (await api.http.get(f"/v1/games/{game_id}", headers=auth)).json()
+    move = seen["legalMoves"][0]["move"]
+    assert seen["legalMoves"][0]["labelMessage"]["text"] == seen["legalMoves"][0]["label"]
+    moved = await api.http.post(
+        f"/v1/games/{game_id}/moves",
+        json={"move": move},
+        headers={"authorization": f"Bearer {token}"},
+    )
+    assert moved.status_code == 200, moved.text
+    return game_id, tokens, moved.json()["game"]
+
+
+async def _gql(api: Api, query: str, variables: dict[str, Any], token: str, lang: str) -> Any:
+    headers = {"authorization": f"Bearer {token}", "accept-language": lang}
+    answer = await api.http.post(
+        "/graphql", json={"query": query, "variables": variables}, headers=headers
+    )
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+async def test_graphql_says_every_text_as_a_message_in_the_language_asked_for(api: Api) -> None:
+    game_id, tokens, game = await _game(api)
+    token = tokens[game["toAct"][0]]
+    english = (await _gql(api, GAME, {"id": game_id}, token, "en"))["data"]["game"]
+    pseudo = (await _gql(api, GAME, {"id": game_id}, token, "de, en-XA;q=0.5"))["data"]["game"]
+    assert english["legalMoves"] and english["history"]
+    for plain, said in zip(english["legalMoves"], pseudo["legalMoves"], strict=True):
+        message = plain["labelMessage"]
+        assert message["text"] == plain["label"] and message["id"].startswith("treelings.label.")
+        assert all(p["type"] in ("INT", "TEXT", "LIST") for p in message["params"])
+        assert is_pseudo(said["labelMessage"]["text"]) and said["label"] == plain["label"]
+    for plain, said in zip(english["history"], pseudo["history"], strict=True):
+        assert plain["labelMessage"]["text"] == plain["label"]
+        assert is_pseudo(said["labelMessage"]["text"])
+    for plain, said in zip(english["scores"]["entries"], pseudo["scores"]["entries"], strict=True):
+        details = [item["detail"] for item in plain["breakdown"]]
+        assert [m["text"] for m in plain["detailMessages"]] == details
+        assert all(is_pseudo(m["text"]) for m in said["detailMessages"])
+    # the argument wins over the header; an unknown language is English
+    chosen = await _gql(api, IN_LANGUAGE, {"id": game_id, "lang": "en-XA"}, token, "en")
+    assert all(is_pseudo(m["labelMessage"]["text"]) for m in chosen["data"]["game"]["legalMoves"])
+    unknown = await _gql(api, IN_LANGUAGE, {"id": game_id, "lang": "tlh"}, token, "en-XA")
+    moves = unknown["data"]["game"]["legalMoves"]
+    assert all(m["labelMessage"]["text"] == m["label"] for m in moves)
+
+
+async def test_refusals_carry_their_message_on_graphql_and_rest(api: Api) -> None:
+    game_id, tokens, game = await _game(api)
+    idle = 1 - game["toAct"][0]
+    token = tokens[idle]
+    move = {"type": "takeColour", "colour": "red"}
+    rejected = await _gql(api, REFUSE, {"input": {"gameId": game_id, "move": move}}, token, "en-XA")
+    refusal = rejected["data"]["applyMove"]
+    assert refusal["code"] == "NOT_YOUR_TURN"
+    assert refusal["localizedMessage"]["id"] == "common.refusal.notYourTurn"
+    seat = {"name": "seat", "type": "INT", "value": str(idle)}
+    assert refusal["localizedMessage"]["params"] == [seat]
+    assert (
+        is_pseudo(refusal["localizedMessage"]["text"])
+        and str(idle) in refusal["localizedMessage"]["text"]
+    )
+    # an error (not a decision) says its code's sentence in extensions.message, on strawberry's
+    # path and on the fast path alike
+    past = "query($id: ID!) { game(id: $id) { stateAt(version: 99) } }"
+    unknown = "query($id: ID!) { game(id: $id) { id version } }"
+    for query, variables, code in [
+        (past, {"id": game_id}, "BAD_USER_INPUT"),
+        (unknown, {"id": game_id}, "UNAUTHORIZED"),
+    ]:
+        token_or_not = token if code != "UNAUTHORIZED" else "not-a-token"
+        failed = await _gql(api, query, variables, token_or_not, "en-XA")
+        extensions = failed["errors"][0]["extensions"]
+        assert extensions["code"] == code, failed
+        assert extensions["message"]["id"] == f"common.refused.{code}"
+        assert extensions["message"]["params"] == [] and is_pseudo(extensions["message"]["text"])
+    # a dry run says the same
+    validate = """query($id: ID!, $move: JSON!) { validateMove(gameId: $id, move: $move) {
+      valid localizedMessage { id text } } }"""
+    checked = await _gql(api, validate, {"id": game_id, "move": move}, token, "en-XA")
+    verdict = checked["data"]["validateMove"]
+    assert verdict["localizedMessage"]["id"] == "common.refusal.notYourTurn"
+    assert is_pseudo(verdict["localizedMessage"]["text"])
+    rest_check = await api.http.post(
+        f"/v1/games/{game_id}/validate",
+        json={"move": move},
+        headers={"authorization": f"Bearer {token}", "accept-language": "en-XA"},
+    )
+    assert is_pseudo(rest_check.json()["localizedMessage"]["text"])
+    # REST: problem+json's `message`, and labels' labelMessage, by Accept-Language or ?language=
+    auth = {"authorization": f"Bearer {token}"}
+    rest = await api.http.post(
+        f"/v1/games/{game_id}/moves?language=en-XA", json={"move": move}, headers=auth
+    )
+    problem = rest.json()
+    assert rest.status_code == 409 and problem["message"]["id"] == "common.refusal.notYourTurn"
+    assert is_pseudo(problem["message"]["text"])
+    assert problem["detail"] == f"seat {idle} does not act now"
+    read = await api.http.get(f"/v1/games/{game_id}", headers={"accept-language": "en-XA"})
+    assert read.json()["legalMoves"] == []  # a spectator has none
+    assert "accept-language" in read.headers["vary"].lower()
+    history = await api.http.get(
+        f"/v1/games/{game_id}/history", headers={"accept-language": "en-XA"}
+    )
+    entries = history.json()["history"]
+    assert entries and all(is_pseudo(e["labelMessage"]["text"]) for e in entries)
+    scores = await api.http.get(f"/v1/games/{game_id}/scores?language=en-XA")
+    entries = scores.json()["entries"]
+    assert entries and all(
+        len(e["detailMessages"]) == len(e["breakdown"])
+        and all(is_pseudo(m["text"]) for m in e["detailMessages"])
+        for e in entries
+    )
+    english = await api.http.get(f"/v1/games/{game_id}/history")
+    assert all(e["labelMessage"]["text"] == e["label"] for e in english.json()["history"])
