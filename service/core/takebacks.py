@@ -402,10 +402,12 @@ def _taken_label(seat: int, to_version: int, agreed: list[int]) -> str:
     if not agreed:
         return COMMON.english("history.tookBack", seat=seat, version=to_version)
     if len(agreed) == 1:
-        key, by = "history.tookBackAgreedBySeat", agreed[0]
-    else:
-        key, by = "history.tookBackAgreedBySeats", list(agreed)
-    return COMMON.english(key, seat=seat, version=to_version, agreed=by)
+        return COMMON.english(
+            "history.tookBackAgreedBySeat", seat=seat, version=to_version, agreed=agreed[0]
+        )
+    return COMMON.english(
+        "history.tookBackAgreedBySeats", seat=seat, version=to_version, agreed=list(agreed)
+    )
 
 
 def request_json(record: Record, now: float | None = None) -> dict[str, Any] | None:

@@ -46,6 +46,12 @@ class GameStatus(str, Enum):
     ABANDONED = "ABANDONED"
 
 
+class MessageParamType(str, Enum):
+    INT = "INT"
+    TEXT = "TEXT"
+    LIST = "LIST"
+
+
 class RecordProblem(str, Enum):
     MALFORMED = "MALFORMED"
     UNSUPPORTED_FORMAT = "UNSUPPORTED_FORMAT"
