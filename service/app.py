@@ -36,7 +36,7 @@ from service.api.rest.openapi import openapi
 from service.api.rest.routes import VERIFY_PATH
 from service.bots.hints import HintPool
 from service.core import GameService
-from service.core.game_records import MAX_RECORD_BYTES
+from service.core.record_format import MAX_RECORD_BYTES
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.webhooks.endpoints import EndpointStore

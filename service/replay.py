@@ -13,7 +13,8 @@ from typing import BinaryIO
 
 import msgspec
 
-from service.core.game_records import MAX_RECORD_BYTES, verify
+from service.core.game_records import verify
+from service.core.record_format import MAX_RECORD_BYTES
 
 VALID, INVALID, UNREADABLE = 0, 1, 2
 

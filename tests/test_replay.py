@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from service.core.game_records import MAX_RECORD_BYTES
+from service.core.record_format import MAX_RECORD_BYTES
 from tests.core.test_game_record_tampering import finished
 
 

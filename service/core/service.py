@@ -47,6 +47,7 @@ from service.core.decisions import (
 )
 from service.core.folding import Labels, fold_finished
 from service.core.loaded import Applied, LoadedGame
+from service.core.record_format import RecordVerification, Unverifiable
 from service.engine import BadSetup, Game, IllegalMove, casing, check, replay, resume
 from service.engine import play as engine_play
 from service.engine.play import decode_state, encode_state, to_move
@@ -731,12 +732,12 @@ class GameService:
         async with self.replays:
             try:
                 exported = await asyncio.to_thread(game_records.export, game_id, record, entries)
-            except game_records.Unverifiable as failed:  # the stored history does not replay
+            except Unverifiable as failed:  # the stored history does not replay
                 raise UnreadableRecord(game_id, f"record: {failed.difference}") from None
         document: dict[str, Any] = msgspec.to_builtins(exported)
         return document
 
-    async def verify_record(self, document: object) -> game_records.RecordVerification:
+    async def verify_record(self, document: object) -> RecordVerification:
         """Whether a game record replays step by step to its result (game_records.verify),
         on this instance's engine alone: no stored game is read."""
         async with self.replays:

@@ -17,7 +17,7 @@ from service.api.rest.rendering import GAME_FIELDS, game_json
 from service.bots import STRATEGIES
 from service.core import LoadedGame
 from service.core.clocks import ON_TIMEOUT
-from service.core.game_records import PROBLEMS as RECORD_PROBLEMS
+from service.core.record_format import PROBLEMS as RECORD_PROBLEMS
 from service.core.takebacks import POLICIES, STEPS
 from service.engine import encode_state, start
 from service.games import games

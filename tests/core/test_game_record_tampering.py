@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 
 from service.core import GameService
 from service.core.decisions import best_of, history_entries
-from service.core.game_records import GameRecord, Replay, export, verify
+from service.core.game_records import export, verify
+from service.core.record_format import GameRecord
+from service.core.record_replay import Replay
 from service.engine import encode_state, play, start
 from service.games import games
 from service.settings import Settings
@@ -122,7 +124,7 @@ def test_an_edited_seed_fails_before_any_step(record: Document) -> None:
 
 
 def test_a_seed_with_its_commitment_forged_deals_another_game(record: Document) -> None:
-    from service.core.game_records import commitment
+    from service.core.record_format import commitment
 
     def forge(r: Document) -> None:
         r["seed"]["seed"] = "forged"

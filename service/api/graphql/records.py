@@ -12,8 +12,8 @@ from strawberry.types import Info
 
 from service.api.graphql.errors import api_error
 from service.api.graphql.types import context_caller, context_service, vocabulary
-from service.core.game_records import PROBLEMS
-from service.core.game_records import RecordVerification as Verdict
+from service.core.record_format import PROBLEMS
+from service.core.record_format import RecordVerification as Verdict
 from service.refusals import Refused
 
 if TYPE_CHECKING:  # made from its source at import: opaque to mypy

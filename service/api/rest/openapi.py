@@ -13,7 +13,7 @@ from service.api.rest.rendering import GAME_FIELDS
 from service.bots import STRATEGIES
 from service.core.access import MAX_SPECTATOR_DELAY
 from service.core.clocks import MIN_PER_DECISION, MIN_PER_SEAT_TOTAL, ON_TIMEOUT
-from service.core.game_records import MAX_RECORD_BYTES, GameRecord, RecordVerification
+from service.core.record_format import MAX_RECORD_BYTES, GameRecord, RecordVerification
 from service.engine import Game, Scores
 from service.engine.texts import PARAM_TYPES
 from service.games import games
