@@ -167,6 +167,15 @@ def own_redis() -> Iterator[str]:
         server.cleanup()
 
 
+@pytest.fixture(scope="module")
+def quiet_redis_url() -> Iterator[str]:
+    """A Redis of the module's own, which no bot worker watches: the session's `bot_worker`
+    plays the bot seats of the shared one, racing a test that waits with a bot seat to act.
+    A module uses it by overriding `redis_url` with it."""
+    with own_redis() as url:
+        yield url
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     url = os.environ.get("TEST_REDIS_URL")

@@ -30,6 +30,12 @@ from tests.core.takeback_records import SCENES, takeback_game, takeback_steps
 Document = dict[str, Any]
 
 
+@pytest.fixture(scope="module")
+def redis_url(quiet_redis_url: str) -> str:
+    """Bot seats here wait for the test (tests/conftest.py, `quiet_redis_url`)."""
+    return quiet_redis_url
+
+
 def finished(kind: str, players: int, seed: str, resign_after: int | None = None) -> Document:
     """A game played to its end by random legal moves (or resigned by the seat to act after
     `resign_after` decisions), exported; as JSON builtins."""

@@ -43,6 +43,12 @@ mutation C($input: CreateGameInput!) {
 
 
 @pytest.fixture(scope="module")
+def redis_url(quiet_redis_url: str) -> str:
+    """Bot seats here wait for the test (tests/conftest.py, `quiet_redis_url`)."""
+    return quiet_redis_url
+
+
+@pytest.fixture(scope="module")
 async def api(redis_url: str) -> AsyncIterator[Api]:
     """The app as `make run` starts it, with bodies as large as a game record may be on
     GraphQL too (REST's verify route takes them whatever RULES_MAX_BODY_BYTES says)."""

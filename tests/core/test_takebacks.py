@@ -29,6 +29,12 @@ from tests.support.waiting import until
 KINDS = sorted(games())
 
 
+@pytest.fixture(scope="module")
+def redis_url(quiet_redis_url: str) -> str:
+    """Bot seats here wait for the test (tests/conftest.py, `quiet_redis_url`)."""
+    return quiet_redis_url
+
+
 @pytest.fixture
 async def service(redis_url: str) -> AsyncIterator[GameService]:
     settings = Settings()
