@@ -126,6 +126,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         settings.worker_reclaim_seconds,
         seeds_need_key=settings.production,
         acting_needs_key=settings.production,
+        takeback_seconds=settings.takeback_seconds,
     )
     limiter = RateLimiter(
         store.redis,

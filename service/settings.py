@@ -69,6 +69,7 @@ class Settings:
     max_query_tokens: int = 500  # the introspection query has 163
     max_query_aliases: int = 10
     max_suggest_ms: int = 1000  # the most a suggestMove may think
+    takeback_seconds: float = 300.0  # how long a takeback request waits for the others' answers
     graphql_fast_path: bool = True  # answer hot operations without strawberry (fastpath.py)
     # browser origins (https://app.example.com) allowed to call the API: CORS on HTTP, the
     # Origin check on WebSocket upgrades; empty: same origin only; "*": any origin
@@ -144,6 +145,7 @@ class Settings:
             max_query_tokens=_int("RULES_MAX_QUERY_TOKENS", cls.max_query_tokens),
             max_query_aliases=_int("RULES_MAX_QUERY_ALIASES", cls.max_query_aliases),
             max_suggest_ms=_int("RULES_MAX_SUGGEST_MS", cls.max_suggest_ms),
+            takeback_seconds=_float("RULES_TAKEBACK_SECONDS", cls.takeback_seconds),
             graphql_fast_path=os.environ.get("RULES_GRAPHQL_FAST_PATH", "1") != "0",
             cors_origins=_list("RULES_CORS_ORIGINS"),
             public_max_age=_int("RULES_PUBLIC_MAX_AGE", cls.public_max_age),

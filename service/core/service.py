@@ -124,10 +124,10 @@ class GameService:
         requeue_after: float = 30.0,
         seeds_need_key: bool = False,
         acting_needs_key: bool = False,
-        takeback_seconds: float = takebacks.REQUEST_SECONDS,
+        takeback_seconds: float = 300.0,
     ) -> None:
         self.store = store
-        self.takeback_seconds = takeback_seconds  # how long a takeback request waits
+        self.takeback_seconds = takeback_seconds  # RULES_TAKEBACK_SECONDS
         self.tenants = Tenants(api_keys)
         # whoever chooses the seed knows the deck: in production only tenants keyed by
         # RULES_API_KEYS may, for tests and replays (docs/security.md)

@@ -13,7 +13,7 @@ no decision; a timeout's move is the service's, not the seat's). Beyond that:
 - OWN_DECISIONS refuses, TAKEBACK_NOT_ALLOWED;
 - WITH_CONSENT records a request (Record.takeback, a version of its own with an ASKED entry)
   that every other human seat must accept (answerTakeback); bot seats accept at once. It lapses
-  after `REQUEST_SECONDS` or when anyone decides (decisions.advance clears it): a request is
+  after RULES_TAKEBACK_SECONDS (GameService.takeback_seconds) or when anyone decides (decisions.advance clears it): a request is
   about the game as it was asked, so any change voids it. A decline ends it.
 
 Each step (ASKED, ACCEPTED, DECLINED, TAKEN) is one version-checked commit with one history
@@ -49,8 +49,6 @@ if TYPE_CHECKING:
     from service.core.service import Caller, GameService
 
 POLICIES = ("NONE", "OWN_DECISIONS", "WITH_CONSENT")
-# how long a request waits for the other seats' answers (seconds); any decision ends it sooner
-REQUEST_SECONDS = 300.0
 EVENT = "TAKEBACK"  # the `event` of every takeback entry: no move of the game's (replays skip it)
 ASKED, ACCEPTED, DECLINED, TAKEN = "ASKED", "ACCEPTED", "DECLINED", "TAKEN"
 STEPS = (ASKED, ACCEPTED, DECLINED, TAKEN)  # TakebackNote.step

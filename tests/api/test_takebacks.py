@@ -4,12 +4,16 @@ takeback alone, a request answered by the other seat, the typed refusals, idempo
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
+import pytest
 
+from service.app import create_app
 from service.engine.texts import is_pseudo
-from tests.conftest import Api
+from service.settings import Settings
+from tests.conftest import Api, client_for
 from tests.core.takeback_scenes import decisions, first_answered
 from tests.support import gql
 from tests.support.play import create_game
@@ -247,3 +251,19 @@ async def test_every_takeback_step_is_said_through_the_catalog(api: Api) -> None
 
 TEXTS_REFUSED = """mutation($id: ID!) { answerTakeback(gameId: $id, accept: true) {
   ... on MoveRejected { code localizedMessage { id text } } } }"""
+
+
+async def test_a_request_waits_as_long_as_rules_takeback_seconds_says(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RULES_TAKEBACK_SECONDS reaches the request's `expires` through the app (README, Settings)."""
+    monkeypatch.setenv("RULES_TAKEBACK_SECONDS", "42")
+    assert Settings.from_env().takeback_seconds == 42.0
+    async with client_for(create_app(Settings(takeback_seconds=3600), redis_url)) as http:
+        api = Api(http)
+        created, tokens = await _game(api, "WITH_CONSENT")
+        await _play(api, created["id"], tokens, K + 2)
+        asked = await api.gql(ASK, {"id": created["id"]}, tokens[MADE[K].seat])
+    expires = datetime.fromisoformat(asked["requestTakeback"]["game"]["takebackRequest"]["expires"])
+    waits = (expires - datetime.now(UTC)).total_seconds()
+    assert 3000 < waits <= 3600, "an hour, not the default 5 minutes"
