@@ -82,23 +82,29 @@ async def test_a_delivery_drains_the_games_waiting_for_a_retry_in_their_order() 
         assert outcomes(log) == [(1, "RETRYING", 503), (2, "RETRYING", 503)]
         shown = await status(h, endpoint_id)
         assert shown["status"] == "FAILING" and shown["failingSince"] is not None
+        queue = queue_key("acme", endpoint_id, game["id"])
+        waiting = await h.redis.llen(queue)
+        assert waiting >= 2, "the first event and those queued behind it"
         h.receiver.down("outage", False)
         other, _ = await create(h, ACME, ["carol", "dave"])
-        queue = queue_key("acme", endpoint_id, game["id"])
 
         async def drained() -> bool:
             return not await h.redis.exists(queue)
 
         await until(drained, "the waiting game's queue drained (its own retry is 10 min away)")
-        answered = [
-            json.loads(line["body"])
-            for line in h.receiver.lines("answered")
-            if line["status"] == 204
-        ]
-        held = [b["data"]["version"] for b in answered if b["data"]["gameId"] == game["id"]]
-        assert held == sorted(set(held)) and held[0] == 0 and len(held) >= 2, held
+
+        def answered() -> list[Any]:
+            lines = h.receiver.lines("answered")
+            return [json.loads(line["body"]) for line in lines if line["status"] == 204]
+
+        def held() -> list[int]:
+            return [b["data"]["version"] for b in answered() if b["data"]["gameId"] == game["id"]]
+
+        # the receiver logs a request after answering it: wait for its log to show them all
+        await until(lambda: len(held()) >= waiting, "the receiver logged every held event")
+        assert held() == sorted(set(held())) and held()[0] == 0, held()
         first_of_other = next(
-            i for i, b in enumerate(answered) if b["data"]["gameId"] == other["id"]
+            i for i, b in enumerate(answered()) if b["data"]["gameId"] == other["id"]
         )
         assert first_of_other == 0, "the other game's event was the delivery that drained"
         for line in h.receiver.lines("answered"):
