@@ -305,7 +305,8 @@ class GameService:
         (access.spectator_delay), rebuilt as `stateAt` rebuilds a past version. Every answer
         read from it follows: version, status, toAct, state, scores, history (cut at its
         version), `stateAt` (later versions OUT_OF_RANGE, as the future is), events, ETags.
-        Its clock shows no deadline nor remaining time: they would tell the live turn."""
+        Its clock shows no deadline nor remaining time, and no takeback request shows: they
+        would tell the live game."""
         record = loaded.record
         delay = spectator_delay(record, loaded.viewer, tenant, self.tenants.keyed)
         if delay == 0:
@@ -322,6 +323,7 @@ class GameService:
                 deadline=None,
                 remaining=[],
                 outcome=None,
+                takeback=None,  # a request waiting now is live news too
             )
             known = shown, then.state
         self.past_versions[(loaded.id, version)] = known

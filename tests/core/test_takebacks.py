@@ -458,3 +458,17 @@ async def test_a_delayed_spectator_sees_a_takeback_only_as_late_as_any_version(
     await table.play(made[i : i + 1])
     seen = await service.read(table.id, None)
     assert encode_state(seen.state) == states[i], "then the takeback, one late"
+
+
+async def test_a_delayed_spectator_is_not_shown_a_request_made_since(
+    service: GameService,
+) -> None:
+    """A takeback request waiting now is live news: a spectator kept behind sees none."""
+    seed, made = _scene("TREELINGS")
+    k = first_answered(made)
+    table = await Table.open(service, "TREELINGS", seed, "WITH_CONSENT", spectator_delay=2)
+    await table.play(made[: k + 2])
+    await service.request_takeback(table.id, table.tokens[made[k].seat], None, None)
+
+    assert (await service.read(table.id, table.tokens[0])).record.takeback is not None
+    assert (await service.read(table.id, None)).record.takeback is None
