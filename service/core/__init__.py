@@ -6,7 +6,8 @@ API keys, tenants), decisions (what a move, a bot turn or a timeout does to a re
 folding and listing. It imports no adapter (docs/architecture.md).
 """
 
+from service.core.callers import Caller
 from service.core.loaded import Applied, LoadedGame
-from service.core.service import Caller, GameService
+from service.core.service import GameService
 
 __all__ = ["Applied", "Caller", "GameService", "LoadedGame"]
