@@ -9,7 +9,7 @@ tenant, which owns every game).
 
 Delayed spectators (issue 32): a game created with `spectatorDelay` n is shown n versions
 behind to whoever is neither one of its seats nor its tenant, while it is ACTIVE
-(`spectator_delay` decides who and how far; GameService applies it to every read).
+(`spectator_delay` decides who and how far; PastVersions.as_seen applies it to every read).
 """
 
 from __future__ import annotations

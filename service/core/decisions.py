@@ -1,5 +1,5 @@
 """What a decision does to a game's record, for every path that commits one: a client's move
-(service/core/service.py), a bot's turn (service/worker) and a turn clock's timeout (here,
+(service/core/moves.py), a bot's turn (service/worker) and a turn clock's timeout (here,
 applied lazily by a read or by the workers' sweep): whether this release may play the game at
 all (playable), the new record and its history entries (advance), the timeout's step
 (timeout_step, enforce_clock), and which bot seat is due."""

@@ -17,8 +17,9 @@ import json
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass
 
+from service.core.callers import Caller
 from service.core.loaded import LoadedGame
-from service.core.service import Caller, GameService
+from service.core.service import GameService
 from service.refusals import Code, Refused
 from service.store import StoreUnavailable
 from service.store.events import RESYNC, Subscriber

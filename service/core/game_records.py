@@ -15,7 +15,7 @@ archives), and a player id is the tenant's name for its user, shown only to the 
 
 `verify` replays a document step by step and answers the FIRST step that differs, with a
 reason from `PROBLEMS`. It is pure and CPU-bound: callers bound its input (`MAX_STEPS`) and run
-it off the event loop (service/core/service.py).
+it off the event loop (service/core/record_requests.py).
 """
 
 from __future__ import annotations

@@ -46,7 +46,8 @@ from service.store.records import ACTED_BY_TENANT, TakebackNote, TakebackRequest
 from service.webhooks.events import of_commit as webhook_events
 
 if TYPE_CHECKING:
-    from service.core.service import Caller, GameService
+    from service.core.callers import Caller
+    from service.core.service import GameService
 
 POLICIES = ("NONE", "OWN_DECISIONS", "WITH_CONSENT")
 EVENT = "TAKEBACK"  # the `event` of every takeback entry: no move of the game's (replays skip it)
