@@ -35,6 +35,8 @@ from service import metrics
 from service.core import clocks
 from service.core.decisions import acting, bot_due, ended, fingerprint, playable
 from service.core.loaded import Applied, LoadedGame
+from service.core.loading import not_found
+from service.core.moves import stale
 from service.engine import Game, IllegalMove
 from service.engine import play as engine_play
 from service.engine.play import decode_state, encode_state
@@ -263,11 +265,7 @@ async def _decide(
     if done is not None:
         return await service.replayed(game_id, record, game, seat, done, asked)
     if expected_version is not None and expected_version != record.version:
-        raise Refused(
-            Code.STALE_VERSION,
-            f"the game is at version {record.version}, not {expected_version}",
-            record.version,
-        )
+        raise stale(record.version, expected_version)
     if record.outcome is not None:
         raise ended(record)
     if record.finished:
@@ -306,7 +304,7 @@ async def _decide(
             metrics.TAKEBACKS.labels(record.kind).inc()
         return Applied(LoadedGame(game_id, new_record, game, seat, state))
     if committed.outcome == "gone":
-        raise Refused(Code.NOT_FOUND, f"no game {game_id!r}")
+        raise not_found(game_id)
     if committed.outcome == "dup":
         return None
     if expected_version is not None:
