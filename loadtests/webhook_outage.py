@@ -59,7 +59,7 @@ async def main(outage: float, traffic: float, bound: float) -> None:
     store = RedisStore(connect(settings, redis_server.url), settings)
     service = GameService(store)
     url = f"http://127.0.0.1:{server.server_port}/hooks"
-    await EndpointStore(store.redis, settings).create(DEFAULT_TENANT, url, [], "outage")
+    await EndpointStore(store, settings).create(DEFAULT_TENANT, url, [], "outage")
     worker = subprocess.Popen(
         [sys.executable, "-m", "service.worker"],
         env={

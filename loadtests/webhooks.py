@@ -71,7 +71,7 @@ async def main(games_count: int, rounds: int) -> None:
     redis_server.start()
     settings = Settings(webhook_allow_private=True)
     store = RedisStore(connect(settings, redis_server.url), settings)
-    endpoints = EndpointStore(store.redis, settings)
+    endpoints = EndpointStore(store, settings)
     service = GameService(store)
     try:
         per_move: dict[str, list[float]] = {"off": [], "on": []}

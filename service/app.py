@@ -134,7 +134,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         settings.rate_limit_sync_seconds,
     )
     admission = Admission(limiter)
-    endpoints = EndpointStore(store.redis, settings)
+    endpoints = EndpointStore(store, settings)
     graphql = GraphQLApp(game_service, settings, admission, endpoints)
 
     async def healthz(request: Request) -> Response:

@@ -132,7 +132,9 @@ STORE_ERRORS = Counter(
 REPLICA_ACK_MISSES = Counter(
     "rules_replica_ack_misses_total",
     "Writes the master made that fewer replicas than RULES_REPLICA_ACK confirmed in time "
-    "(answered UNAVAILABLE), by command: create, commit, replicated (a replayed answer).",
+    "(answered UNAVAILABLE), by command: create, commit, replicated (a replayed answer), "
+    "reissue (a seat token), endpoint.create, endpoint.update, endpoint.rotate, "
+    "endpoint.delete, endpoint.retry, endpoint.test, endpoint.flags (webhook endpoints).",
     ["command"],
     registry=REGISTRY,
 )

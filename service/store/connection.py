@@ -32,11 +32,12 @@ class StoreUnavailable(Refused):
 class NotReplicated(StoreUnavailable):
     """A write the master made that fewer replicas than RULES_REPLICA_ACK confirmed in time
     (WAIT): it may be lost if the master fails now. The client retries with the same
-    idempotency key; the retry answers the first result once a replica has it."""
+    idempotency key; the retry answers the first result once a replica has it. A write that
+    is not a game's (a webhook endpoint, a reissued token) says so in `message`."""
 
-    def __init__(self, asked: int, confirmed: int) -> None:
+    def __init__(self, asked: int, confirmed: int, message: str = "") -> None:
         super().__init__(f"{confirmed} of {asked} replicas confirmed a write in time")
-        self.message = (
+        self.message = message or (
             "the decision was recorded but not yet copied to a standby store; retry with the "
             "same idempotencyKey"
         )

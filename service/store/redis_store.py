@@ -56,6 +56,9 @@ write), on a cluster to the node that owns the game's slot. Fewer confirmations:
 (UNAVAILABLE), the write stays on the master. `confirm_replicated` does the same for a replayed
 answer, whose write another connection made: it writes a short-lived marker in the game's slot
 (g:{id}:w) and waits for that, which the replicas only reach after every earlier write.
+`reissue` waits like `commit`. The writes of a tenant's webhook endpoints (service/webhooks)
+go through `script_acked`, `confirm_marked` and `write_each_acked`: the same WAIT on the
+writing connection, behind a marker in their own slot.
 """
 
 from __future__ import annotations
@@ -108,6 +111,8 @@ T = TypeVar("T")
 log = logging.getLogger("service.store")
 Command = tuple[Any, ...]
 MARKER_MS = 1000  # life of the marker a replayed answer waits for (confirm_replicated)
+# NotReplicated's message for a write that is not a move (a reissued token, a webhook endpoint)
+CHANGE_NOT_REPLICATED = "the change was saved but not yet copied to a standby store; retry it"
 
 # A bot seat due at a version becomes a job on the stream of the game's tenant in its lane (when
 # the caller passes that key, i.e. when it shares the game's slot) and a wake-up for idle workers.
@@ -394,11 +399,11 @@ class RedisStore:
         reply, confirmed = await self._script(script, keys, args, (self._wait,))
         return reply, int(confirmed)
 
-    def _confirmed(self, command: str, confirmed: int) -> None:
+    def _confirmed(self, command: str, confirmed: int, message: str = "") -> None:
         """NotReplicated when fewer replicas than RULES_REPLICA_ACK confirmed a write."""
         if confirmed < self.replica_ack:
             metrics.REPLICA_ACK_MISSES.labels(command).inc()
-            raise NotReplicated(self.replica_ack, confirmed)
+            raise NotReplicated(self.replica_ack, confirmed, message)
 
     async def _script(
         self, script: AsyncScript, keys: Sequence[str], args: list[Any], then: tuple[Command, ...]
@@ -618,12 +623,67 @@ class RedisStore:
         master made so far (a replayed answer's move among them), else NotReplicated. WAIT
         counts only its own connection's writes, so it follows a short-lived marker in the
         game's slot, written on that connection: a replica reaches it after all before it."""
+        await self.confirm_marked("replicated", f"g:{{{game_id}}}:w", "")
+
+    async def confirm_marked(self, command: str, marker: str, message: str) -> None:
+        """With RULES_REPLICA_ACK: return once enough replicas hold every write made so far on
+        the master of `marker`'s slot, which a short-lived marker written there and WAIT on
+        its connection tell; else NotReplicated with `message` ("": a move's)."""
         if not self.replica_ack:
             return
-        marker = f"g:{{{game_id}}}:w"
         commands: list[Command] = [("SET", marker, 1, "PX", MARKER_MS), self._wait]
-        _, confirmed = await self._timed("replicated", lambda: self._execute(commands, marker))
-        self._confirmed("replicated", int(confirmed))
+        _, confirmed = await self._timed(command, lambda: self._execute(commands, marker))
+        self._confirmed(command, int(confirmed), message)
+
+    async def script_acked(
+        self, command: str, script: AsyncScript, keys: Sequence[str], args: list[Any], marker: str
+    ) -> Any:
+        """The reply of another layer's script (a webhook endpoint's change), acknowledged like
+        a move: with RULES_REPLICA_ACK a marker in the script's slot (`marker`) and WAIT
+        follow it on its connection, and fewer confirmations raise NotReplicated whatever it
+        answered: an answer that wrote nothing ("no such endpoint") may rest on an earlier
+        write of another connection, which the marker's confirmation covers too."""
+        if not self.replica_ack:
+            return await self._timed(command, lambda: self._evalsha(script, keys, args))
+        then: tuple[Command, ...] = (("SET", marker, 1, "PX", MARKER_MS), self._wait)
+        reply, _, confirmed = await self._timed(
+            command, lambda: self._script(script, keys, args, then)
+        )
+        self._confirmed(command, int(confirmed), CHANGE_NOT_REPLICATED)
+        return reply
+
+    async def write_each_acked(
+        self, command: str, writes: Sequence[Command], acknowledged: bool = True
+    ) -> None:
+        """Single-key writes of another layer (a tenant's webhook switch in every lane), each
+        server's share on one connection with WAIT behind it when RULES_REPLICA_ACK asks and
+        `acknowledged` (on a cluster: the master of each key's slot, the servers at once);
+        NotReplicated if any server's replicas confirm fewer."""
+        redis = self.redis
+        if not (self.replica_ack and acknowledged):
+
+            async def pipelined() -> None:
+                async with redis.pipeline(transaction=False) as pipe:
+                    for write in writes:
+                        pipe.execute_command(*write)
+                    await pipe.execute()
+
+            await self._timed(command, pipelined)
+            return
+        shares: dict[str, list[Command]] = {}
+        for write in writes:
+            node = redis.get_node_from_key(write[1]) if isinstance(redis, RedisCluster) else None
+            shares.setdefault("" if node is None else node.name, []).append(write)
+
+        async def acked(share: list[Command]) -> int:
+            replies = await self._execute([*share, self._wait], share[0][1])
+            return int(replies[-1])
+
+        async def every_server() -> list[int]:
+            return list(await asyncio.gather(*(acked(share) for share in shares.values())))
+
+        confirmed = await self._timed(command, every_server)
+        self._confirmed(command, min(confirmed, default=self.replica_ack), CHANGE_NOT_REPLICATED)
 
     async def _enqueue_after(self, game_id: str, tenant: str, version: int, seat: int) -> None:
         """A game from before the lanes, on a cluster: its slot holds no lane, so the job is
@@ -807,9 +867,15 @@ class RedisStore:
 
     async def reissue(self, game_id: str, seat: int, token_hash: bytes) -> bool:
         """The seat's token is now the one hashing to `token_hash` (the record's own and any
-        earlier reissued one stop working with the next load); False if the game is gone."""
+        earlier reissued one stop working with the next load); False if the game is gone.
+        With RULES_REPLICA_ACK, NotReplicated until replicas confirm it (a failover must not
+        bring back a token the tenant replaced: a retry reissues again, the last one counts)."""
         keys, args = [_keys(game_id)[0]], [seat, token_hash.hex()]
-        done = await self._timed("reissue", lambda: self._evalsha(self._reissue, keys, args))
+        done, confirmed = await self._timed(
+            "reissue", lambda: self._evalsha_acked(self._reissue, keys, args)
+        )
+        if done:
+            self._confirmed("reissue", confirmed, CHANGE_NOT_REPLICATED)
         return bool(done)
 
     def events(

@@ -42,7 +42,7 @@ from redis.exceptions import RedisError, ResponseError
 
 from service import metrics
 from service.settings import Settings
-from service.store import StoreUnavailable
+from service.store import RedisStore, StoreUnavailable
 from service.store.jobs import LANES
 from service.store.outbox import outbox_key
 from service.webhooks import delivery
@@ -180,9 +180,12 @@ class Claimed(msgspec.Struct, frozen=True):
 
 
 class Deliverer:
-    def __init__(self, redis: Any, settings: Settings, consumer: str, tenants: list[str]) -> None:
+    def __init__(
+        self, store: RedisStore, settings: Settings, consumer: str, tenants: list[str]
+    ) -> None:
+        redis: Any = store.redis
         self.redis = redis
-        self.endpoints = EndpointStore(redis, settings)
+        self.endpoints = EndpointStore(store, settings)
         self.settings = settings
         self.consumer = consumer
         self.tenants = tenants
@@ -237,7 +240,7 @@ class Deliverer:
         if now - self.repaired > min(REPAIR_EVERY, self.settings.worker_reclaim_seconds):
             await self.ensure_groups()
             for tenant in self.tenants:
-                await self.endpoints.sync_flags(tenant)
+                await self.endpoints.sync_flags(tenant, acknowledged=False)
             await self._reclaim_outboxes()
             self.repaired = now
         if now - self.swept >= self.settings.worker_poll_seconds:

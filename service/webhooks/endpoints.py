@@ -7,6 +7,12 @@ several of them is one Lua script (atomic on one server and on a cluster); the p
 that tell the commit script to write the outbox live in the lanes' slots and are written one
 command per key. The API (GraphQL and REST) checks who the caller is; this module checks what
 an endpoint may be (URL rules, event types, sizes, how many).
+
+Every change a tenant asks for is written through the game store (RedisStore.script_acked,
+write_each_acked), so with RULES_REPLICA_ACK it is answered only once replicas have it, as a
+move is: a failover must not bring back a rotated secret or a deleted endpoint the tenant was
+told are gone (docs/reliability.md, "Replica acknowledgement"). Fewer confirmations raise
+NotReplicated (UNAVAILABLE); the change stays on the master and a retry is safe (docs/webhooks.md).
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import msgspec
 from redis.exceptions import RedisError
@@ -25,9 +31,10 @@ from redis.exceptions import RedisError
 from service import metrics
 from service.refusals import Code, Refused
 from service.settings import Settings
-from service.store import Client, StoreUnavailable
+from service.store import RedisStore, StoreUnavailable
 from service.store.jobs import LANES
 from service.store.outbox import enabled_key
+from service.store.redis_store import CHANGE_NOT_REPLICATED
 from service.webhooks import urls
 from service.webhooks.events import WebhookTest
 from service.webhooks.model import (
@@ -53,6 +60,7 @@ from service.webhooks.model import (
     failed_key,
     failing_key,
     log_key,
+    marker_key,
     message_id,
     message_key,
     parse_message_id,
@@ -206,8 +214,9 @@ def known_id(endpoint_id: str) -> bool:
 
 
 class EndpointStore:
-    def __init__(self, redis: Client, settings: Settings) -> None:
-        self.redis = redis
+    def __init__(self, store: RedisStore, settings: Settings) -> None:
+        self.store = store
+        redis = self.redis = store.redis
         self.production = settings.production
         self.allow_private = settings.webhook_allow_private
         self._create = redis.register_script(_CREATE)
@@ -222,6 +231,11 @@ class EndpointStore:
             return await pending
         except RedisError as exc:
             raise StoreUnavailable(f"the store is unavailable ({type(exc).__name__})") from exc
+
+    async def _written(self, command: str, tenant: str, script: Any, keys: Names, args: Any) -> Any:
+        """The reply of a script that changes the tenant's endpoints, once acknowledged by
+        RULES_REPLICA_ACK replicas."""
+        return await self.store.script_acked(command, script, keys, args, marker_key(tenant))
 
     async def check_url(self, url: str) -> str:
         try:
@@ -248,7 +262,8 @@ class EndpointStore:
         )
         blob = endpoint_encoder.encode(endpoint)
         keys = [endpoints_key(tenant)]
-        saved = await self._call(self._create(keys, [endpoint.id, blob, MAX_ENDPOINTS]))
+        args = [endpoint.id, blob, MAX_ENDPOINTS]
+        saved = await self._written("endpoint.create", tenant, self._create, keys, args)
         if not saved:
             raise BadEndpoint(f"a tenant has at most {MAX_ENDPOINTS} webhook endpoints")
         await self.sync_flags(tenant)
@@ -313,7 +328,7 @@ class EndpointStore:
             changes["description"] = description_of(description)
         if enabled is not None:
             changes["enabled"] = enabled
-        updated = await self._change(tenant, endpoint_id, lambda e: changes)
+        updated = await self._change("endpoint.update", tenant, endpoint_id, lambda e: changes)
         if updated is not None and enabled is not None:
             await self.sync_flags(tenant)
         return updated
@@ -329,24 +344,30 @@ class EndpointStore:
                 "previous_until": time.time() + ROTATION_GRACE,
             }
 
-        return await self._change(tenant, endpoint_id, rotated)
+        return await self._change("endpoint.rotate", tenant, endpoint_id, rotated)
 
     async def _change(
         self,
+        command: str,
         tenant: str,
         endpoint_id: str,
         changes: Callable[[Endpoint], dict[str, object]],
     ) -> Endpoint | None:
-        """Read, change and write back only if nobody wrote it meanwhile (compare and set)."""
+        """Read, change and write back only if nobody wrote it meanwhile (compare and set).
+        None (no such endpoint) is acknowledged too: the delete it rests on may be unconfirmed."""
         for _ in range(UPDATE_ATTEMPTS):
             blob = await self._blob(tenant, endpoint_id)
             if blob is None:
+                if known_id(endpoint_id):
+                    marker = marker_key(tenant)
+                    await self.store.confirm_marked(command, marker, CHANGE_NOT_REPLICATED)
                 return None
             endpoint = self._readable(tenant, endpoint_id, blob)
             changed = msgspec.structs.replace(endpoint, **changes(endpoint), updated=time.time())
             written = endpoint_encoder.encode(changed)
             keys = [endpoints_key(tenant)]
-            if await self._call(self._replace(keys, [endpoint_id, blob, written])):
+            args = [endpoint_id, blob, written]
+            if await self._written(command, tenant, self._replace, keys, args):
                 return changed
         raise StoreUnavailable("the endpoint kept changing under this update; retry")
 
@@ -366,7 +387,9 @@ class EndpointStore:
             retry_key(tenant, endpoint_id),
             drained_key(tenant, endpoint_id),
         ]
-        deleted = bool(await self._call(self._delete(keys, [endpoint_id])))
+        deleted = bool(
+            await self._written("endpoint.delete", tenant, self._delete, keys, [endpoint_id])
+        )
         if deleted:
             await self.sync_flags(tenant)
         return deleted
@@ -422,7 +445,7 @@ class EndpointStore:
             drained_key(tenant, endpoint_id),
         ]
         args: list[str | float] = [endpoint_id, message, time.time(), RETENTION, MANUAL, game]
-        queued = await self._call(self._retry(keys, args))
+        queued = await self._written("endpoint.retry", tenant, self._retry, keys, args)
         return int(queued) == 1
 
     async def send_test(self, tenant: str, endpoint_id: str) -> str | None:
@@ -441,8 +464,8 @@ class EndpointStore:
             queue_key(tenant, endpoint_id, MANUAL),
             due_key(tenant, endpoint_id),
         ]
-        args: list[str | float | bytes] = [endpoint_id, message, body, now, RETENTION, MANUAL]
-        queued = await self._call(self._send_test(keys, args))
+        test: list[str | float | bytes] = [endpoint_id, message, body, now, RETENTION, MANUAL]
+        queued = await self._written("endpoint.test", tenant, self._send_test, keys, test)
         return message if int(queued) == 1 else None
 
     async def events(
@@ -484,19 +507,16 @@ class EndpointStore:
         more = await self._call(self.redis.xrange(key, "(" + last.decode(), "+", count=1))
         return EventPage(found, end, bool(more))
 
-    async def sync_flags(self, tenant: str) -> None:
+    async def sync_flags(self, tenant: str, acknowledged: bool = True) -> None:
         """Every lane's flag set while the tenant has an enabled endpoint, none otherwise: the
-        commit script writes the outbox only when its lane's flag is there."""
+        commit script writes the outbox only when its lane's flag is there. `acknowledged`:
+        with RULES_REPLICA_ACK, once replicas have them (a flag lost in a failover would drop
+        the lane's events silently); the workers' repair pass does not wait."""
         wanted = any(endpoint.enabled for endpoint in await self.list(tenant))
-
-        async def write() -> None:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for lane in range(LANES):
-                    key = enabled_key(lane, tenant)
-                    if wanted:
-                        pipe.set(key, "1")
-                    else:
-                        pipe.delete(key)
-                await pipe.execute()
-
-        await self._call(write())
+        writes = [
+            ("SET", enabled_key(lane, tenant), "1")
+            if wanted
+            else ("DEL", enabled_key(lane, tenant))
+            for lane in range(LANES)
+        ]
+        await self.store.write_each_acked("endpoint.flags", writes, acknowledged)

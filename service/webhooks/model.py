@@ -21,6 +21,8 @@ delivery step is one atomic script on a cluster:
                               while the message is kept)
     wh:{wh-T}:events          stream: {m: message id, t: type}, every event of the tenant in
                               the order it was fanned out, RETENTION kept (webhookEvents)
+    wh:{wh-T}:w               string: a marker an endpoint change waits for behind it with
+                              RULES_REPLICA_ACK (WAIT), 1 s
 
 Events leave the game's commit through the game's slot, one outbox per tenant and lane:
 
@@ -145,6 +147,12 @@ def _base(tenant: str) -> str:
 
 def endpoints_key(tenant: str) -> str:
     return f"{_base(tenant)}:endpoints"
+
+
+def marker_key(tenant: str) -> str:
+    """The short-lived marker an endpoint change waits for with RULES_REPLICA_ACK
+    (RedisStore.script_acked): a replica that has it has every earlier write of the slot."""
+    return f"{_base(tenant)}:w"
 
 
 def failing_key(tenant: str) -> str:

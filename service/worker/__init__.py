@@ -94,7 +94,7 @@ class Worker:
         self.reclaimed: list[Job] = []
         self.rung = asyncio.Event()  # set when a lane may hold a job, or to stop
         self.stopping = asyncio.Event()
-        self.webhooks = Deliverer(self.store.redis, settings, name, tenants)
+        self.webhooks = Deliverer(self.store, settings, name, tenants)
         self.left: set[str] = set()  # games left for a newer release, logged already
 
     def stop(self) -> None:

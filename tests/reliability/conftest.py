@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import signal
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 from service.store.embedded import EmbeddedRedis
+from tests.reliability.replicas import Pair, linked, replica_of
 
 
 @pytest.fixture(scope="module")
@@ -17,3 +20,19 @@ def redis() -> Iterator[EmbeddedRedis]:
         yield server
     finally:
         server.cleanup()
+
+
+@pytest.fixture
+async def pair() -> AsyncIterator[Pair]:
+    master = EmbeddedRedis().start()
+    try:
+        replica = replica_of(master.port)
+        try:
+            await linked(master, replica)
+            yield Pair(master, replica)
+        finally:
+            if replica.process is not None:
+                os.kill(replica.process.pid, signal.SIGCONT)  # a stopped server cannot stop
+            replica.cleanup()
+    finally:
+        master.cleanup()

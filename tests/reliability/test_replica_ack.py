@@ -4,14 +4,9 @@ and a replica (`--replicaof`), frozen with SIGSTOP and the master SIGKILLed; the
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import os
-import signal
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -23,6 +18,7 @@ from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.embedded import EmbeddedRedis, ask
 from tests.conftest import client_for
+from tests.reliability.replicas import Link, Pair, linked, replica_of
 from tests.support import gql
 from tests.support.play import create_game
 from tests.support.waiting import until
@@ -37,103 +33,6 @@ ACKED = Settings(
     replica_ack=1,
     replica_ack_timeout_ms=TIMEOUT_MS,
 )
-
-
-@dataclass
-class Pair:
-    master: EmbeddedRedis
-    replica: EmbeddedRedis
-
-    def freeze(self) -> None:
-        assert self.replica.process is not None
-        os.kill(self.replica.process.pid, signal.SIGSTOP)
-
-    def thaw(self) -> None:
-        assert self.replica.process is not None
-        os.kill(self.replica.process.pid, signal.SIGCONT)
-
-
-def _replication(port: int) -> dict[str, str]:
-    text = ask(port, "INFO", "replication").decode()
-    return dict(line.split(":", 1) for line in text.split() if ":" in line)
-
-
-def _replica_of(port: int) -> EmbeddedRedis:
-    """A replica of the server on `port` (a master, or a link to one)."""
-    return EmbeddedRedis(extra=("--replicaof", "127.0.0.1", str(port))).start()
-
-
-async def _linked(master: EmbeddedRedis, replica: EmbeddedRedis) -> None:
-    """Once `replica` has copied `master` and the master counts it."""
-
-    def up() -> bool:
-        return (
-            _replication(replica.port).get("master_link_status") == "up"
-            and _replication(master.port).get("connected_slaves") == "1"
-        )
-
-    await until(up, "the replica to connect")
-
-
-@pytest.fixture
-async def pair() -> AsyncIterator[Pair]:
-    master = EmbeddedRedis().start()
-    try:
-        replica = _replica_of(master.port)
-        try:
-            await _linked(master, replica)
-            yield Pair(master, replica)
-        finally:
-            if replica.process is not None:
-                os.kill(replica.process.pid, signal.SIGCONT)  # a stopped server cannot stop
-            replica.cleanup()
-    finally:
-        master.cleanup()
-
-
-class Link:
-    """A TCP link from a replica to its master that can be cut: while `cut`, what the master
-    sends is dropped, as a network partition drops it (a SIGSTOPped replica still receives:
-    its kernel keeps the bytes, and it catches up when it resumes)."""
-
-    def __init__(self, upstream: int) -> None:
-        self.upstream = upstream
-        self.cut = False
-        self.port = 0
-        self.server: asyncio.Server | None = None
-        self.tasks: set[asyncio.Task[None]] = set()
-
-    async def start(self) -> Link:
-        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
-        self.port = self.server.sockets[0].getsockname()[1]
-        return self
-
-    async def _serve(
-        self, replica_in: asyncio.StreamReader, replica_out: asyncio.StreamWriter
-    ) -> None:
-        master_in, master_out = await asyncio.open_connection("127.0.0.1", self.upstream)
-        for task in (
-            asyncio.create_task(self._pump(replica_in, master_out, False)),
-            asyncio.create_task(self._pump(master_in, replica_out, True)),
-        ):
-            self.tasks.add(task)
-
-    async def _pump(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, from_master: bool
-    ) -> None:
-        with contextlib.suppress(OSError):
-            while chunk := await reader.read(65536):
-                if not (from_master and self.cut):
-                    writer.write(chunk)
-                    await writer.drain()
-        writer.close()
-
-    async def aclose(self) -> None:
-        if self.server is not None:
-            self.server.close()
-        for task in self.tasks:
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
 
 
 @asynccontextmanager
@@ -274,10 +173,10 @@ async def test_a_promoted_replica_holds_every_acknowledged_move() -> None:
     pending: list[tuple[str, str, Any, str]] = []  # unacknowledged: game, token, move, key
     master = EmbeddedRedis().start()
     link = await Link(master.port).start()
-    replica = _replica_of(link.port)
+    replica = replica_of(link.port)
     standby: EmbeddedRedis | None = None
     try:
-        await _linked(master, replica)
+        await linked(master, replica)
         async with app_on(master.url) as http:
             games = [await _new_game(http, f"ack-failover-{i}") for i in range(3)]
 
@@ -303,8 +202,8 @@ async def test_a_promoted_replica_holds_every_acknowledged_move() -> None:
         master.kill()
         await link.aclose()
         ask(replica.port, "REPLICAOF", "NO", "ONE")
-        standby = _replica_of(replica.port)  # the new master's own standby, for the retries
-        await _linked(replica, standby)
+        standby = replica_of(replica.port)  # the new master's own standby, for the retries
+        await linked(replica, standby)
         await _audit_and_retry(replica.url, acknowledged, pending)
     finally:
         await link.aclose()

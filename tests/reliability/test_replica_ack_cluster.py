@@ -18,6 +18,10 @@ from service.settings import Settings
 from service.store import NotReplicated, RedisStore, StoreUnavailable, connect
 from service.store.embedded import EmbeddedRedis, EmbeddedRedisCluster, ask, free_port
 from service.store.embedded import _cluster_options as cluster_options
+from service.store.jobs import LANES
+from service.store.outbox import enabled_key
+from service.webhooks.endpoints import EndpointStore
+from service.webhooks.model import endpoints_key
 from tests.support import factories
 from tests.support.waiting import until
 
@@ -205,3 +209,49 @@ async def test_a_frozen_replica_holds_back_its_shard_only_and_a_failover_keeps_e
 
     await until(replayed, "the old master to rejoin as a replica")
     assert await _on_replica(master, game) == 4
+
+
+async def _exists_on_replica(replica: EmbeddedRedis, key: str) -> bool:
+    client = Redis(port=replica.port, single_connection_client=True)
+    try:
+        await client.execute_command("READONLY")
+        return bool(await client.exists(key))
+    finally:
+        await client.aclose()
+
+
+async def test_endpoint_changes_wait_for_the_replica_of_each_master_they_wrote(
+    cluster: ReplicatedCluster, store: RedisStore
+) -> None:
+    """A tenant's endpoints live in its slot, its switches in every lane's slot (all three
+    masters): each server's share waits for that server's own replica. Frozen, the replica of
+    a master holding only switches fails the changes that set them, not the others."""
+    assert isinstance(store.redis, RedisCluster)
+    await store.redis.initialize()
+    endpoints = EndpointStore(store, SETTINGS)
+    tenant = "t-" + secrets.token_hex(4)
+    endpoint = await endpoints.create(tenant, "https://93.184.215.14/hook", None, None)
+    switched = set()
+    for lane in range(LANES):
+        key = enabled_key(lane, tenant)
+        master = store.redis.get_node_from_key(key).name
+        switched.add(master)
+        replica = cluster.replica_of(cluster.node_id(_server(cluster, master)))
+        assert await _exists_on_replica(replica, key), key  # at once: its master's WAIT
+
+    home = store.redis.get_node_from_key(endpoints_key(tenant)).name
+    elsewhere = _server(cluster, sorted(switched - {home})[0])
+    frozen = cluster.replica_of(cluster.node_id(elsewhere))
+    assert frozen.process is not None
+    os.kill(frozen.process.pid, signal.SIGSTOP)
+    try:
+        rotated = await endpoints.rotate(tenant, endpoint.id)  # the tenant's slot: acknowledged
+        assert rotated is not None and rotated.previous_secret == endpoint.secret
+        with pytest.raises(NotReplicated):  # the switches off, on the frozen replica's shard too
+            await endpoints.update(tenant, endpoint.id, enabled=False)
+    finally:
+        os.kill(frozen.process.pid, signal.SIGCONT)
+
+
+def _server(cluster: ReplicatedCluster, name: str) -> EmbeddedRedis:
+    return next(m for m in cluster.masters if f"127.0.0.1:{m.port}" == name)

@@ -22,7 +22,7 @@ import httpx
 
 from service.app import create_app
 from service.settings import Settings
-from service.store import connect
+from service.store import RedisStore, connect
 from service.store.embedded import free_port
 from service.webhooks.endpoints import EndpointStore
 from service.webhooks.model import (
@@ -161,7 +161,7 @@ async def register(redis: Any, tenant: str, url: str, events: list[str] | None =
 
 
 async def sync_flags(redis: Any, tenant: str) -> None:
-    await EndpointStore(redis, Settings()).sync_flags(tenant)
+    await EndpointStore(RedisStore(redis, Settings()), Settings()).sync_flags(tenant)
 
 
 @contextmanager

@@ -25,7 +25,7 @@ import pytest
 from standardwebhooks import Webhook
 
 from service.settings import Settings
-from service.store import Client, connect
+from service.store import Client, RedisStore, connect
 from service.webhooks.endpoints import EndpointStore
 from service.webhooks.model import (
     EVENTS_PAGE,
@@ -460,7 +460,7 @@ async def test_a_listing_page_reads_a_bounded_number_of_entries(redis: Client) -
     """However rare the asked-for type, a page reads at most EVENTS_SCAN entries and says
     where it stopped; `first` is capped at EVENTS_PAGE."""
     tenant = "bounded-" + secrets.token_hex(4)
-    store = EndpointStore(redis, Settings())
+    store = EndpointStore(RedisStore(redis, Settings()), Settings())
     rare = {1200, 1400}
     messages = []
     async with redis.pipeline(transaction=False) as pipe:

@@ -1,0 +1,238 @@
+"""RULES_REPLICA_ACK for the tenant's writes that are not moves: webhook endpoint changes and
+reissued seat tokens are answered only once a replica has them, as moves are, so a failover
+cannot bring back a rotated secret or a deleted endpoint; without a replica's confirmation they
+answer UNAVAILABLE (GraphQL extensions.code, REST 503 problem+json with Retry-After), never 500.
+Real servers: a master and a replica (frozen with SIGSTOP, or its link cut), the real app."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+import msgspec
+from redis.asyncio import Redis
+
+from service import metrics
+from service.store.embedded import EmbeddedRedis
+from service.store.jobs import LANES
+from service.store.outbox import enabled_key
+from service.webhooks.model import Endpoint, endpoint_decoder, endpoints_key
+from tests.reliability.replicas import Link, Pair, linked, replica_of
+from tests.support.play import create_game
+from tests.webhooks.webhook_tenants import (
+    CREATE,
+    DELETE,
+    ENDPOINTS,
+    PUBLIC,
+    ROTATE,
+    UPDATE,
+    Tenants,
+    error_code,
+    problem,
+    tenants,
+)
+
+# generous for a busy machine, where a live replica may take long to confirm; each write the
+# replica does not confirm costs this long
+TIMEOUT_MS = 2000
+ACKED: dict[str, Any] = {"redis_timeout": 10.0, "replica_ack": 1, "replica_ack_timeout_ms": TIMEOUT_MS}  # fmt: skip
+REISSUE = "mutation R($id: ID!, $seat: Int!) { reissueSeatToken(gameId: $id, seat: $seat) { token } }"  # fmt: skip
+SEND_TEST = "mutation T($id: ID!) { sendTestWebhookEvent(endpointId: $id) }"
+RETRY = "mutation R($e: ID!, $m: ID!) { retryWebhookEvent(endpointId: $e, eventId: $m) }"
+SEEN = "query G($id: ID!) { game(id: $id) { viewer } }"
+
+
+async def _stored(port: int, tenant: str, endpoint_id: str) -> Endpoint | None:
+    """The endpoint as the server on `port` holds it, read at once."""
+    client = Redis(port=port)
+    try:
+        blob = await client.hget(endpoints_key(tenant), endpoint_id)
+        return None if blob is None else endpoint_decoder.decode(blob)
+    finally:
+        await client.aclose()
+
+
+async def _switches(port: int, tenant: str) -> int:
+    """How many lanes' webhook switches of `tenant` the server on `port` holds."""
+    client = Redis(port=port)
+    try:
+        return int(await client.exists(*(enabled_key(lane, tenant) for lane in range(LANES))))
+    finally:
+        await client.aclose()
+
+
+async def _reissued(port: int, game_id: str, seat: int) -> str | None:
+    """The hash of the seat's reissued token on the server on `port` (RedisStore.reissue)."""
+    client = Redis(port=port)
+    try:
+        raw = await client.hget(f"g:{{{game_id}}}", "t")
+        return None if raw is None else msgspec.json.decode(raw).get(str(seat))
+    finally:
+        await client.aclose()
+
+
+def _token_hash(token: str) -> str:
+    """As service/core/access.py stores it: the sha256 of the part after "<seat>."."""
+    return hashlib.sha256(token.partition(".")[2].encode()).hexdigest()
+
+
+def _misses(command: str) -> float:
+    return metrics.REPLICA_ACK_MISSES.labels(command)._value.get()
+
+
+def _unavailable(body: dict[str, Any]) -> None:
+    assert error_code(body) == "UNAVAILABLE", body
+    assert "standby" in body["errors"][0]["message"], body
+
+
+def _unavailable_rest(response: httpx.Response) -> None:
+    problem(response, 503, "UNAVAILABLE")
+    assert "retry-after" in response.headers, response.headers
+
+
+@asynccontextmanager
+async def _acked(url: str) -> AsyncIterator[Tenants]:
+    async with tenants(url, **ACKED) as t:
+        yield t
+
+
+async def test_endpoint_changes_answered_ok_are_on_the_replica_when_answered(pair: Pair) -> None:
+    replica = pair.replica.port
+    async with _acked(pair.master.url) as t:
+        created = await t.create(t.a, description="graphql")
+        first = created["endpoint"]["id"]
+        # read at once, no waiting: the answer came after the replica had it
+        stored = await _stored(replica, t.a, first)
+        assert stored is not None and stored.secret == created["secret"]
+        assert await _switches(replica, t.a) == LANES
+        rotated = (await t.data(ROTATE, {"id": first}, t.a))["rotateWebhookSecret"]["secret"]
+        stored = await _stored(replica, t.a, first)
+        assert stored is not None and stored.secret == rotated
+        assert stored.previous_secret == created["secret"]
+
+        response = await t.rest("POST", ENDPOINTS, t.a, json={"url": PUBLIC})
+        assert response.status_code == 201, response.text
+        second = response.json()["endpoint"]["id"]
+        assert await _stored(replica, t.a, second) is not None
+        response = await t.rest("POST", f"{ENDPOINTS}/{second}/rotate-secret", t.a)
+        assert response.status_code == 200, response.text
+        stored = await _stored(replica, t.a, second)
+        assert stored is not None and stored.secret == response.json()["secret"]
+
+        await t.data(UPDATE, {"id": first, "enabled": False}, t.a)
+        response = await t.rest("PATCH", f"{ENDPOINTS}/{second}", t.a, json={"enabled": False})
+        assert response.status_code == 200, response.text
+        stored = await _stored(replica, t.a, second)
+        assert stored is not None and not stored.enabled
+        assert await _switches(replica, t.a) == 0  # no enabled endpoint left: no lane's switch
+
+        assert (await t.data(DELETE, {"id": first}, t.a))["deleteWebhookEndpoint"] is True
+        assert await _stored(replica, t.a, first) is None
+        response = await t.rest("DELETE", f"{ENDPOINTS}/{second}", t.a)
+        assert response.status_code == 204, response.text
+        assert await _stored(replica, t.a, second) is None
+
+
+async def test_a_reissued_token_answered_ok_is_on_the_replica_when_answered(pair: Pair) -> None:
+    async with _acked(pair.master.url) as t:
+        game = await create_game(t.http, key=t.keys[t.a], seed="ack-reissue")
+        game_id = game["game"]["id"]
+        reissued = await t.data(REISSUE, {"id": game_id, "seat": 0}, t.a)
+        token = reissued["reissueSeatToken"]["token"]
+        assert await _reissued(pair.replica.port, game_id, 0) == _token_hash(token)
+        response = await t.rest("POST", f"/v1/games/{game_id}/seats/1/token", t.a)
+        assert response.status_code == 200, response.text
+        token = response.json()["token"]
+        assert await _reissued(pair.replica.port, game_id, 1) == _token_hash(token)
+
+
+async def test_with_the_replication_link_cut_every_change_answers_unavailable() -> None:
+    """GraphQL and REST, each write a tenant can ask for: typed UNAVAILABLE after the wait,
+    never a 500, counted under its command; the change stays on the master."""
+    master = EmbeddedRedis().start()
+    link = await Link(master.port).start()
+    replica = replica_of(link.port)
+    try:
+        await linked(master, replica)
+        async with _acked(master.url) as t:
+            kept = (await t.create(t.a))["endpoint"]["id"]
+            game_id = (await create_game(t.http, key=t.keys[t.a], seed="ack-cut"))["game"]["id"]
+            before = {c: _misses(c) for c in ("endpoint.rotate", "endpoint.create", "reissue")}
+            link.cut = True
+
+            started = time.monotonic()
+            _unavailable(await t.gql(ROTATE, {"id": kept}, t.a))
+            assert TIMEOUT_MS / 1000 <= time.monotonic() - started < ACKED["redis_timeout"]
+            _unavailable_rest(await t.rest("POST", f"{ENDPOINTS}/{kept}/rotate-secret", t.a))
+            _unavailable(await t.gql(UPDATE, {"id": kept, "description": "cut"}, t.a))
+            _unavailable(await t.gql(SEND_TEST, {"id": kept}, t.a))
+            _unavailable(await t.gql(RETRY, {"e": kept, "m": "msg_g1.1.turn.started"}, t.a))
+            _unavailable(await t.gql(DELETE, {"id": kept}, t.a))
+            _unavailable_rest(await t.rest("DELETE", f"{ENDPOINTS}/{kept}", t.a))
+            assert await _stored(master.port, t.a, kept) is None  # deleted on the master only
+            # a delete of what the master no longer has is not answered NOT_FOUND either: the
+            # delete it rests on is unconfirmed
+            _unavailable(await t.gql(DELETE, {"id": kept}, t.a))
+            _unavailable(await t.gql(UPDATE, {"id": kept, "enabled": False}, t.a))
+
+            _unavailable(await t.gql(CREATE, {"url": PUBLIC}, t.a))
+            _unavailable_rest(await t.rest("POST", ENDPOINTS, t.a, json={"url": PUBLIC}))
+
+            _unavailable(await t.gql(REISSUE, {"id": game_id, "seat": 0}, t.a))
+            reissued = await t.rest("POST", f"/v1/games/{game_id}/seats/0/token", t.a)
+            _unavailable_rest(reissued)
+
+            assert _misses("endpoint.rotate") - before["endpoint.rotate"] == 2
+            assert _misses("endpoint.create") - before["endpoint.create"] == 2
+            assert _misses("reissue") - before["reissue"] == 2
+    finally:
+        await link.aclose()
+        replica.cleanup()
+        master.cleanup()
+
+
+async def test_with_no_replica_at_all_changes_answer_unavailable() -> None:
+    master = EmbeddedRedis().start()
+    try:
+        async with _acked(master.url) as t:
+            _unavailable(await t.gql(CREATE, {"url": PUBLIC}, t.a))
+            _unavailable_rest(await t.rest("POST", ENDPOINTS, t.a, json={"url": PUBLIC}))
+    finally:
+        master.cleanup()
+
+
+async def test_a_retry_once_the_replica_is_back_is_answered_and_acknowledged(pair: Pair) -> None:
+    """The documented retries: a rotation retried rotates again (the last secret shown is the
+    one that signs, on the replica); a delete retried answers NOT_FOUND only once the replica
+    has lost the endpoint too; a reissue retried gives the token that counts."""
+    replica = pair.replica.port
+    async with _acked(pair.master.url) as t:
+        rotated = (await t.create(t.a))["endpoint"]["id"]
+        deleted = (await t.create(t.a))["endpoint"]["id"]
+        game_id = (await create_game(t.http, key=t.keys[t.a], seed="ack-back"))["game"]["id"]
+        pair.freeze()
+        try:
+            _unavailable(await t.gql(ROTATE, {"id": rotated}, t.a))
+            _unavailable(await t.gql(DELETE, {"id": deleted}, t.a))
+            _unavailable(await t.gql(REISSUE, {"id": game_id, "seat": 0}, t.a))
+        finally:
+            pair.thaw()
+        secret = (await t.data(ROTATE, {"id": rotated}, t.a))["rotateWebhookSecret"]["secret"]
+        stored = await _stored(replica, t.a, rotated)
+        assert stored is not None and stored.secret == secret
+
+        assert error_code(await t.gql(DELETE, {"id": deleted}, t.a)) == "NOT_FOUND"
+        assert await _stored(replica, t.a, deleted) is None
+
+        token = (await t.data(REISSUE, {"id": game_id, "seat": 0}, t.a))["reissueSeatToken"]
+        assert await _reissued(replica, game_id, 0) == _token_hash(token["token"])
+        seen = await t.http.post(
+            "/graphql",
+            json={"query": SEEN, "variables": {"id": game_id}},
+            headers={"authorization": f"Bearer {token['token']}"},
+        )
+        assert seen.json()["data"]["game"]["viewer"] == 0, seen.text
