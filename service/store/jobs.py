@@ -121,6 +121,11 @@ class JobQueue:
         self.reclaim_after_ms = reclaim_after_ms
         self.tenants = list(dict.fromkeys(["", *tenants]))
         self.keys = [job_key(lane, tenant) for tenant in self.tenants for lane in range(LANES)]
+        self._streams = {
+            job_key(lane, tenant).encode(): (lane, tenant)
+            for tenant in self.tenants
+            for lane in range(LANES)
+        }
 
     async def ensure_groups(self) -> None:
         for key in self.keys:
@@ -182,13 +187,28 @@ class JobQueue:
             pipe.xdel(key, entry)
             await pipe.execute()
 
-    async def backlog(self) -> tuple[int, float]:
-        """Jobs not yet done over all streams, and the age in seconds of the oldest one."""
+    async def backlog(self) -> tuple[dict[tuple[int, str], int], float]:
+        """The jobs not yet done (pending or new) in each stream, as (lane, tenant), that holds
+        any, and the age in seconds of the oldest one. A done job is deleted, so a stream
+        with a first entry holds a job: one XREAD per lane asks for the first entry of each of
+        its streams (they share the lane's slot), all lanes pipelined (one round trip per
+        server); the cost does not grow with the tenants. Then XLEN of those that hold one."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            for key in self.keys:
-                pipe.xlen(key)
-                pipe.xrange(key, count=1)
+            for lane in range(LANES):
+                pipe.xread({job_key(lane, tenant): "0-0" for tenant in self.tenants}, count=1)
             replies = await pipe.execute()
+        firsts = {
+            self._streams[key]: entries[0][0]
+            for reply in replies
+            for key, entries in reply or []
+            if entries
+        }
+        if not firsts:
+            return {}, 0.0
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for lane, tenant in firsts:
+                pipe.xlen(job_key(lane, tenant))
+            lengths = await pipe.execute()
         now = time.time()
-        ages = [_age(entries[0][0].decode(), now) for entries in replies[1::2] if entries]
-        return sum(replies[0::2]), max(ages, default=0.0)
+        oldest = max(_age(_entry(entry), now) for entry in firsts.values())
+        return dict(zip(firsts, lengths, strict=True)), oldest

@@ -91,7 +91,7 @@ from service.store.connection import (
 )
 from service.store.direct import DirectConnections
 from service.store.events import EventHub, Subscriber
-from service.store.jobs import WAKE, in_lane_slot, job_key, lane_of
+from service.store.jobs import LANES, WAKE, in_lane_slot, job_key, lane_of
 from service.store.outbox import OUTBOX_MAX, enabled_key, outbox_key
 from service.store.records import (
     CHECKPOINT_EVERY,
@@ -716,6 +716,37 @@ class RedisStore:
 
         replies = await self._timed("index", fetch)
         return [[m.decode() for m in members] for members in replies]
+
+    async def first_deadlines(self, tenants: list[str]) -> dict[tuple[int, str], float]:
+        """The earliest deadline of each clock set of `tenants` that holds one, by (lane,
+        tenant). A sorted set is gone once empty, so one EXISTS per lane over its sets (they
+        share its slot) says which lanes hold clocks at all, all lanes pipelined; then one
+        ZRANGE per set of those lanes. An idle sweeper's look does not grow with the
+        tenants."""
+        lanes = range(LANES)
+
+        async def fetch() -> dict[tuple[int, str], float]:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for lane in lanes:
+                    pipe.execute_command(
+                        "EXISTS", *(indexes.clock_key(lane, tenant) for tenant in tenants)
+                    )
+                counts: list[int] = await pipe.execute()
+            sets = [
+                (lane, t)
+                for lane, count in zip(lanes, counts, strict=True)
+                if count
+                for t in tenants
+            ]
+            if not sets:
+                return {}
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for lane, tenant in sets:
+                    pipe.zrange(indexes.clock_key(lane, tenant), 0, 0, withscores=True)
+                replies: list[Any] = await pipe.execute()
+            return {s: float(first[0][1]) for s, first in zip(sets, replies, strict=True) if first}
+
+        return await self._timed("clocks", fetch)
 
     async def claim_deadlines(
         self, lane: int, tenant: str, now: float, lease: float, count: int

@@ -196,6 +196,12 @@ class Deliverer:
             verify=delivery.trusted(settings.webhook_ca_file),
         )
         self.outbox_due: set[int] = set(range(LANES))
+        self.held: set[tuple[int, str]] = set()  # (lane, tenant) of the outboxes with entries
+        self.outboxes = {
+            outbox_key(lane, tenant).encode(): (lane, tenant)
+            for tenant in tenants
+            for lane in range(LANES)
+        }
         self.rung = asyncio.Event()
         # attempts in flight here, by ("endpoint", id) and by ("tenant", id)
         self.busy: Counter[tuple[str, str]] = Counter()
@@ -226,8 +232,6 @@ class Deliverer:
                     log.exception("webhooks: unexpected error; retrying")
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.rung.wait(), self.settings.worker_poll_seconds)
-                if not self.rung.is_set():  # a whole poll interval: look at every lane again
-                    self.outbox_due.update(range(LANES))
         finally:
             if self.tasks:
                 await asyncio.wait(self.tasks, timeout=self.settings.webhook_timeout_seconds)
@@ -237,15 +241,17 @@ class Deliverer:
 
     async def _pass(self) -> None:
         now = time.time()
+        if now - self.swept >= self.settings.worker_poll_seconds:
+            # every outbox that holds entries is looked at (a wake-up may have been lost)
+            self.held = await self._export_backlog()
+            self.outbox_due.update(lane for lane, _ in self.held)
+            self.swept = now
         if now - self.repaired > min(REPAIR_EVERY, self.settings.worker_reclaim_seconds):
             await self.ensure_groups()
             for tenant in self.tenants:
                 await self.endpoints.sync_flags(tenant, acknowledged=False)
             await self._reclaim_outboxes()
             self.repaired = now
-        if now - self.swept >= self.settings.worker_poll_seconds:
-            await self._export_backlog()
-            self.swept = now
         while self.outbox_due:
             await self._drain(self.outbox_due.pop())
         await self._start_deliveries()
@@ -277,16 +283,16 @@ class Deliverer:
                 self.outbox_due.add(lane)  # maybe more
 
     async def _reclaim_outboxes(self) -> None:
-        """Outbox entries a dead worker read but never acknowledged."""
-        for tenant in self.tenants:
-            for lane in range(LANES):
-                key = outbox_key(lane, tenant)
-                reply = await self.redis.xautoclaim(
-                    key, GROUP, self.consumer, int(self.lease * 1000), "0-0", count=64
-                )
-                for entry, fields in reply[1]:
-                    if fields:
-                        await self._fan_out_entry(tenant, lane, entry, fields)
+        """Outbox entries a dead worker read but never acknowledged (in the outboxes that
+        held entries at the last look: an entry is deleted once fanned out)."""
+        for lane, tenant in sorted(self.held):
+            key = outbox_key(lane, tenant)
+            reply = await self.redis.xautoclaim(
+                key, GROUP, self.consumer, int(self.lease * 1000), "0-0", count=64
+            )
+            for entry, fields in reply[1]:
+                if fields:
+                    await self._fan_out_entry(tenant, lane, entry, fields)
 
     async def _fan_out_entry(
         self, tenant: str, lane: int, entry: bytes, fields: dict[bytes, bytes]
@@ -462,18 +468,29 @@ class Deliverer:
             answer.error or answer.status,
         )
 
-    async def _export_backlog(self) -> None:
-        now, pending, oldest, overdue = time.time(), 0, 0.0, 0.0
+    async def _export_backlog(self) -> set[tuple[int, str]]:
+        """The outboxes' backlog and the endpoints' overdue deliveries, exported; returns the
+        outboxes, as (lane, tenant), that hold entries. An entry is deleted once fanned out,
+        so one XREAD per lane of the first entry of each of its outboxes (they share its
+        slot), all lanes pipelined, finds them; then XLEN of those only."""
+        now, oldest, overdue = time.time(), 0.0, 0.0
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for lane in range(LANES):
+                pipe.xread({outbox_key(lane, tenant): "0-0" for tenant in self.tenants}, count=1)
+            replies = await pipe.execute()
+        firsts = {
+            self.outboxes[key]: entries[0][0]
+            for reply in replies
+            for key, entries in reply or []
+            if entries
+        }
+        for entry in firsts.values():
+            oldest = max(oldest, now - int(entry.split(b"-")[0]) / 1000)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for lane, tenant in firsts:
+                pipe.xlen(outbox_key(lane, tenant))
+            pending = sum(await pipe.execute())
         for tenant in self.tenants:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for lane in range(LANES):
-                    pipe.xlen(outbox_key(lane, tenant))
-                    pipe.xrange(outbox_key(lane, tenant), count=1)
-                replies = await pipe.execute()
-            pending += sum(replies[0::2])
-            for first in replies[1::2]:
-                if first:
-                    oldest = max(oldest, now - int(first[0][0].split(b"-")[0]) / 1000)
             for endpoint in await self.endpoints.list(tenant):
                 head = await self.redis.zrange(due_key(tenant, endpoint.id), 0, 0, withscores=True)
                 if endpoint.enabled and head and head[0][1] < now:
@@ -481,3 +498,4 @@ class Deliverer:
         metrics.WEBHOOK_OUTBOX_PENDING.set(pending)
         metrics.WEBHOOK_OUTBOX_OLDEST_SECONDS.set(oldest)
         metrics.WEBHOOK_OVERDUE_SECONDS.set(overdue)
+        return set(firsts)

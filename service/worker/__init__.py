@@ -190,8 +190,9 @@ class Worker:
         return None
 
     async def _sweep(self) -> None:
-        """Every poll interval: reclaim jobs of dead workers, look at every lane (a wake-up
-        may have been lost), and export the backlog; over every tenant's streams."""
+        """Every poll interval: export the backlog, reclaim jobs of dead workers and look at
+        every stream that holds a job (a wake-up may have been lost); over every tenant's
+        streams."""
         while not self.stopping.is_set():
             await self._redis_call(self._sweep_once)
             self.heartbeat.beat("sweep")
@@ -199,17 +200,18 @@ class Worker:
                 await asyncio.wait_for(self.stopping.wait(), self.settings.worker_poll_seconds)
 
     async def _sweep_once(self) -> None:
-        for tenant in self.tenants:
-            for lane in range(LANES):
-                job = await self.queue.reclaim(lane, tenant)
-                if job is not None:
-                    log.info("reclaimed job %s of %s v%d", job.entry, job.game_id, job.version)
-                    self.reclaimed.append(job)
-        pending, oldest = await self.queue.backlog()
-        metrics.BOT_JOBS_PENDING.set(pending)
+        """One pipelined XLEN per stream says which hold a job at all (pending or new): only
+        those are reclaimed from and read, so an idle worker's sweep is one command per
+        stream in one round trip per server."""
+        held, oldest = await self.queue.backlog()
+        metrics.BOT_JOBS_PENDING.set(sum(held.values()))
         metrics.BOT_OLDEST_JOB_SECONDS.set(oldest)
-        for due in self.due.values():
-            due.update(range(LANES))
+        for lane, tenant in held:
+            job = await self.queue.reclaim(lane, tenant)
+            if job is not None:
+                log.info("reclaimed job %s of %s v%d", job.entry, job.game_id, job.version)
+                self.reclaimed.append(job)
+            self.due[tenant].add(lane)
         self.rung.set()
 
     async def _clock_sweep(self) -> None:
@@ -238,17 +240,17 @@ class Worker:
         after a pass that found games due (their next deadlines may have come already), else
         at the first deadline (the poll interval without one)."""
         lease, now = self.settings.worker_reclaim_seconds, time.time()
-        queues: list[list[tuple[float, int, str]]] = []  # per tenant, latest deadline first
-        firsts: list[float] = []
-        for tenant in self.tenants:
-            claimed: list[tuple[float, int, str]] = []
-            for lane in range(LANES):
-                batch, first = await self.store.claim_deadlines(
+        firsts: dict[tuple[int, str], float | None] = {}
+        firsts.update(await self.store.first_deadlines(self.tenants))
+        claimed: dict[str, list[tuple[float, int, str]]] = {tenant: [] for tenant in self.tenants}
+        for (lane, tenant), first in firsts.items():
+            if first is not None and first <= now:  # else nothing to claim: no script runs
+                batch, firsts[lane, tenant] = await self.store.claim_deadlines(
                     lane, tenant, now, lease, CLOCK_BATCH
                 )
-                claimed += [(deadline, lane, game_id) for deadline, game_id in batch]
-                firsts += [] if first is None else [first]
-            queues.append(sorted(claimed, reverse=True))
+                claimed[tenant] += [(deadline, lane, game_id) for deadline, game_id in batch]
+        # per tenant, latest deadline first
+        queues = [sorted(claimed[tenant], reverse=True) for tenant in self.tenants]
         self.clocks_served = (self.clocks_served + 1) % len(self.tenants)
         turns = [(self.clocks_served + step) % len(self.tenants) for step in range(len(queues))]
         found = any(queues)
@@ -259,7 +261,8 @@ class Worker:
                     await self._clock_of(lane, self.tenants[turn], game_id, now)
         if found:
             return now
-        return min(firsts, default=now + self.settings.worker_poll_seconds)
+        upcoming = [first for first in firsts.values() if first is not None]
+        return min(upcoming, default=now + self.settings.worker_poll_seconds)
 
     async def _clock_of(self, lane: int, tenant: str, game_id: str, now: float) -> None:
         try:

@@ -109,8 +109,8 @@ async def test_a_job_left_by_a_dead_consumer_is_reclaimed_then_done(store: Redis
     assert await alive.read(lane, "") is None, "a job is handed to one consumer"
     reclaimed = await alive.reclaim(lane, "")
     assert reclaimed == Job(lane, taken.entry, game_id, 0, 1)
-    pending, oldest = await alive.backlog()
-    assert pending == 1 and oldest == pytest.approx(reclaimed.age(), abs=1)
+    held, oldest = await alive.backlog()
+    assert held == {(lane, ""): 1} and oldest == pytest.approx(reclaimed.age(), abs=1)
     await alive.done(lane, "", reclaimed.entry)
     assert await alive.reclaim(lane, "") is None
-    assert (await alive.backlog())[0] == 0 and await _jobs(store, game_id) == []
+    assert (await alive.backlog())[0] == {} and await _jobs(store, game_id) == []
