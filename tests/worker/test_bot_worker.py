@@ -26,7 +26,7 @@ from service.games import games
 from service.settings import Settings
 from service.store import FORMAT, Record, RedisStore, connect
 from service.store.embedded import free_port
-from service.store.jobs import GROUP, LANE_KEYS, in_lane_slot, job_key, lane_of
+from service.store.jobs import GROUP, LANE_KEYS, LANES, in_lane_slot, job_key, lane_of
 from tests.conftest import Api, client_for, own_redis
 from tests.support import gql
 from tests.support.gql import CREATE_WITH_BOTS
@@ -284,3 +284,44 @@ async def test_a_worker_makes_its_groups_again_when_redis_loses_them(
         game_id, token = await _bot_game(api, "TREELINGS", 2, "regroup", {0: "GREEDY"})
         seen = await until_seat_acts(api, game_id, token, 1)
     assert seen["version"] >= 1
+
+
+async def _calls(store: RedisStore) -> dict[str, int]:
+    """Calls per command the server has run so far (INFO commandstats)."""
+    stats = await store.redis.info("commandstats")
+    return {name.removeprefix("cmdstat_"): int(stat["calls"]) for name, stat in stats.items()}
+
+
+@pytest.mark.skipif(
+    bool(os.environ.get("TEST_REDIS_CLUSTER")), reason="counts the commands of one server"
+)
+async def test_an_idle_worker_looks_at_each_lane_once_a_poll_and_still_serves_a_lost_wake_up(
+    isolated: tuple[str, Api, RedisStore],
+) -> None:
+    """Idle, a worker sends no reclaim, read, backlog or clock-claim command per stream: one
+    look per lane and poll (XREAD of the job streams and outboxes, EXISTS of the clock sets).
+    A job queued with no wake-up (as if the PUBLISH were lost) is still found by that look."""
+    url, api, store = isolated
+    tenants = "a:secret-a,b:secret-b,c:secret-c"
+    with worker_process(url, RULES_API_KEYS=tenants) as worker:
+        await until(lambda: _idle_looks(store, 3), "the worker idle, three looks done")
+        before = await _calls(store)
+        await until(lambda: _idle_looks(store, 3 + before["exists"] // LANES), "three more")
+        after = await _calls(store)
+        spent = {name: calls - before.get(name, 0) for name, calls in after.items()}
+        looks = spent["exists"] / LANES
+        game_id, token, human = await _legacy_game(store, time.time(), queued=False)
+        bot = 1 - human
+        await store.redis.xadd(job_key(lane_of(game_id), ""), {"g": game_id, "v": 0, "s": bot})
+        seen = await until_seat_acts(api, game_id, token, human)
+        log = worker.stop()
+    per_look = {name: calls / looks for name, calls in spent.items() if calls}
+    assert per_look.get("xread", 0) == pytest.approx(2 * LANES, rel=0.25), per_look
+    for command in ("xautoclaim", "xreadgroup", "xlen", "xrange", "evalsha", "zrange"):
+        assert command not in per_look, per_look
+    assert seen["version"] >= 1 and f"{game_id} v0 seat {bot}: played" in log, log
+
+
+async def _idle_looks(store: RedisStore, looks: int) -> bool:
+    """Whether the worker's clock sweep has looked at the lanes `looks` times."""
+    return (await _calls(store)).get("exists", 0) >= looks * LANES
