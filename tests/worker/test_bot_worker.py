@@ -316,7 +316,7 @@ async def test_an_idle_worker_looks_at_each_lane_once_a_poll_and_still_serves_a_
         seen = await until_seat_acts(api, game_id, token, human)
         log = worker.stop()
     per_look = {name: calls / looks for name, calls in spent.items() if calls}
-    assert per_look.get("xread", 0) == pytest.approx(2 * LANES, rel=0.25), per_look
+    assert LANES <= per_look.get("xread", 0) <= 3 * LANES, per_look  # job streams, outboxes
     for command in ("xautoclaim", "xreadgroup", "xlen", "xrange", "evalsha", "zrange"):
         assert command not in per_look, per_look
     assert seen["version"] >= 1 and f"{game_id} v0 seat {bot}: played" in log, log
