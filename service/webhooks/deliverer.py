@@ -43,7 +43,7 @@ from redis.exceptions import RedisError, ResponseError
 from service import metrics
 from service.settings import Settings
 from service.store import RedisStore, StoreUnavailable
-from service.store.jobs import LANES
+from service.store.jobs import LANES, first_entries
 from service.store.outbox import outbox_key
 from service.webhooks import delivery
 from service.webhooks.endpoints import EndpointStore
@@ -476,7 +476,7 @@ class Deliverer:
         now, oldest, overdue = time.time(), 0.0, 0.0
         async with self.redis.pipeline(transaction=False) as pipe:
             for lane in range(LANES):
-                pipe.xread({outbox_key(lane, tenant): "0-0" for tenant in self.tenants}, count=1)
+                first_entries(pipe, self.redis, [outbox_key(lane, t) for t in self.tenants])
             replies = await pipe.execute()
         firsts = {
             self.outboxes[key]: entries[0][0]
