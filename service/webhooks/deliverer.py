@@ -241,9 +241,10 @@ class Deliverer:
 
     async def _pass(self) -> None:
         now = time.time()
+        listed = {tenant: await self.endpoints.list(tenant) for tenant in self.tenants}
         if now - self.swept >= self.settings.worker_poll_seconds:
             # every outbox that holds entries is looked at (a wake-up may have been lost)
-            self.held = await self._export_backlog()
+            self.held = await self._export_backlog(listed)
             self.outbox_due.update(lane for lane, _ in self.held)
             self.swept = now
         if now - self.repaired > min(REPAIR_EVERY, self.settings.worker_reclaim_seconds):
@@ -254,7 +255,7 @@ class Deliverer:
             self.repaired = now
         while self.outbox_due:
             await self._drain(self.outbox_due.pop())
-        await self._start_deliveries()
+        await self._start_deliveries(listed)
 
     async def ensure_groups(self) -> None:
         for tenant in self.tenants:
@@ -322,14 +323,14 @@ class Deliverer:
 
     # 2. Delivery
 
-    async def _start_deliveries(self) -> None:
+    async def _start_deliveries(self, listed: dict[str, list[Endpoint]]) -> None:
         """Claim what is due, as far as the caps allow: per endpoint, per tenant (half of the
         worker's attempts, so one tenant's slow endpoints never take every slot) and per
         worker; the tenants take turns at being first."""
         settings = self.settings
         self.turn = (self.turn + 1) % len(self.tenants)
         for tenant in self.tenants[self.turn :] + self.tenants[: self.turn]:
-            for endpoint in await self.endpoints.list(tenant):
+            for endpoint in listed[tenant]:
                 free = min(
                     settings.webhook_endpoint_concurrency - self.busy["endpoint", endpoint.id],
                     max(settings.webhook_concurrency // 2, 1) - self.busy["tenant", tenant],
@@ -468,7 +469,7 @@ class Deliverer:
             answer.error or answer.status,
         )
 
-    async def _export_backlog(self) -> set[tuple[int, str]]:
+    async def _export_backlog(self, listed: dict[str, list[Endpoint]]) -> set[tuple[int, str]]:
         """The outboxes' backlog and the endpoints' overdue deliveries, exported; returns the
         outboxes, as (lane, tenant), that hold entries. An entry is deleted once fanned out,
         so one XREAD per lane of the first entry of each of its outboxes (they share its
@@ -490,8 +491,8 @@ class Deliverer:
             for lane, tenant in firsts:
                 pipe.xlen(outbox_key(lane, tenant))
             pending = sum(await pipe.execute())
-        for tenant in self.tenants:
-            for endpoint in await self.endpoints.list(tenant):
+        for tenant, endpoints in listed.items():
+            for endpoint in endpoints:
                 head = await self.redis.zrange(due_key(tenant, endpoint.id), 0, 0, withscores=True)
                 if endpoint.enabled and head and head[0][1] < now:
                     overdue = max(overdue, now - head[0][1])
