@@ -58,7 +58,12 @@ async def main(games_count: int, runs: int) -> None:
     settings = Settings(api_keys=KEYS)
     store = RedisStore(connect(settings, redis_server.url), settings)
     service = GameService(store, KEYS)
-    environment = {**os.environ, "REDIS_URL": redis_server.url, "RULES_WORKER_PROCESSES": "1"}
+    environment = {
+        **os.environ,
+        "REDIS_URL": redis_server.url,
+        "RULES_WORKER_PROCESSES": "1",
+        "RULES_API_KEYS": ",".join(KEYS),
+    }
     worker = subprocess.Popen(
         [sys.executable, "-m", "service.worker"], env={**environment, "LOG_LEVEL": "warning"}
     )

@@ -224,3 +224,22 @@ async def test_a_clock_claim_takes_the_due_games_earliest_first_and_tells_the_ne
             assert await store.claim_deadlines(3, "globex", 1000.0, 30.0, 5) == ([], None)
         finally:
             await store.close()
+
+
+async def test_the_sweeps_look_tells_each_clock_sets_first_deadline_and_skips_empty_ones() -> None:
+    """What a sweep looks at before it claims (a Redis of its own, also a cluster): the first
+    deadline of every tenant's set that holds one, the lane's own set ("") included."""
+    with own_redis() as url:
+        store = RedisStore(connect(SETTINGS, url), SETTINGS)
+        try:
+            assert await store.first_deadlines(["", "acme", "globex"]) == {}
+            await store.redis.zadd(indexes.clock_key(3, "acme"), {"a": 100.0, "b": 50.0})
+            await store.redis.zadd(indexes.clock_key(31, "acme"), {"c": 70.0})
+            await store.redis.zadd(indexes.clock_key(3, ""), {"d": 20.0})
+            await store.redis.zadd(indexes.clock_key(3, "initech"), {"e": 10.0})  # not asked
+            firsts = await store.first_deadlines(["", "acme", "globex"])
+            assert firsts == {(3, "acme"): 50.0, (31, "acme"): 70.0, (3, ""): 20.0}
+            await store.claim_deadlines(3, "acme", 60.0, 30.0, 5)
+            assert (await store.first_deadlines(["acme"]))[3, "acme"] == 90.0  # its lease
+        finally:
+            await store.close()
