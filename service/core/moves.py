@@ -1,7 +1,7 @@
 """applyMove's decision, once the game is loaded and the seat known (GameService.apply): the
 idempotency key, the expected version, an ending, whether this release may play the game,
 then the engine and one version-checked commit. A key used already answers the game as of the
-version its move made (`replayed`, which service/core/takebacks.py shares)."""
+version its move made (`replayed`, which service/core/takeback_steps.py shares)."""
 
 from __future__ import annotations
 
