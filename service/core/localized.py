@@ -11,6 +11,8 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import Any
 
+import msgspec
+
 from service.engine import Game
 from service.engine.texts import COMMON, ENGLISH, Message, Texts
 from service.games import games
@@ -40,11 +42,25 @@ def message_json(message: Message, language: str = ENGLISH) -> dict[str, Any]:
     }
 
 
+@lru_cache(maxsize=16384)
+def message_raw(message: Message, language: str = ENGLISH) -> msgspec.Raw:
+    """`message_json` encoded once, for answers encoded by msgspec (REST): the same bytes,
+    without walking the dict on every read."""
+    return msgspec.Raw(msgspec.json.encode(message_json(message, language)))
+
+
 def said_label(game: Game[Any, Any], label: str) -> Message:
     """A history entry's stored English label as its message: a move's (the game's `label.`
     ids) or an entry the service wrote (`common.history.`); one no catalog says (an earlier
     release's wording) is `common.history.verbatim`."""
-    places = [(game.texts.namespace, "label."), (COMMON.namespace, "history.")]
+    return _said_label(game.texts.namespace, label)
+
+
+@lru_cache(maxsize=16384)
+def _said_label(namespace: str, label: str) -> Message:
+    """Cached: a history is read back entry by entry on every read of it, and parsing tries
+    the catalog's patterns one by one (a Message is immutable)."""
+    places = [(namespace, "label."), (COMMON.namespace, "history.")]
     message = texts().parse(label, *places)
     return message if message is not None else COMMON.say("history.verbatim", text=label)
 

@@ -10,7 +10,13 @@ import msgspec
 from service.api.edge.problems import from_refusal
 from service.core import LoadedGame
 from service.core.clocks import clock_json
-from service.core.localized import message_json, refusal_message, said_detail, said_label
+from service.core.localized import (
+    message_json,
+    message_raw,
+    refusal_message,
+    said_detail,
+    said_label,
+)
 from service.core.takebacks import note_json, request_json
 from service.engine import Game
 from service.engine.texts import ENGLISH
@@ -76,7 +82,7 @@ def legal_moves_json(loaded: LoadedGame, language: str = ENGLISH) -> list[dict[s
         {
             "move": move,
             "label": label,
-            "labelMessage": message_json(game.label_message(state, seat, move), language),
+            "labelMessage": message_raw(game.label_message(state, seat, move), language),
         }
         for move, label in loaded.legal_moves()
     ]
@@ -89,7 +95,7 @@ def scores_json(loaded: LoadedGame, language: str = ENGLISH) -> dict[str, Any]:
     game = loaded.game
     for entry, raw in zip(scores.entries, data["entries"], strict=True):
         raw["detailMessages"] = [
-            message_json(said_detail(game, item.detail), language) for item in entry.breakdown
+            message_raw(said_detail(game, item.detail), language) for item in entry.breakdown
         ]
     return data
 
@@ -108,7 +114,7 @@ def history_json(
         "seat": entry.seat if entry.seat >= 0 else None,
         "move": entry.move,
         "label": entry.label,
-        "labelMessage": message_json(said_label(game, entry.label), language),
+        "labelMessage": message_raw(said_label(game, entry.label), language),
         "forced": entry.forced,
         "event": entry.event if entry.event in END_REASONS else None,
         "actedBy": entry.acted_by or None,
