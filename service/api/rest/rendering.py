@@ -47,9 +47,11 @@ GAME_FIELDS = (
 )
 
 
-def game_json(loaded: LoadedGame, tenant: str | None, language: str = ENGLISH) -> dict[str, Any]:
+def game_json(
+    loaded: LoadedGame, tenant: str | None, language: str = ENGLISH, messages: bool = True
+) -> dict[str, Any]:
     """The game as REST returns it, player ids for the game's own `tenant` only, its texts'
-    messages in `language`."""
+    messages in `language` (none without `messages`: `?messages=false`)."""
     record = loaded.record
     return {
         "id": loaded.id,
@@ -60,8 +62,8 @@ def game_json(loaded: LoadedGame, tenant: str | None, language: str = ENGLISH) -
         "toAct": loaded.to_act,
         "viewer": loaded.viewer,
         "state": loaded.view(),
-        "legalMoves": legal_moves_json(loaded, language),
-        "scores": scores_json(loaded, language),
+        "legalMoves": legal_moves_json(loaded, language, messages),
+        "scores": scores_json(loaded, language, messages),
         "seats": loaded.seats(tenant),
         "outcome": outcome_json(record.outcome),
         "seedCommitment": loaded.seed_commitment(),
@@ -73,11 +75,15 @@ def game_json(loaded: LoadedGame, tenant: str | None, language: str = ENGLISH) -
     }
 
 
-def legal_moves_json(loaded: LoadedGame, language: str = ENGLISH) -> list[dict[str, Any]]:
+def legal_moves_json(
+    loaded: LoadedGame, language: str = ENGLISH, messages: bool = True
+) -> list[dict[str, Any]]:
     """The viewer's legal moves, each with its label and the label's message (issue #32)."""
     game, state, seat = loaded.game, loaded.state, loaded.viewer
     if seat is None:
         return []  # a spectator has none
+    if not messages:
+        return [{"move": move, "label": label} for move, label in loaded.legal_moves()]
     return [
         {
             "move": move,
@@ -88,9 +94,11 @@ def legal_moves_json(loaded: LoadedGame, language: str = ENGLISH) -> list[dict[s
     ]
 
 
-def scores_json(loaded: LoadedGame, language: str = ENGLISH) -> dict[str, Any]:
+def scores_json(loaded: LoadedGame, language: str = ENGLISH, messages: bool = True) -> Any:
     """The scores, each entry with its items' details as messages (issue #32)."""
     scores = loaded.scores()
+    if not messages:
+        return scores  # the Struct: the encoder writes the same JSON as to_builtins would
     data: dict[str, Any] = msgspec.to_builtins(scores)
     game = loaded.game
     for entry, raw in zip(scores.entries, data["entries"], strict=True):
@@ -107,19 +115,21 @@ def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
 
 
 def history_json(
-    entry: HistoryRecord, game: Game[Any, Any], language: str = ENGLISH
+    entry: HistoryRecord, game: Game[Any, Any], language: str = ENGLISH, messages: bool = True
 ) -> dict[str, Any]:
-    return {
+    rendered: dict[str, Any] = {
         "version": entry.version,
         "seat": entry.seat if entry.seat >= 0 else None,
         "move": entry.move,
         "label": entry.label,
-        "labelMessage": message_raw(said_label(game, entry.label), language),
-        "forced": entry.forced,
-        "event": entry.event if entry.event in END_REASONS else None,
-        "actedBy": entry.acted_by or None,
-        "takeback": note_json(entry.takeback),
     }
+    if messages:
+        rendered["labelMessage"] = message_raw(said_label(game, entry.label), language)
+    rendered["forced"] = entry.forced
+    rendered["event"] = entry.event if entry.event in END_REASONS else None
+    rendered["actedBy"] = entry.acted_by or None
+    rendered["takeback"] = note_json(entry.takeback)
+    return rendered
 
 
 def validation_json(rejected: Refused | None, language: str = ENGLISH) -> dict[str, Any]:
