@@ -65,6 +65,19 @@ def _said_label(namespace: str, label: str) -> Message:
     return message if message is not None else COMMON.say("history.verbatim", text=label)
 
 
+@lru_cache(maxsize=16384)
+def label_raw(namespace: str, label: str, language: str = ENGLISH) -> msgspec.Raw:
+    """`message_raw(said_label(...))` in one lookup by plain strings (a history read asks it
+    for every entry; hashing a Message costs more than hashing its text)."""
+    return message_raw(_said_label(namespace, label), language)
+
+
+@lru_cache(maxsize=8192)
+def detail_raw(namespace: str, detail: str, language: str = ENGLISH) -> msgspec.Raw:
+    """`message_raw(said_detail(...))` in one lookup, as `label_raw`."""
+    return message_raw(_said_detail(namespace, detail), language)
+
+
 def said_detail(game: Game[Any, Any], detail: str) -> Message:
     """A score item's English detail as its message (the game's `score.` ids)."""
     return _said_detail(game.texts.namespace, detail)

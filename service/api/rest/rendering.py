@@ -10,13 +10,7 @@ import msgspec
 from service.api.edge.problems import from_refusal
 from service.core import LoadedGame
 from service.core.clocks import clock_json
-from service.core.localized import (
-    message_json,
-    message_raw,
-    refusal_message,
-    said_detail,
-    said_label,
-)
+from service.core.localized import detail_raw, label_raw, message_json, message_raw, refusal_message
 from service.core.takebacks import note_json, request_json
 from service.engine import Game
 from service.engine.texts import ENGLISH
@@ -100,10 +94,10 @@ def scores_json(loaded: LoadedGame, language: str = ENGLISH, messages: bool = Tr
     if not messages:
         return scores  # the Struct: the encoder writes the same JSON as to_builtins would
     data: dict[str, Any] = msgspec.to_builtins(scores)
-    game = loaded.game
+    namespace = loaded.game.texts.namespace
     for entry, raw in zip(scores.entries, data["entries"], strict=True):
         raw["detailMessages"] = [
-            message_raw(said_detail(game, item.detail), language) for item in entry.breakdown
+            detail_raw(namespace, item.detail, language) for item in entry.breakdown
         ]
     return data
 
@@ -117,19 +111,30 @@ def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
 def history_json(
     entry: HistoryRecord, game: Game[Any, Any], language: str = ENGLISH, messages: bool = True
 ) -> dict[str, Any]:
-    rendered: dict[str, Any] = {
+    seat = entry.seat if entry.seat >= 0 else None
+    event = entry.event if entry.event in END_REASONS else None
+    if not messages:
+        return {
+            "version": entry.version,
+            "seat": seat,
+            "move": entry.move,
+            "label": entry.label,
+            "forced": entry.forced,
+            "event": event,
+            "actedBy": entry.acted_by or None,
+            "takeback": note_json(entry.takeback),
+        }
+    return {
         "version": entry.version,
-        "seat": entry.seat if entry.seat >= 0 else None,
+        "seat": seat,
         "move": entry.move,
         "label": entry.label,
+        "labelMessage": label_raw(game.texts.namespace, entry.label, language),
+        "forced": entry.forced,
+        "event": event,
+        "actedBy": entry.acted_by or None,
+        "takeback": note_json(entry.takeback),
     }
-    if messages:
-        rendered["labelMessage"] = message_raw(said_label(game, entry.label), language)
-    rendered["forced"] = entry.forced
-    rendered["event"] = entry.event if entry.event in END_REASONS else None
-    rendered["actedBy"] = entry.acted_by or None
-    rendered["takeback"] = note_json(entry.takeback)
-    return rendered
 
 
 def validation_json(rejected: Refused | None, language: str = ENGLISH) -> dict[str, Any]:
