@@ -39,6 +39,20 @@ from service.settings import Settings
 from service.store.embedded import EmbeddedRedis
 
 ROUTES = {"game": "", "legal-moves": "/legal-moves", "history": "/history", "scores": "/scores"}
+# GraphQL's read of the same fields as REST's game, minus the seats and clocks (the fast path
+# serves it), with the message fields or without: each variant asks for what it shows.
+GRAPHQL = (
+    "query Game($id: ID!) {{ game(id: $id) {{ id kind version status players toAct viewer state "
+    "legalMoves {{ move label{label} }} scores {{ final winners entries {{ seat points breakdown "
+    "tiebreak team seatPoints{detail} }} }} }} }}"
+)
+MESSAGE_SELECTION = " {id params {name type value} text}"
+GRAPHQL_QUERIES = {
+    "with": GRAPHQL.format(
+        label=" labelMessage" + MESSAGE_SELECTION, detail=" detailMessages" + MESSAGE_SELECTION
+    ),
+    "without": GRAPHQL.format(label="", detail=""),
+}
 MESSAGE_FIELDS = ("labelMessage", "detailMessages")
 VARIANTS = ("with", "without")
 
@@ -152,6 +166,13 @@ async def measure(redis_url: str, n_games: int, rounds: int, reads: int) -> dict
 
         async def call(index: int) -> bytes:
             seat = seats[kind][index % n_games]
+            if route == "graphql":
+                variables = {"id": seat.game_id}
+                request = {"query": GRAPHQL_QUERIES[variant], "variables": variables}
+                payload = msgspec.json.encode(request)
+                status, body = await app.call("POST", "/graphql", "", seat.token, payload)
+                assert status == 200 and b'"errors"' not in body, body[:300]
+                return body
             path = f"/v1/games/{seat.game_id}{ROUTES[route]}"
             status, body = await app.call("GET", path, query, seat.token)
             assert status == 200, body[:300]
@@ -162,7 +183,7 @@ async def measure(redis_url: str, n_games: int, rounds: int, reads: int) -> dict
     results: dict[str, Any] = {"kinds": {}}
     honoured = True
     for kind in seats:
-        for route in ROUTES:
+        for route in [*ROUTES, "graphql"]:
             sizes: dict[str, list[int]] = {
                 "with": [],
                 "without": [],
@@ -172,7 +193,7 @@ async def measure(redis_url: str, n_games: int, rounds: int, reads: int) -> dict
             for index in range(n_games):
                 with_body = await read(kind, route, "with")(index)
                 without_body = await read(kind, route, "without")(index)
-                if without_body == with_body:  # a server before messages=false
+                if without_body == with_body:  # a server before messages=false (REST)
                     honoured = False
                     without_body = msgspec.json.encode(
                         without_messages(msgspec.json.decode(with_body))
@@ -197,7 +218,7 @@ async def measure(redis_url: str, n_games: int, rounds: int, reads: int) -> dict
     for _ in range(rounds + 1):  # the first round warms caches and is left out
         floors.append(await cpu_per_read(reads, floor))
         for kind in seats:
-            for route in ROUTES:
+            for route in [*ROUTES, "graphql"]:
                 for variant in variants:
                     cost = await cpu_per_read(reads, read(kind, route, variant))
                     spent.setdefault((kind, route, variant), []).append(cost)
