@@ -1,6 +1,7 @@
 """What localizable messages cost REST's game reads (docs/api.md section 15): CPU and bytes per
 read of GET game, legal-moves, history and scores for each kind, with the message fields
-(`labelMessage`, `detailMessages`) and without them (`messages=false`).
+(`labelMessage`, `detailMessages`) and without them (`messages=false`); and GraphQL's game
+read with and without those fields in its query (docs/performance.md, "Messages on REST reads").
 
     python -m loadtests.messages [--games 3] [--rounds 15] [--reads 30] [--json PATH]
 
