@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from service.engine import Game
-from service.engine.texts import COMMON, ENGLISH, Message, Texts
+from service.engine.texts import COMMON, ENGLISH, Catalog, Message, Said, Texts
 from service.games import games
 from service.refusals import Refused
 
@@ -47,6 +47,24 @@ def message_raw(message: Message, language: str = ENGLISH) -> msgspec.Raw:
     """`message_json` encoded once, for answers encoded by msgspec (REST): the same bytes,
     without walking the dict on every read."""
     return msgspec.Raw(msgspec.json.encode(message_json(message, language)))
+
+
+def said_raw(catalog: Catalog, said: Said, language: str = ENGLISH) -> msgspec.Raw:
+    """A legal move's label message (`Game.label_said`, as `label_message` says it), encoded.
+    Cached by the key and its values when each is a str or an int (as a label's almost always
+    are), whose text is fixed by their value; any other value makes the message anew."""
+    key, values = said
+    items = tuple(values.items())
+    if all(type(value) is str or type(value) is int for _, value in items):
+        return _said_raw(catalog.namespace, key, items, language)
+    return message_raw(catalog.say(key, **values), language)
+
+
+@lru_cache(maxsize=16384)
+def _said_raw(
+    namespace: str, key: str, items: tuple[tuple[str, Any], ...], language: str
+) -> msgspec.Raw:
+    return message_raw(texts().catalogs[namespace].say(key, **dict(items)), language)
 
 
 def said_label(game: Game[Any, Any], label: str) -> Message:

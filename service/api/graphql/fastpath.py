@@ -283,16 +283,14 @@ def _game(loaded: LoadedGame, selections: tuple[Selection, ...], language: str) 
 def _legal_moves(
     loaded: LoadedGame, selections: tuple[Selection, ...], language: str
 ) -> list[dict[str, Any]]:
-    rows = [("LegalMove", move, label) for move, label in loaded.legal_moves()]
     if all(s.name in LEGAL_MOVE_COLUMNS for s in selections):
         columns = _columns(selections, LEGAL_MOVE_COLUMNS)
+        rows = [("LegalMove", move, label) for move, label in loaded.legal_moves()]
         return [{key: row[i] for key, i in columns} for row in rows]
-    game, state, seat = loaded.game, loaded.state, loaded.viewer
-    if seat is None:
-        return []  # a spectator has none
+    catalog = loaded.game.texts
     answer = []
-    for row in rows:
-        said = game.label_message(state, seat, row[1])
+    for move, label, (key, values) in loaded.said_moves():  # each label worked out once
+        said, row = catalog.say(key, **values), ("LegalMove", move, label)
         answer.append(
             {
                 s.key: _message(said, s.children, language)

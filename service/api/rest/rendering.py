@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
+from msgspec.structs import astuple
 
 from service.api.edge.problems import from_refusal
 from service.core import LoadedGame
 from service.core.clocks import clock_json
-from service.core.localized import detail_raw, label_raw, message_json, message_raw, refusal_message
+from service.core.localized import detail_raw, label_raw, message_json, refusal_message, said_raw
 from service.core.takebacks import note_json, request_json
 from service.engine import Game
 from service.engine.texts import ENGLISH
@@ -72,19 +72,14 @@ def game_json(
 def legal_moves_json(
     loaded: LoadedGame, language: str = ENGLISH, messages: bool = True
 ) -> list[dict[str, Any]]:
-    """The viewer's legal moves, each with its label and the label's message (issue #32)."""
-    game, state, seat = loaded.game, loaded.state, loaded.viewer
-    if seat is None:
-        return []  # a spectator has none
+    """The viewer's legal moves (none for a spectator), each with its label and the label's
+    message (issue #32)."""
     if not messages:
         return [{"move": move, "label": label} for move, label in loaded.legal_moves()]
+    catalog = loaded.game.texts
     return [
-        {
-            "move": move,
-            "label": label,
-            "labelMessage": message_raw(game.label_message(state, seat, move), language),
-        }
-        for move, label in loaded.legal_moves()
+        {"move": move, "label": label, "labelMessage": said_raw(catalog, said, language)}
+        for move, label, said in loaded.said_moves()
     ]
 
 
@@ -93,13 +88,19 @@ def scores_json(loaded: LoadedGame, language: str = ENGLISH, messages: bool = Tr
     scores = loaded.scores()
     if not messages:
         return scores  # the Struct: the encoder writes the same JSON as to_builtins would
-    data: dict[str, Any] = msgspec.to_builtins(scores)
+    # Each Struct's own fields by their JSON names, values as they are: the encoder writes them
+    # as msgspec.to_builtins would have made them, without converting every item first.
     namespace = loaded.game.texts.namespace
-    for entry, raw in zip(scores.entries, data["entries"], strict=True):
-        raw["detailMessages"] = [
+    entries = []
+    for entry in scores.entries:
+        shallow = dict(zip(type(entry).__struct_encode_fields__, astuple(entry), strict=True))
+        shallow["detailMessages"] = [
             detail_raw(namespace, item.detail, language) for item in entry.breakdown
         ]
-    return data
+        entries.append(shallow)
+    shallow = dict(zip(type(scores).__struct_encode_fields__, astuple(scores), strict=True))
+    shallow["entries"] = entries
+    return shallow
 
 
 def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
