@@ -18,7 +18,7 @@ import msgspec
 
 from service.engine.explain import Reasons
 from service.engine.rng import Rng
-from service.engine.texts import Catalog, Message
+from service.engine.texts import Catalog, Message, Said
 
 
 def _camel(name: str) -> str:
@@ -191,6 +191,11 @@ class Game(Protocol[S, M]):
 
     def label_message(self, state: S, seat: int, move: M) -> Message:
         """`label` as a message of `texts`, for any language."""
+        ...
+
+    def label_said(self, state: S, seat: int, move: M) -> Said:
+        """`label` as its catalog key and values: `texts.text` of them is `label`, `texts.say`
+        of them `label_message`, so an answer that shows both works the label out once."""
         ...
 
     def view(self, state: S, seat: int | None) -> Any:

@@ -85,6 +85,9 @@ class TreeLinedAvenue(BotHooks):
         key, values = label(state, move)
         return TEXTS.say(key, **values)
 
+    def label_said(self, state: State, seat: int, move: AvenueMove) -> Said:
+        return label(state, move)
+
     def view(self, state: State, seat: int | None) -> AvenueView:
         return view(state, seat)
 

@@ -112,6 +112,9 @@ class Treeline(BotHooks):
         key, values = _label(state, move)
         return TEXTS.say(key, **values)
 
+    def label_said(self, state: State, seat: int, move: TreelineMove) -> Said:
+        return _label(state, move)
+
     def view(self, state: State, seat: int | None) -> TreelineView:
         return view(state, seat)
 

@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from service.engine import BotHooks, BotTuning, Options, Rng, Scores
 from service.engine.explain import Reasons
-from service.engine.texts import Catalog, Message
+from service.engine.texts import Catalog, Message, Said
 from service.games.treelings import hidden, rules, scoring
 from service.games.treelings.cards import CARDS
 from service.games.treelings.reasons import REASONS, TURN_RULE
@@ -60,6 +60,9 @@ class Treelings(BotHooks):
     def label_message(self, state: State, seat: int, move: TreelingsMove) -> Message:
         key, values = rules.label(state, move)
         return TEXTS.say(key, **values)
+
+    def label_said(self, state: State, seat: int, move: TreelingsMove) -> Said:
+        return rules.label(state, move)
 
     def view(self, state: State, seat: int | None) -> TreelingsView:
         return view(state, seat)

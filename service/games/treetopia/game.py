@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from service.engine import BotHooks, BotTuning, Options, Rng, Scores
 from service.engine.explain import Reasons
-from service.engine.texts import Catalog, Message
+from service.engine.texts import Catalog, Message, Said
 from service.games.treetopia import hidden, rules
 from service.games.treetopia import view as views
 from service.games.treetopia.reasons import REASONS, TURN_RULE
@@ -65,6 +65,9 @@ class Treetopia(BotHooks):
     def label_message(self, state: State, seat: int, move: TreetopiaMove) -> Message:
         key, values = views.label(state, seat, move)
         return TEXTS.say(key, **values)
+
+    def label_said(self, state: State, seat: int, move: TreetopiaMove) -> Said:
+        return views.label(state, seat, move)
 
     def view(self, state: State, seat: int | None) -> views.TreetopiaView:
         return views.view(state, seat)
