@@ -133,6 +133,18 @@ class BotHooks:
         return (-1,)
 
 
+class SaidLabels:
+    """Defaults of the contract's `label` and `label_message`, said in the game's catalog
+    `texts` from its `label_said`: a game class inherits them and writes the label once."""
+
+    def label(self: Game[Any, Any], state: Any, seat: int, move: Any) -> str:
+        return self.texts.text(*self.label_said(state, seat, move))
+
+    def label_message(self: Game[Any, Any], state: Any, seat: int, move: Any) -> Message:
+        key, values = self.label_said(state, seat, move)
+        return self.texts.say(key, **values)
+
+
 def _players(state: Any) -> int:
     players: int = state.players
     return players
