@@ -227,6 +227,7 @@ async def chaos(
         await settle(traffic, topology, SETTLE_SECONDS)
         async with _redis(topology) as redis:
             report = await audit(redis, traffic, scenario.windows, replica_ack)
+        report.tracebacks = tracebacks(topology)
         await traffic.players.aclose()
         return report
     finally:
@@ -252,8 +253,26 @@ def main() -> None:
     sys.exit(0 if report.passed else 1)
 
 
+def tracebacks(topology: Topology) -> list[str]:
+    """Each traceback the API replicas and workers logged (restarts append to the same log),
+    with the line before it: what an untyped error in the audit was."""
+    found = []
+    for proc in topology.procs:
+        lines = topology.output(proc).splitlines()
+        for at, line in enumerate(lines):
+            if line.startswith("Traceback"):
+                end = at + 1
+                while end < len(lines) and lines[end].startswith((" ", "\t")):
+                    end += 1
+                block = lines[max(at - 1, 0) : end + 1]
+                found.append(f"{proc.role} {proc.index}:\n" + "\n".join(block))
+    return found
+
+
 def print_report(report: Report) -> None:
     print("AUDIT " + json.dumps(report.figures))
+    for block in report.tracebacks[:5]:
+        print("  logged:", block)
     for line in report.lost[:20]:
         print("  lost:", line)
     for line in report.late[:20]:

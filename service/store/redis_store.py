@@ -74,7 +74,13 @@ from typing import Any, TypeVar
 import msgspec
 from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
-from redis.exceptions import ClusterDownError, MovedError, NoScriptError, RedisError
+from redis.exceptions import (
+    ClusterDownError,
+    MovedError,
+    NoScriptError,
+    RedisClusterException,
+    RedisError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeout
 
@@ -370,7 +376,8 @@ class RedisStore:
         started = time.perf_counter()
         try:
             return await call()
-        except RedisError as exc:
+        except (RedisError, RedisClusterException) as exc:
+            # RedisClusterException: e.g. a slot no node serves in the map of slots, mid-failover
             metrics.STORE_ERRORS.labels(command).inc()
             if isinstance(exc, RedisConnectionError | RedisTimeout):
                 self._follow_failover()
@@ -670,16 +677,18 @@ class RedisStore:
 
             await self._timed(command, pipelined)
             return
-        shares: dict[str, list[Command]] = {}
-        for write in writes:
-            node = redis.get_node_from_key(write[1]) if isinstance(redis, RedisCluster) else None
-            shares.setdefault("" if node is None else node.name, []).append(write)
 
         async def acked(share: list[Command]) -> int:
             replies = await self._execute([*share, self._wait], share[0][1])
             return int(replies[-1])
 
         async def every_server() -> list[int]:
+            shares: dict[str, list[Command]] = {}
+            for write in writes:
+                node = (
+                    redis.get_node_from_key(write[1]) if isinstance(redis, RedisCluster) else None
+                )
+                shares.setdefault("" if node is None else node.name, []).append(write)
             return list(await asyncio.gather(*(acked(share) for share in shares.values())))
 
         confirmed = await self._timed(command, every_server)
