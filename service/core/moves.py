@@ -128,7 +128,7 @@ async def replayed(
             "this idempotencyKey was used with a different request; use a new key",
             record.version,
         )
-    await service.store.confirm_replicated(game_id)
+    await service.store.confirm_replicated(game_id, record.version, record.status())
     loaded = LoadedGame(game_id, record, game, seat)
     if (
         done.fingerprint is None

@@ -83,8 +83,12 @@ async def test_a_delivery_drains_the_games_waiting_for_a_retry_in_their_order() 
         shown = await status(h, endpoint_id)
         assert shown["status"] == "FAILING" and shown["failingSince"] is not None
         queue = queue_key("acme", endpoint_id, game["id"])
-        waiting = await h.redis.llen(queue)
-        assert waiting >= 2, "the first event and those queued behind it"
+
+        async def queued() -> int | None:  # the worker fans the moves' events out meanwhile
+            length = int(await h.redis.llen(queue))
+            return length if length >= 2 else None
+
+        waiting = await until(queued, "the first event and those queued behind it")
         h.receiver.down("outage", False)
         other, _ = await create(h, ACME, ["carol", "dave"])
 
