@@ -161,14 +161,15 @@ async def settle(traffic: Traffic, topology: Topology, seconds: float) -> None:
                 loaded = await load(redis, game.id)
                 if loaded is not None and not loaded.record.finished:
                     pending += 1
-            expected = 0
+            expected = set()
             for game in [*traffic.human, *(f.game for f in traffic.followed), *traffic.clocked]:
                 loaded = await load(redis, game.id)
                 if loaded is not None and loaded.record.status() == "FINISHED":
-                    expected += 1
+                    expected.add(f"msg_{game.id}.{loaded.record.version}.game.finished")
+            # by id, not by count: a game's ending lost in a failover may have been delivered
+            # before it was lost (docs/reliability.md), and the game ends again at another version
             received = traffic.receiver.ids if traffic.receiver else set()
-            finished_ids = sum(1 for m in received if m.endswith(".game.finished"))
-            if not pending and finished_ids >= expected:
+            if not pending and expected <= received:
                 return
             await asyncio.sleep(1)
 
@@ -227,6 +228,7 @@ async def chaos(
         await settle(traffic, topology, SETTLE_SECONDS)
         async with _redis(topology) as redis:
             report = await audit(redis, traffic, scenario.windows, replica_ack)
+        report.tracebacks = tracebacks(topology)
         await traffic.players.aclose()
         return report
     finally:
@@ -252,8 +254,26 @@ def main() -> None:
     sys.exit(0 if report.passed else 1)
 
 
+def tracebacks(topology: Topology) -> list[str]:
+    """Each traceback the API replicas and workers logged (restarts append to the same log),
+    with the line before it: what an untyped error in the audit was."""
+    found = []
+    for proc in topology.procs:
+        lines = topology.output(proc).splitlines()
+        for at, line in enumerate(lines):
+            if line.startswith("Traceback"):
+                end = at + 1
+                while end < len(lines) and lines[end].startswith((" ", "\t")):
+                    end += 1
+                block = lines[max(at - 1, 0) : end + 1]
+                found.append(f"{proc.role} {proc.index}:\n" + "\n".join(block))
+    return found
+
+
 def print_report(report: Report) -> None:
     print("AUDIT " + json.dumps(report.figures))
+    for block in report.tracebacks[:5]:
+        print("  logged:", block)
     for line in report.lost[:20]:
         print("  lost:", line)
     for line in report.late[:20]:

@@ -94,6 +94,7 @@ class Report:
     lost: list[str] = field(default_factory=list)  # acknowledged moves missing from Redis
     problems: list[str] = field(default_factory=list)  # everything else that must not happen
     late: list[str] = field(default_factory=list)  # typed UNAVAILABLE just after a fault
+    tracebacks: list[str] = field(default_factory=list)  # what the processes logged (chaos.py)
 
     @property
     def passed(self) -> bool:

@@ -40,6 +40,7 @@ from service.core.record_format import MAX_RECORD_BYTES
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.webhooks.endpoints import EndpointStore
+from service.webhooks.tenant_events import TenantEvents
 
 log = logging.getLogger("uvicorn.error")  # uvicorn's own: shown beside its "Shutting down"
 
@@ -134,8 +135,8 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         settings.rate_limit_sync_seconds,
     )
     admission = Admission(limiter)
-    endpoints = EndpointStore(store, settings)
-    graphql = GraphQLApp(game_service, settings, admission, endpoints)
+    endpoints, tenant_events = EndpointStore(store, settings), TenantEvents(store)
+    graphql = GraphQLApp(game_service, settings, admission, endpoints, tenant_events)
 
     async def healthz(request: Request) -> Response:
         return PlainTextResponse("ok")
@@ -171,7 +172,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
             Route("/graphql", graphql, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
             *rest.routes(game_service, settings.max_json_depth),
-            *rest_webhooks.routes(game_service, endpoints, settings.max_json_depth),
+            *rest_webhooks.routes(game_service, endpoints, tenant_events, settings.max_json_depth),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", metrics_route),

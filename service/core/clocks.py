@@ -28,7 +28,7 @@ MAX_SECONDS = 30 * 24 * 3600.0
 MIN_PER_DECISION = 1.0  # seconds: the shortest perDecisionSeconds
 MIN_PER_SEAT_TOTAL = 10.0  # seconds: the smallest perSeatTotalSeconds bank
 # the banks of this many latest versions are kept in the record (Record.banks): a takeback
-# further back than that leaves the banks as they are (service/core/takebacks.py)
+# further back than that leaves the banks as they are (service/core/takeback_steps.py)
 BANKS_KEPT = 16
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from service.engine import Game, Scores
 from service.engine.play import decode_state
+from service.engine.texts import Said
 from service.store import Record
 from service.store.records import Outcome
 
@@ -53,6 +54,21 @@ class LoadedGame:
         if moves is None:
             moves = self.game.legal_moves(self.state, self.viewer)
         return [(m, self.game.label(self.state, self.viewer, m)) for m in moves]
+
+    def said_moves(self) -> list[tuple[Any, str, Said]]:
+        """`legal_moves` with each label's catalog key and values too (what `label_message`
+        says): an answer with both works each label out once."""
+        if self.viewer is None or self.viewer not in self.to_act:
+            return []
+        moves = self._moves
+        if moves is None:
+            moves = self.game.legal_moves(self.state, self.viewer)
+        game, state, seat, texts = self.game, self.state, self.viewer, self.game.texts
+        said_moves = []
+        for move in moves:
+            key, values = game.label_said(state, seat, move)
+            said_moves.append((move, texts.text(key, values), (key, values)))
+        return said_moves
 
     def scores(self) -> Scores:
         return self.game.scores(self.state)

@@ -11,8 +11,10 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import Any
 
+import msgspec
+
 from service.engine import Game
-from service.engine.texts import COMMON, ENGLISH, Message, Texts
+from service.engine.texts import COMMON, ENGLISH, Catalog, Message, Said, Texts
 from service.games import games
 from service.refusals import Refused
 
@@ -40,13 +42,58 @@ def message_json(message: Message, language: str = ENGLISH) -> dict[str, Any]:
     }
 
 
+@lru_cache(maxsize=16384)
+def message_raw(message: Message, language: str = ENGLISH) -> msgspec.Raw:
+    """`message_json` encoded once, for answers encoded by msgspec (REST): the same bytes,
+    without walking the dict on every read."""
+    return msgspec.Raw(msgspec.json.encode(message_json(message, language)))
+
+
+def said_raw(catalog: Catalog, said: Said, language: str = ENGLISH) -> msgspec.Raw:
+    """A legal move's label message (`Game.label_said`, as `label_message` says it), encoded.
+    Cached by the key and its values when each is a str or an int (as a label's almost always
+    are), whose text is fixed by their value; any other value makes the message anew."""
+    key, values = said
+    items = tuple(values.items())
+    if all(type(value) is str or type(value) is int for _, value in items):
+        return _said_raw(catalog.namespace, key, items, language)
+    return message_raw(catalog.say(key, **values), language)
+
+
+@lru_cache(maxsize=16384)
+def _said_raw(
+    namespace: str, key: str, items: tuple[tuple[str, Any], ...], language: str
+) -> msgspec.Raw:
+    return message_raw(texts().catalogs[namespace].say(key, **dict(items)), language)
+
+
 def said_label(game: Game[Any, Any], label: str) -> Message:
     """A history entry's stored English label as its message: a move's (the game's `label.`
     ids) or an entry the service wrote (`common.history.`); one no catalog says (an earlier
     release's wording) is `common.history.verbatim`."""
-    places = [(game.texts.namespace, "label."), (COMMON.namespace, "history.")]
+    return _said_label(game.texts.namespace, label)
+
+
+@lru_cache(maxsize=16384)
+def _said_label(namespace: str, label: str) -> Message:
+    """Cached: a history is read back entry by entry on every read of it, and parsing tries
+    the catalog's patterns one by one (a Message is immutable)."""
+    places = [(namespace, "label."), (COMMON.namespace, "history.")]
     message = texts().parse(label, *places)
     return message if message is not None else COMMON.say("history.verbatim", text=label)
+
+
+@lru_cache(maxsize=16384)
+def label_raw(namespace: str, label: str, language: str = ENGLISH) -> msgspec.Raw:
+    """`message_raw(said_label(...))` in one lookup by plain strings (a history read asks it
+    for every entry; hashing a Message costs more than hashing its text)."""
+    return message_raw(_said_label(namespace, label), language)
+
+
+@lru_cache(maxsize=8192)
+def detail_raw(namespace: str, detail: str, language: str = ENGLISH) -> msgspec.Raw:
+    """`message_raw(said_detail(...))` in one lookup, as `label_raw`."""
+    return message_raw(_said_detail(namespace, detail), language)
 
 
 def said_detail(game: Game[Any, Any], detail: str) -> Message:

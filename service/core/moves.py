@@ -1,7 +1,7 @@
 """applyMove's decision, once the game is loaded and the seat known (GameService.apply): the
 idempotency key, the expected version, an ending, whether this release may play the game,
 then the engine and one version-checked commit. A key used already answers the game as of the
-version its move made (`replayed`, which service/core/takebacks.py shares)."""
+version its move made (`replayed`, which service/core/takeback_steps.py shares)."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ async def replayed(
             "this idempotencyKey was used with a different request; use a new key",
             record.version,
         )
-    await service.store.confirm_replicated(game_id)
+    await service.store.confirm_replicated(game_id, record.version, record.status())
     loaded = LoadedGame(game_id, record, game, seat)
     if (
         done.fingerprint is None

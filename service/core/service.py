@@ -12,7 +12,8 @@ The longer paths live beside it, each a module of plain functions (or, with stat
 an object the service holds): who asks and as which seat (callers.py), loading a game
 (loading.py), a move's decision and idempotent replays (moves.py), past versions and the
 spectator delay (past_versions.py), endings (endings.py), dry runs, hints and history
-(reads.py), portable records (record_requests.py), takebacks (takebacks.py).
+(reads.py), portable records (record_requests.py), takebacks (takebacks.py, the policy;
+takeback_steps.py, its steps).
 """
 
 from __future__ import annotations
@@ -27,7 +28,17 @@ import msgspec
 
 from service import metrics
 from service.bots.hints import HintPool
-from service.core import callers, clocks, endings, listing, moves, reads, record_requests, takebacks
+from service.core import (
+    callers,
+    clocks,
+    endings,
+    listing,
+    moves,
+    reads,
+    record_requests,
+    takeback_steps,
+    takebacks,
+)
 from service.core.access import KeyNeeded, Tenants, new_token, tenant_seat
 from service.core.callers import Caller, caller_of
 from service.core.creation import new_game
@@ -259,8 +270,8 @@ class GameService:
         idempotency_key: str | None,
     ) -> Applied:
         """The caller's seat takes back its last decision, or asks the others to agree
-        (service/core/takebacks.py)."""
-        return await takebacks.ask(
+        (service/core/takeback_steps.py)."""
+        return await takeback_steps.ask(
             self, game_id, caller_of(caller), expected_version, idempotency_key
         )
 
@@ -273,11 +284,11 @@ class GameService:
         idempotency_key: str | None,
     ) -> Applied:
         """The caller's seat accepts or declines the pending takeback request."""
-        return await takebacks.answer(
+        return await takeback_steps.answer(
             self, game_id, caller_of(caller), accept, expected_version, idempotency_key
         )
 
-    # what service/core/takebacks.py shares with applyMove: the key, loading, the seat, replays
+    # what takeback_steps.py shares with applyMove: the key, loading, the seat, replays
     check_idempotency_key = staticmethod(moves.check_idempotency_key)
 
     async def load_for(

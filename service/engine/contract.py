@@ -18,7 +18,7 @@ import msgspec
 
 from service.engine.explain import Reasons
 from service.engine.rng import Rng
-from service.engine.texts import Catalog, Message
+from service.engine.texts import Catalog, Message, Said
 
 
 def _camel(name: str) -> str:
@@ -133,6 +133,18 @@ class BotHooks:
         return (-1,)
 
 
+class SaidLabels:
+    """Defaults of the contract's `label` and `label_message`, said in the game's catalog
+    `texts` from its `label_said`: a game class inherits them and writes the label once."""
+
+    def label(self: Game[Any, Any], state: Any, seat: int, move: Any) -> str:
+        return self.texts.text(*self.label_said(state, seat, move))
+
+    def label_message(self: Game[Any, Any], state: Any, seat: int, move: Any) -> Message:
+        key, values = self.label_said(state, seat, move)
+        return self.texts.say(key, **values)
+
+
 def _players(state: Any) -> int:
     players: int = state.players
     return players
@@ -191,6 +203,11 @@ class Game(Protocol[S, M]):
 
     def label_message(self, state: S, seat: int, move: M) -> Message:
         """`label` as a message of `texts`, for any language."""
+        ...
+
+    def label_said(self, state: S, seat: int, move: M) -> Said:
+        """`label` as its catalog key and values: `texts.text` of them is `label`, `texts.say`
+        of them `label_message`, so an answer that shows both works the label out once."""
         ...
 
     def view(self, state: S, seat: int | None) -> Any:

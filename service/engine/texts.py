@@ -183,7 +183,15 @@ class Catalog:
         }
         # longest literal text first: "takes the {colour}" is tried before "takes {count} {colour}"
         ordered = sorted(self.entries.items(), key=lambda item: -len(_literal(item[1].template)))
-        self._patterns = [(id_, _pattern(e.template, e.params), e.params) for id_, e in ordered]
+        self._patterns = [
+            (
+                id_,
+                _pattern(e.template, e.params),
+                e.params,
+                list(dict.fromkeys(placeholders(e.template))),
+            )
+            for id_, e in ordered
+        ]
 
     @classmethod
     def load(cls, namespace: str, directory: Path) -> Catalog:
@@ -226,16 +234,13 @@ class Catalog:
         """The message of `section` (e.g. `label.`) whose English text is `text`, if this
         catalog says it."""
         prefix = f"{self.namespace}.{section}"
-        for id_, pattern, params in self._patterns:
+        for id_, pattern, params, names in self._patterns:
             if not id_.startswith(prefix):
                 continue
             found = pattern.match(text)
             if found is not None:
                 values = found.groupdict()
-                names = placeholders(self.entries[id_].template)
-                return Message(
-                    id_, tuple(Param(n, params[n], values[n]) for n in dict.fromkeys(names))
-                )
+                return Message(id_, tuple(Param(n, params[n], values[n]) for n in names))
         return None
 
     def languages(self) -> list[str]:

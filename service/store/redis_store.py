@@ -74,7 +74,13 @@ from typing import Any, TypeVar
 import msgspec
 from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
-from redis.exceptions import ClusterDownError, MovedError, NoScriptError, RedisError
+from redis.exceptions import (
+    ClusterDownError,
+    MovedError,
+    NoScriptError,
+    RedisClusterException,
+    RedisError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeout
 
@@ -206,18 +212,24 @@ redis.call('RPUSH', KEYS[2], unpack(ARGV, 18))
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[2], 'f:' .. ARGV[4], ARGV[8]) end
 if ARGV[15] ~= '' then redis.call('HSET', KEYS[4], ARGV[15], ARGV[16]) end
 for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
+$EVENTSenqueue(KEYS[5], ARGV[6], ARGV[2], ARGV[9])
+index(6, ARGV[10], ARGV[11], ARGV[12], ARGV[6], ARGV[13])
+outbox(6 + #ARGV[11], ARGV[6], ARGV[2], ARGV[14])
+return {'ok', tonumber(ARGV[2])}
+"""
+)
+
+# The commit's events, one per new version (`$EVENTS` of the commit script). With
+# RULES_REPLICA_ACK the script leaves them out and `RedisStore.announce` publishes once the
+# replicas confirmed the write: a subscriber never sees a version a failover may still take back.
+_EVENTS = """
 local channel = 'g:{' .. ARGV[6] .. '}:events'
 for v = tonumber(ARGV[1]) + 1, tonumber(ARGV[2]) do
   local status = 'ACTIVE'
   if v == tonumber(ARGV[2]) then status = ARGV[7] end
   redis.call('$PUBLISH', channel, cjson.encode({gameId = ARGV[6], version = v, status = status}))
 end
-enqueue(KEYS[5], ARGV[6], ARGV[2], ARGV[9])
-index(6, ARGV[10], ARGV[11], ARGV[12], ARGV[6], ARGV[13])
-outbox(6 + #ARGV[11], ARGV[6], ARGV[2], ARGV[14])
-return {'ok', tonumber(ARGV[2])}
 """
-)
 
 # KEYS: record, history, idempotency, checkpoints. ARGV: version, folded history, idempotency
 # grace, folded checkpoints ('' for none), record format. Only a game still at that version whose
@@ -349,9 +361,10 @@ class RedisStore:
         self.redis = redis
         self.settings = settings
         self.cluster = isinstance(redis, RedisCluster)
-        publish = "SPUBLISH" if self.cluster else "PUBLISH"
+        self._publish = "SPUBLISH" if self.cluster else "PUBLISH"
+        events = "" if self.replica_ack else _EVENTS.replace("$PUBLISH", self._publish)
         self._create = redis.register_script(_CREATE)
-        self._commit = redis.register_script(_COMMIT_TEMPLATE.replace("$PUBLISH", publish))
+        self._commit = redis.register_script(_COMMIT_TEMPLATE.replace("$EVENTS", events))
         self._fold = redis.register_script(_FOLD)
         self._claim = redis.register_script(_CLAIM)
         self._reissue = redis.register_script(_REISSUE)
@@ -370,7 +383,8 @@ class RedisStore:
         started = time.perf_counter()
         try:
             return await call()
-        except RedisError as exc:
+        except (RedisError, RedisClusterException) as exc:
+            # RedisClusterException: e.g. a slot no node serves in the map of slots, mid-failover
             metrics.STORE_ERRORS.labels(command).inc()
             if isinstance(exc, RedisConnectionError | RedisTimeout):
                 self._follow_failover()
@@ -616,14 +630,35 @@ class RedisStore:
             await self._enqueue_after(game_id, record.tenant, record.version, bot_due)
         if committed.outcome == "ok":
             self._confirmed("commit", confirmed)
+            await self.announce(game_id, record.version, record.status())
         return committed
 
-    async def confirm_replicated(self, game_id: str) -> None:
+    async def announce(self, game_id: str, version: int, status: str) -> None:
+        """With RULES_REPLICA_ACK, the event of a confirmed version (the commit script leaves
+        it out): one event of the latest version, since a subscriber is given every version
+        up to the one an event names (service/core/following.py). A write whose confirmation
+        timed out is announced by its retry (`confirm_replicated`) or with the game's next
+        version. Failing to publish fails nothing: the write stands, acknowledged; a
+        subscriber catches up with the next event or when it resumes."""
+        if not self.replica_ack:
+            return
+        channel = f"g:{{{game_id}}}:events"
+        event = msgspec.json.encode({"gameId": game_id, "version": version, "status": status})
+        try:
+            await self._timed(
+                "announce", lambda: self._execute([(self._publish, channel, event)], channel)
+            )
+        except StoreUnavailable as exc:
+            log.warning("event of %s v%d not published (%s)", game_id, version, exc)
+
+    async def confirm_replicated(self, game_id: str, version: int, status: str) -> None:
         """With RULES_REPLICA_ACK: return once enough replicas hold every write the game's
-        master made so far (a replayed answer's move among them), else NotReplicated. WAIT
+        master made so far (a replayed answer's move among them), else NotReplicated; then
+        announce the game's `version` (the first try may have been refused unannounced). WAIT
         counts only its own connection's writes, so it follows a short-lived marker in the
         game's slot, written on that connection: a replica reaches it after all before it."""
         await self.confirm_marked("replicated", f"g:{{{game_id}}}:w", "")
+        await self.announce(game_id, version, status)
 
     async def confirm_marked(self, command: str, marker: str, message: str) -> None:
         """With RULES_REPLICA_ACK: return once enough replicas hold every write made so far on
@@ -670,16 +705,18 @@ class RedisStore:
 
             await self._timed(command, pipelined)
             return
-        shares: dict[str, list[Command]] = {}
-        for write in writes:
-            node = redis.get_node_from_key(write[1]) if isinstance(redis, RedisCluster) else None
-            shares.setdefault("" if node is None else node.name, []).append(write)
 
         async def acked(share: list[Command]) -> int:
             replies = await self._execute([*share, self._wait], share[0][1])
             return int(replies[-1])
 
         async def every_server() -> list[int]:
+            shares: dict[str, list[Command]] = {}
+            for write in writes:
+                node = (
+                    redis.get_node_from_key(write[1]) if isinstance(redis, RedisCluster) else None
+                )
+                shares.setdefault("" if node is None else node.name, []).append(write)
             return list(await asyncio.gather(*(acked(share) for share in shares.values())))
 
         confirmed = await self._timed(command, every_server)

@@ -42,7 +42,7 @@ from redis.exceptions import RedisError, ResponseError
 
 from service import metrics
 from service.settings import Settings
-from service.store import RedisStore, StoreUnavailable
+from service.store import NotReplicated, RedisStore, StoreUnavailable
 from service.store.jobs import LANES, first_entries
 from service.store.outbox import outbox_key
 from service.webhooks import delivery
@@ -185,6 +185,7 @@ class Deliverer:
     ) -> None:
         redis: Any = store.redis
         self.redis = redis
+        self.store = store
         self.endpoints = EndpointStore(store, settings)
         self.settings = settings
         self.consumer = consumer
@@ -278,10 +279,24 @@ class Deliverer:
             return
         for key, entries in reply or []:
             tenant = self.tenants[list(streams).index(key.decode())]
+            if entries and not await self._replicated(lane, tenant):
+                continue  # left pending: reclaimed once the lease runs out
             for entry, fields in entries:
                 await self._fan_out_entry(tenant, lane, entry, fields)
             if entries:
                 self.outbox_due.add(lane)  # maybe more
+
+    async def _replicated(self, lane: int, tenant: str) -> bool:
+        """With RULES_REPLICA_ACK, whether the replicas hold the outbox entries just read: the
+        commit that wrote them may not be confirmed, and a failover could still take it back
+        (its events would announce a version that never was). A marker written in the lane's
+        slot after them, and WAIT, tell (RedisStore.confirm_marked); without the setting, True."""
+        try:
+            await self.store.confirm_marked("webhooks", f"{outbox_key(lane, tenant)}:w", "")
+        except NotReplicated:
+            log.info("webhooks: the outbox of %s in lane %d waits for its replicas", tenant, lane)
+            return False
+        return True
 
     async def _reclaim_outboxes(self) -> None:
         """Outbox entries a dead worker read but never acknowledged (in the outboxes that
@@ -291,6 +306,8 @@ class Deliverer:
             reply = await self.redis.xautoclaim(
                 key, GROUP, self.consumer, int(self.lease * 1000), "0-0", count=64
             )
+            if reply[1] and not await self._replicated(lane, tenant):
+                continue
             for entry, fields in reply[1]:
                 if fields:
                     await self._fan_out_entry(tenant, lane, entry, fields)

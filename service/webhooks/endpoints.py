@@ -1,6 +1,7 @@
 """A tenant's webhook endpoints (issue 20, docs/webhooks.md): saved, listed, changed, deleted,
-their secrets rotated, their delivery log and given-up events read, events retried by hand or
-sent as a test, the tenant's events listed by cursor.
+their secrets rotated, whether their deliveries give up. What became of their events (the
+delivery log, given-up events, events retried by hand or sent as a test, the tenant's events
+listed by cursor) is tenant_events.py.
 
 Every key is one of model.py's. A tenant's keys share one hash slot, so each step that touches
 several of them is one Lua script (atomic on one server and on a cluster); the per-lane flags
@@ -36,90 +37,34 @@ from service.store.jobs import LANES
 from service.store.outbox import enabled_key
 from service.store.redis_store import CHANGE_NOT_REPLICATED
 from service.webhooks import urls
-from service.webhooks.events import WebhookTest
 from service.webhooks.model import (
     EVENT_TYPES,
-    EVENTS_PAGE,
-    EVENTS_SCAN,
-    FAILED_LENGTH,
-    LOG_LENGTH,
     MANUAL,
     MAX_ENDPOINTS,
-    RETENTION,
-    TEST_EVENT,
-    Attempt,
     Endpoint,
-    Event,
-    attempt_decoder,
     drained_key,
     due_key,
     endpoint_decoder,
     endpoint_encoder,
     endpoints_key,
-    events_key,
     failed_key,
     failing_key,
     log_key,
     marker_key,
-    message_id,
-    message_key,
-    parse_message_id,
     queue_key,
     retry_key,
-    timestamp,
     tries_key,
 )
 
 T = TypeVar("T")
-Blobs = list[bytes]
-ScoredBlobs = list[tuple[bytes, float]]
-Attempts = list[Attempt]  # (the class's `list` method hides the builtin in its annotations)
-Given = list[tuple[str, float]]  # (message id, when delivery gave up)
 Names = list[str]
-Entries = list[tuple[bytes, dict[bytes, bytes]]]
-Picked = list[tuple[bytes, str]]
-Bodies = list[bytes | None]
 MAX_DESCRIPTION = 200
-MAX_MESSAGE_ID = 300  # "msg_" + a game id, a version and a type: far below
 ROTATION_GRACE = 24 * 3600  # seconds the previous secret still signs (docs/webhooks.md)
 UPDATE_ATTEMPTS = 5  # compare-and-set rounds against a concurrent change of the same endpoint
 ENDPOINT_ID = re.compile(r"ep_[A-Za-z0-9_-]{16}")
 UNREADABLE = "this webhook endpoint cannot be read at the moment: a fault on our side"
 
 log = logging.getLogger("service.webhooks")
-event_encoder = msgspec.json.Encoder()
-_STREAM_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}")
-
-
-class ListedEvent(msgspec.Struct, frozen=True):
-    """One event of webhookEvents: its cursor, its id (Webhook-Id) and its body as sent."""
-
-    cursor: str
-    message: str
-    body: bytes
-
-
-class EventPage(msgspec.Struct, frozen=True):
-    events: list[ListedEvent]
-    end_cursor: str | None  # where the next page starts (past what was read, filtered or not)
-    has_next: bool
-
-
-def encode_event_cursor(entry_id: str) -> str:
-    """An opaque cursor for an entry of the tenant's events stream."""
-    return "ev_" + base64.urlsafe_b64encode(entry_id.encode()).decode().rstrip("=")
-
-
-def decode_event_cursor(cursor: str) -> str | None:
-    """The stream entry id a cursor names, None when it is not one of ours."""
-    if not cursor.startswith("ev_") or len(cursor) > 64:
-        return None
-    raw = cursor.removeprefix("ev_")
-    try:
-        entry = base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)).decode()
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return entry if _STREAM_ID.fullmatch(entry) else None
 
 
 # KEYS: endpoints; ARGV: id, blob, most endpoints. 1 saved, 0 the tenant has the most already.
@@ -139,41 +84,6 @@ _DELETE = """
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('DEL', KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9])
-return 1
-"""
-# KEYS: endpoints, message, manual queue, due, failed, the message's game queue, retry,
-# drained; ARGV: id, message id, now, retention, MANUAL, game. An event still in its game's
-# queue (retrying, or behind one that is) has that queue due now, as a drain does; any other
-# kept one joins the manual queue. 1 queued (or queued already), 0 no such endpoint, -1 the
-# message expired.
-_RETRY = """
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
-if redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
-if redis.call('LPOS', KEYS[6], ARGV[2]) then
-  if redis.call('ZSCORE', KEYS[7], ARGV[6]) then
-    local scheduled = redis.call('ZSCORE', KEYS[4], ARGV[6])
-    if scheduled then
-      redis.call('HSET', KEYS[8], ARGV[6], scheduled)
-      redis.call('ZADD', KEYS[4], ARGV[3], ARGV[6])
-    end
-    redis.call('ZREM', KEYS[7], ARGV[6])
-  end
-  return 1
-end
-if not redis.call('LPOS', KEYS[3], ARGV[2]) then redis.call('RPUSH', KEYS[3], ARGV[2]) end
-redis.call('EXPIRE', KEYS[3], ARGV[4])
-redis.call('ZADD', KEYS[4], 'NX', ARGV[3], ARGV[5])
-redis.call('ZREM', KEYS[5], ARGV[2])
-return 1
-"""
-# KEYS: endpoints, message, manual queue, due; ARGV: id, message id, body, now, retention,
-# MANUAL. 1 queued, 0 no such endpoint.
-_SEND_TEST = """
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
-redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[5])
-redis.call('RPUSH', KEYS[3], ARGV[2])
-redis.call('EXPIRE', KEYS[3], ARGV[5])
-redis.call('ZADD', KEYS[4], 'NX', ARGV[4], ARGV[6])
 return 1
 """
 
@@ -213,6 +123,22 @@ def known_id(endpoint_id: str) -> bool:
     return ENDPOINT_ID.fullmatch(endpoint_id) is not None
 
 
+async def answered(pending: Awaitable[T]) -> T:
+    """What Redis answered; StoreUnavailable when it could not answer."""
+    try:
+        return await pending
+    except RedisError as exc:
+        raise StoreUnavailable(f"the store is unavailable ({type(exc).__name__})") from exc
+
+
+async def acked(
+    store: RedisStore, command: str, tenant: str, script: Any, keys: Names, args: Any
+) -> Any:
+    """The reply of a script that changes the tenant's endpoints, once acknowledged by
+    RULES_REPLICA_ACK replicas."""
+    return await store.script_acked(command, script, keys, args, marker_key(tenant))
+
+
 class EndpointStore:
     def __init__(self, store: RedisStore, settings: Settings) -> None:
         self.store = store
@@ -222,20 +148,7 @@ class EndpointStore:
         self._create = redis.register_script(_CREATE)
         self._replace = redis.register_script(_REPLACE)
         self._delete = redis.register_script(_DELETE)
-        self._retry = redis.register_script(_RETRY)
-        self._send_test = redis.register_script(_SEND_TEST)
         self.unreadable: set[tuple[str, str]] = set()  # logged already
-
-    async def _call(self, pending: Awaitable[T]) -> T:
-        try:
-            return await pending
-        except RedisError as exc:
-            raise StoreUnavailable(f"the store is unavailable ({type(exc).__name__})") from exc
-
-    async def _written(self, command: str, tenant: str, script: Any, keys: Names, args: Any) -> Any:
-        """The reply of a script that changes the tenant's endpoints, once acknowledged by
-        RULES_REPLICA_ACK replicas."""
-        return await self.store.script_acked(command, script, keys, args, marker_key(tenant))
 
     async def check_url(self, url: str) -> str:
         try:
@@ -263,7 +176,7 @@ class EndpointStore:
         blob = endpoint_encoder.encode(endpoint)
         keys = [endpoints_key(tenant)]
         args = [endpoint.id, blob, MAX_ENDPOINTS]
-        saved = await self._written("endpoint.create", tenant, self._create, keys, args)
+        saved = await acked(self.store, "endpoint.create", tenant, self._create, keys, args)
         if not saved:
             raise BadEndpoint(f"a tenant has at most {MAX_ENDPOINTS} webhook endpoints")
         await self.sync_flags(tenant)
@@ -273,9 +186,7 @@ class EndpointStore:
         """The tenant's endpoints that can be read, oldest first: one that cannot (damaged, or
         written by another release) is left out, so the tenant's others and every other
         tenant's still deliver (docs/reliability.md, "Unreadable records")."""
-        saved = cast(
-            dict[bytes, bytes], await self._call(self.redis.hgetall(endpoints_key(tenant)))
-        )
+        saved = cast(dict[bytes, bytes], await answered(self.redis.hgetall(endpoints_key(tenant))))
         found = [self._decoded(tenant, key.decode(), blob) for key, blob in saved.items()]
         return sorted((e for e in found if e is not None), key=lambda e: (e.created, e.id))
 
@@ -304,7 +215,7 @@ class EndpointStore:
     async def _blob(self, tenant: str, endpoint_id: str) -> bytes | None:
         if not known_id(endpoint_id):
             return None
-        blob = await self._call(self.redis.hget(endpoints_key(tenant), endpoint_id))
+        blob = await answered(self.redis.hget(endpoints_key(tenant), endpoint_id))
         return cast(bytes | None, blob)
 
     async def update(
@@ -367,7 +278,7 @@ class EndpointStore:
             written = endpoint_encoder.encode(changed)
             keys = [endpoints_key(tenant)]
             args = [endpoint_id, blob, written]
-            if await self._written(command, tenant, self._replace, keys, args):
+            if await acked(self.store, command, tenant, self._replace, keys, args):
                 return changed
         raise StoreUnavailable("the endpoint kept changing under this update; retry")
 
@@ -388,124 +299,20 @@ class EndpointStore:
             drained_key(tenant, endpoint_id),
         ]
         deleted = bool(
-            await self._written("endpoint.delete", tenant, self._delete, keys, [endpoint_id])
+            await acked(self.store, "endpoint.delete", tenant, self._delete, keys, [endpoint_id])
         )
         if deleted:
             await self.sync_flags(tenant)
         return deleted
 
-    async def log(self, tenant: str, endpoint_id: str, last: int) -> Attempts:
-        """The endpoint's last `last` delivery attempts, newest first."""
-        key = log_key(tenant, endpoint_id)
-        count = min(max(last, 0), LOG_LENGTH)
-        if not count:
-            return []
-        blobs = cast(Blobs, await self._call(self.redis.lrange(key, 0, count - 1)))
-        return [attempt_decoder.decode(blob) for blob in blobs]
-
-    async def failed(self, tenant: str, endpoint_id: str, last: int) -> Given:
-        """(message id, when delivery gave up) of the last `last` given-up events, newest
-        first."""
-        key = failed_key(tenant, endpoint_id)
-        count = min(max(last, 0), FAILED_LENGTH)
-        if not count:
-            return []
-        pending = self.redis.zrevrange(key, 0, count - 1, withscores=True)
-        rows = cast(ScoredBlobs, await self._call(pending))
-        return [(member.decode(), float(score)) for member, score in rows]
-
     async def failing(self, tenant: str) -> dict[str, float]:
         """Endpoint id -> since when its deliveries give up, for the tenant's failing ones."""
-        rows = cast(dict[bytes, bytes], await self._call(self.redis.hgetall(failing_key(tenant))))
+        rows = cast(dict[bytes, bytes], await answered(self.redis.hgetall(failing_key(tenant))))
         return {key.decode(): float(value) for key, value in rows.items()}
 
     async def failing_since(self, tenant: str, endpoint_id: str) -> float | None:
-        since = await self._call(self.redis.hget(failing_key(tenant), endpoint_id))
+        since = await answered(self.redis.hget(failing_key(tenant), endpoint_id))
         return None if since is None else float(cast(bytes, since))
-
-    async def retry(self, tenant: str, endpoint_id: str, message: str) -> bool:
-        """Send the message to the endpoint now: one still retrying in its game's queue (or
-        queued behind one that is) has that queue due at once, without using up a pause of
-        its schedule; one given up or delivered already joins the endpoint's manual queue.
-        False when the endpoint or the message (kept RETENTION seconds) is gone."""
-        if not known_id(endpoint_id) or len(message) > MAX_MESSAGE_ID:
-            return False
-        named = parse_message_id(message)
-        if named is None:
-            return False
-        game = named[0]
-        keys = [
-            endpoints_key(tenant),
-            message_key(tenant, message),
-            queue_key(tenant, endpoint_id, MANUAL),
-            due_key(tenant, endpoint_id),
-            failed_key(tenant, endpoint_id),
-            queue_key(tenant, endpoint_id, game),
-            retry_key(tenant, endpoint_id),
-            drained_key(tenant, endpoint_id),
-        ]
-        args: list[str | float] = [endpoint_id, message, time.time(), RETENTION, MANUAL, game]
-        queued = await self._written("endpoint.retry", tenant, self._retry, keys, args)
-        return int(queued) == 1
-
-    async def send_test(self, tenant: str, endpoint_id: str) -> str | None:
-        """Queue a signed `webhook.test` event for the endpoint alone (its manual queue, due
-        now, whatever types it subscribed to); its message id, None when there is no such
-        endpoint."""
-        if not known_id(endpoint_id):
-            return None
-        message = message_id("test_" + secrets.token_urlsafe(12), 0, TEST_EVENT)
-        now = time.time()
-        data = WebhookTest(endpoint_id)
-        body = event_encoder.encode(Event(type=TEST_EVENT, timestamp=timestamp(now), data=data))
-        keys = [
-            endpoints_key(tenant),
-            message_key(tenant, message),
-            queue_key(tenant, endpoint_id, MANUAL),
-            due_key(tenant, endpoint_id),
-        ]
-        test: list[str | float | bytes] = [endpoint_id, message, body, now, RETENTION, MANUAL]
-        queued = await self._written("endpoint.test", tenant, self._send_test, keys, test)
-        return message if int(queued) == 1 else None
-
-    async def events(
-        self, tenant: str, after: str | None, types: Names | None, first: int
-    ) -> EventPage:
-        """The tenant's events after the cursor `after` (None: from the oldest kept), oldest
-        first, of `types` (None or empty: all): at most `first` (1 to EVENTS_PAGE) of them,
-        found among at most EVENTS_SCAN entries, so a page costs the same whatever is asked.
-        A cursor that is not one of ours is refused."""
-        start = "-"
-        if after is not None:
-            entry = decode_event_cursor(after)
-            if entry is None:
-                raise Refused(Code.BAD_INPUT, "after is not a cursor of this list")
-            start = "(" + entry
-        wanted = set(event_types(types))
-        count = min(max(first, 1), EVENTS_PAGE)
-        key = events_key(tenant)
-        scan = EVENTS_SCAN if wanted else count
-        rows = cast(Entries, await self._call(self.redis.xrange(key, start, "+", count=scan)))
-        picked: Picked = []
-        last = None
-        for entry_id, fields in rows:
-            last = entry_id
-            if not wanted or fields.get(b"t", b"").decode() in wanted:
-                picked.append((entry_id, fields.get(b"m", b"").decode()))
-                if len(picked) == count:
-                    break
-        if last is None:
-            return EventPage([], after, False)
-        keys = [message_key(tenant, m) for _, m in picked]
-        bodies = cast(Bodies, await self._call(self.redis.mget(keys)) if keys else [])
-        found = [
-            ListedEvent(encode_event_cursor(entry_id.decode()), message, body)
-            for (entry_id, message), body in zip(picked, bodies, strict=True)
-            if body is not None  # expired meanwhile
-        ]
-        end = encode_event_cursor(last.decode())
-        more = await self._call(self.redis.xrange(key, "(" + last.decode(), "+", count=1))
-        return EventPage(found, end, bool(more))
 
     async def sync_flags(self, tenant: str, acknowledged: bool = True) -> None:
         """Every lane's flag set while the tenant has an enabled endpoint, none otherwise: the

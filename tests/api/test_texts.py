@@ -143,3 +143,69 @@ async def test_refusals_carry_their_message_on_graphql_and_rest(api: Api) -> Non
     )
     english = await api.http.get(f"/v1/games/{game_id}/history")
     assert all(e["labelMessage"]["text"] == e["label"] for e in english.json()["history"])
+
+
+MESSAGE_FIELDS = {"labelMessage", "detailMessages"}
+READS = ["", "/legal-moves", "/scores", "/history"]
+
+
+def _without_messages(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_messages(v) for k, v in value.items() if k not in MESSAGE_FIELDS}
+    if isinstance(value, list):
+        return [_without_messages(v) for v in value]
+    return value
+
+
+def _has_messages(value: Any) -> bool:
+    if isinstance(value, dict):
+        return bool(MESSAGE_FIELDS & set(value)) or any(map(_has_messages, value.values()))
+    return isinstance(value, list) and any(map(_has_messages, value))
+
+
+async def test_rest_reads_leave_the_messages_out_with_messages_false(api: Api) -> None:
+    """`?messages=false`: the same answer without labelMessage and detailMessages, under an
+    ETag of its own; true, or no parameter, is the answer as released."""
+    game_id, tokens, game = await _game(api)
+    auth = {"authorization": f"Bearer {tokens[game['toAct'][0]]}", "accept-language": "en-XA"}
+    for suffix in READS:
+        url = f"/v1/games/{game_id}{suffix}"
+        full = await api.http.get(url, headers=auth)
+        plain = await api.http.get(f"{url}?messages=false", headers=auth)
+        explicit = await api.http.get(f"{url}?messages=true", headers=auth)
+        assert full.status_code == plain.status_code == explicit.status_code == 200, suffix
+        assert _has_messages(full.json()) and not _has_messages(plain.json()), suffix
+        assert plain.json() == _without_messages(full.json()), suffix
+        assert explicit.content == full.content, suffix
+        assert explicit.headers["etag"] == full.headers["etag"], suffix
+        # one shape's tag never earns the other a 304
+        assert plain.headers["etag"] != full.headers["etag"], suffix
+        crossed = await api.http.get(
+            f"{url}?messages=false", headers={**auth, "if-none-match": full.headers["etag"]}
+        )
+        assert crossed.status_code == 200 and not _has_messages(crossed.json()), suffix
+        crossed = await api.http.get(url, headers={**auth, "if-none-match": plain.headers["etag"]})
+        assert crossed.status_code == 200 and _has_messages(crossed.json()), suffix
+        held = await api.http.get(
+            f"{url}?messages=false", headers={**auth, "if-none-match": plain.headers["etag"]}
+        )
+        assert held.status_code == 304, suffix
+    # the legal moves and the history still say their English labels
+    moves = await api.http.get(f"/v1/games/{game_id}/legal-moves?messages=false", headers=auth)
+    assert all(move["label"] for move in moves.json()["legalMoves"])
+    listed = await api.http.get("/v1/games?messages=false&first=5")
+    assert listed.status_code == 200 and listed.json()["games"], listed.text
+    assert not _has_messages(listed.json())
+    assert _has_messages((await api.http.get("/v1/games?first=5")).json())
+
+
+async def test_a_bad_messages_value_is_a_bad_request_not_a_server_error(api: Api) -> None:
+    game_id, tokens, _ = await _game(api)
+    auth = {"authorization": f"Bearer {tokens[0]}"}
+    for url in [*(f"/v1/games/{game_id}{suffix}" for suffix in READS), "/v1/games"]:
+        for value in ("no", "False", "0", ""):
+            answer = await api.http.get(url, params={"messages": value}, headers=auth)
+            assert answer.status_code == 400, (url, value, answer.text)
+            assert answer.headers["content-type"] == "application/problem+json"
+            problem = answer.json()
+            assert problem["code"] == "BAD_REQUEST" and "messages" in problem["detail"], problem

@@ -25,7 +25,7 @@ from service.engine import (
 )
 from service.engine.explain import VALUE_NOT_ALLOWED, WRONG_DECISION, Reason, Reasons, explain
 from service.engine.play import copy_state
-from service.engine.texts import Catalog, Entry, Message
+from service.engine.texts import Catalog, Entry, Message, Said
 from service.games import games
 from service.refusals import Code
 
@@ -107,6 +107,9 @@ class Race(BotHooks):
 
     def label_message(self, state: Count, seat: int, move: Add) -> Message:
         return TEXTS.say("label.add", amount=move.amount)
+
+    def label_said(self, state: Count, seat: int, move: Add) -> Said:
+        return ("label.add", {"amount": move.amount})
 
     def view(self, state: Count, seat: int | None) -> CountView:
         return CountView(total=state.total)

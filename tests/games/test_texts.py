@@ -80,6 +80,10 @@ def test_every_label_refusal_and_score_detail_of_the_game_goes_through_its_catal
             for move in moves:
                 label = game.label(state, seat, move)
                 _said_well(game.label_message(state, seat, move), label, used)
+                # what answers with both make them from (LoadedGame.said_moves), in that order
+                key, values = game.label_said(state, seat, move)
+                assert game.texts.text(key, values) == label
+                assert game.texts.say(key, **values) == game.label_message(state, seat, move)
             legal = [msgspec.to_builtins(m) for m in moves]
             for move in legal:
                 examples.setdefault(move["type"], move)

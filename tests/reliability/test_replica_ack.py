@@ -4,6 +4,8 @@ and a replica (`--replicaof`), frozen with SIGSTOP and the master SIGKILLed; the
 
 from __future__ import annotations
 
+import asyncio
+import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -242,3 +244,63 @@ def test_the_store_refuses_settings_whose_wait_could_not_finish(
     settings = Settings(redis_timeout=2.0, replica_ack=replicas, replica_ack_timeout_ms=timeout_ms)
     with pytest.raises(ValueError, match="RULES_REPLICA_ACK"):
         RedisStore(connect(settings, "redis://127.0.0.1:1/0"), settings)
+
+
+async def _events_before_pong(pubsub: Any) -> list[dict[str, Any]]:
+    """The events the subscription got so far: a PING on its connection is answered after
+    every message Redis queued for it before, so whatever precedes the pong is all there is."""
+    await pubsub.ping()
+    events = []
+    async with asyncio.timeout(60):
+        while True:
+            message = await pubsub.get_message(timeout=1.0)
+            if message is None:
+                continue
+            if message["type"] == "pong":
+                return events
+            if message["type"] == "message":
+                events.append(json.loads(message["data"]))
+
+
+async def test_a_subscriber_hears_of_a_move_only_once_a_replica_confirms_it(pair: Pair) -> None:
+    """With RULES_REPLICA_ACK the commit script publishes no event: a move the replicas have
+    not confirmed may still be lost in a failover, and a subscriber shown it would be shown a
+    version that never was (a CI chaos run counted such a gap). It is announced when confirmed:
+    by the commit, or by the retry that finds it replicated."""
+    async with app_on(pair.master.url) as http:
+        game_id, tokens = await _new_game(http, "ack-events")
+        token, move = await _seat_and_move(http, game_id, tokens)
+        listener = Redis(port=pair.master.port)
+        pubsub = listener.pubsub()
+        await pubsub.subscribe(f"g:{{{game_id}}}:events")
+        try:
+            assert await _events_before_pong(pubsub) == []
+            pair.freeze()
+            try:
+                assert _code(await _apply(http, game_id, token, move, "once")) == "UNAVAILABLE"
+                committed = await _stored_version(pair.master.port, game_id)
+                assert committed is not None and committed > 0  # on the master, unconfirmed
+                assert await _events_before_pong(pubsub) == []  # and not announced
+            finally:
+                pair.thaw()
+
+            async def replayed() -> dict[str, Any] | None:
+                body = await _apply(http, game_id, token, move, "once")
+                return body if "errors" not in body else None
+
+            await until(replayed, "the retry to be answered")
+            heard = await _events_before_pong(pubsub)
+            assert heard and heard[-1] == {
+                "gameId": game_id,
+                "version": committed,
+                "status": "ACTIVE",
+            }
+
+            # a move confirmed at once is announced by its commit
+            token, move = await _seat_and_move(http, game_id, tokens)
+            applied = await _apply(http, game_id, token, move, "twice")
+            version = applied["data"]["applyMove"]["game"]["version"]
+            assert (await _events_before_pong(pubsub))[-1]["version"] == version
+        finally:
+            await pubsub.aclose()
+            await listener.aclose()

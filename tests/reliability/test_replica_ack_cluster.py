@@ -162,7 +162,7 @@ async def test_a_frozen_replica_holds_back_its_shard_only_and_a_failover_keeps_e
         done = await store.commit(other, 1, factories.record(2), [factories.history_entry(2)], None)
         assert done.outcome == "ok"
         with pytest.raises(NotReplicated):  # a replayed answer waits too
-            await store.confirm_replicated(game)
+            await store.confirm_replicated(game, 3, "ACTIVE")
     finally:
         os.kill(replica.process.pid, signal.SIGCONT)
 
@@ -170,7 +170,7 @@ async def test_a_frozen_replica_holds_back_its_shard_only_and_a_failover_keeps_e
         return await _on_replica(replica, game) == 3
 
     await until(caught_up, "the replica to catch up")
-    await store.confirm_replicated(game)  # the retry of "0:b" is acknowledged now
+    await store.confirm_replicated(game, 3, "ACTIVE")  # the retry of "0:b" is acknowledged now
 
     # the master dies; its replica takes over (no vote needed); every acknowledged write is there
     master.kill()
@@ -202,7 +202,7 @@ async def test_a_frozen_replica_holds_back_its_shard_only_and_a_failover_keeps_e
         if done is None:
             return False
         try:
-            await store.confirm_replicated(game)
+            await store.confirm_replicated(game, 4, "ACTIVE")
         except StoreUnavailable:
             return False
         return record is not None and record.version == 4

@@ -6,7 +6,9 @@ Real servers: a master and a replica (frozen with SIGSTOP, or its link cut), the
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,12 +19,19 @@ import msgspec
 from redis.asyncio import Redis
 
 from service import metrics
+from service.app import create_app
+from service.settings import Settings
+from service.store import connect
 from service.store.embedded import EmbeddedRedis
 from service.store.jobs import LANES
 from service.store.outbox import enabled_key
 from service.webhooks.model import Endpoint, endpoint_decoder, endpoints_key
+from tests.conftest import client_for
 from tests.reliability.replicas import Link, Pair, linked, replica_of
 from tests.support.play import create_game
+from tests.support.tenants import ACME
+from tests.webhooks.harness import SETTINGS as HOOKS_SETTINGS
+from tests.webhooks.harness import WORKER, receiver_process, register, worker_process
 from tests.webhooks.webhook_tenants import (
     CREATE,
     DELETE,
@@ -236,3 +245,48 @@ async def test_a_retry_once_the_replica_is_back_is_answered_and_acknowledged(pai
             headers={"authorization": f"Bearer {token['token']}"},
         )
         assert seen.json()["data"]["game"]["viewer"] == 0, seen.text
+
+
+async def test_events_of_an_unconfirmed_commit_reach_no_receiver_before_the_replica_has_them(
+    pair: Pair,
+) -> None:
+    """With RULES_REPLICA_ACK a worker fans out an outbox entry only once the replicas hold it:
+    the commit that wrote it was answered UNAVAILABLE and a failover could still take it back,
+    so a receiver told of it would hear of a version that never was (a CI chaos run's receiver
+    got a game.finished of an ending lost that way). Once the replica has it, it is delivered."""
+    settings = dataclasses.replace(HOOKS_SETTINGS, **ACKED)
+    worker_settings = {
+        **WORKER,
+        "RULES_REPLICA_ACK": "1",
+        "RULES_REPLICA_ACK_TIMEOUT_MS": "1000",
+        "RULES_WEBHOOK_TIMEOUT_SECONDS": "2",  # a read entry is taken over after 3 s idle
+    }
+    with receiver_process() as receiver:
+        await receiver.ready()
+        async with client_for(create_app(settings, pair.master.url)) as http:
+            created = await create_game(http, key=ACME, seed="ack-outbox")
+            game_id, token = created["game"]["id"], created["seats"][0]["token"]
+            redis = connect(Settings(), pair.master.url)
+            try:
+                await register(redis, "acme", receiver.url("/ok"))
+            finally:
+                await redis.aclose()
+            with worker_process(pair.master.url, **worker_settings) as worker:
+                pair.freeze()
+                try:
+                    resigned = await http.post(
+                        f"/v1/games/{game_id}/resign", headers={"authorization": f"Bearer {token}"}
+                    )
+                    _unavailable_rest(resigned)  # on the master, not confirmed
+                    await worker.until_logged("waits for its replicas")
+                    assert receiver.lines() == []
+                finally:
+                    pair.thaw()
+                lines = await receiver.until(
+                    lambda lines: any("game.finished" in line["body"] for line in lines),
+                    "the ending delivered once the replica has it",
+                )
+                finished = [
+                    json.loads(line["body"]) for line in lines if "game.finished" in line["body"]
+                ]
+                assert finished[0]["data"]["gameId"] == game_id, finished

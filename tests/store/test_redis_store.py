@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import secrets
 from collections.abc import AsyncIterator
 
 import pytest
-from redis.asyncio import Redis
+from redis.asyncio import Redis, RedisCluster
 
 from service.settings import Settings
-from service.store import Done, RedisStore, connect, indexes
+from service.store import Done, NotReplicated, RedisStore, StoreUnavailable, connect, indexes
+from service.store.embedded import EmbeddedRedisCluster
 from service.store.records import fold, label_digest
 from tests.conftest import own_redis
 from tests.support import factories
@@ -243,3 +245,26 @@ async def test_the_sweeps_look_tells_each_clock_sets_first_deadline_and_skips_em
             assert (await store.first_deadlines(["acme"]))[3, "acme"] == 90.0  # its lease
         finally:
             await store.close()
+
+
+async def test_a_slot_no_node_serves_mid_failover_is_unavailable_not_an_error() -> None:
+    """redis-py's cluster errors are not all RedisErrors: a slot missing from the map of slots
+    (read again while a master fails over) raises SlotNotCoveredError where the store sends a
+    write and its WAIT to the slot's master itself, which the chaos run met as an untyped
+    createGame error. The store answers it as UNAVAILABLE, like any outage, and writes nothing."""
+    acked = dataclasses.replace(SETTINGS, replica_ack=1, replica_ack_timeout_ms=100)
+    server = EmbeddedRedisCluster()
+    server.start()
+    try:
+        store = RedisStore(connect(acked, server.url), acked)
+        assert await store.ping()  # the map of slots is read
+        cluster = store.redis
+        assert isinstance(cluster, RedisCluster)
+        game_id = secrets.token_hex(6)
+        del cluster.nodes_manager.slots_cache[cluster.keyslot(f"{{{game_id}}}")]
+        with pytest.raises(StoreUnavailable) as refused:
+            await store.create(game_id, factories.record(1), [factories.history_entry(1)])
+        assert not isinstance(refused.value, NotReplicated), refused.value
+        await store.close()
+    finally:
+        server.cleanup()

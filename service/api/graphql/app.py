@@ -47,6 +47,7 @@ from service.core import Caller, GameService
 from service.core.localized import language
 from service.settings import Settings
 from service.webhooks.endpoints import EndpointStore
+from service.webhooks.tenant_events import TenantEvents
 
 GRAPHIQL_DIR = (
     Path(__file__).parents[1] / "static" / "graphiql"
@@ -79,6 +80,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         settings: Settings,
         admission: Admission,
         endpoints: EndpointStore,
+        tenant_events: TenantEvents,
     ) -> None:
         schema = build_schema(settings)
         super().__init__(
@@ -92,6 +94,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         self.documents = schema.documents
         self.service = service
         self.endpoints = endpoints
+        self.tenant_events = tenant_events
         self.fast_path = settings.graphql_fast_path
         self.persisted: Lru = Lru(4096)
         self.max_depth = settings.max_json_depth
@@ -109,6 +112,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
             "response": response,
             "service": self.service,
             "endpoints": self.endpoints,
+            "tenant_events": self.tenant_events,
             "token": bearer_token(request),
         }
 

@@ -3,8 +3,9 @@
 strawberry and graphql-core cost about a millisecond per request in Python that does nothing
 for these two operations (docs/performance.md). For a document that is valid and uses only
 what this module understands (one operation, one root field, arguments from variables,
-fields, aliases, `__typename`, inline fragments on the result union), the plan builds the very
-answer graphql-core would, straight from the game service. Anything else, and any variable
+fields, aliases, `__typename`, inline fragments on the result union; a message's `text`
+without its `language` argument), the plan builds the very answer graphql-core would, straight
+from the game service. Anything else, and any variable
 that does not coerce plainly, goes to strawberry untouched. tests/api/graphql/test_fastpath.py proves
 the answers equal, byte for byte, for every document shape the plan accepts.
 """
@@ -28,8 +29,8 @@ from graphql import (
 
 from service.api.graphql.errors import REJECT_CODES, public_code
 from service.core import Applied, Caller, GameService, LoadedGame
-from service.core.localized import message_json, refusal_message
-from service.engine.texts import ENGLISH
+from service.core.localized import message_json, refusal_message, said_detail
+from service.engine.texts import ENGLISH, Message
 from service.refusals import Code, Refused
 
 INT32 = range(-(2**31), 2**31)
@@ -56,13 +57,23 @@ GAME_FIELDS = {
     "__typename", "id", "kind", "version", "status", "players", "toAct", "viewer", "state",
     "legalMoves", "scores", "spectatorDelay",
 }  # fmt: skip
+MESSAGE_FIELDS = {"__typename", "id", "params", "text"}  # `text(language:)`: strawberry's
 CHILD_FIELDS = {
-    "legalMoves": {"__typename", "move", "label"},
+    "legalMoves": {"__typename", "move", "label", "labelMessage"},
     "scores": {"__typename", "final", "winners", "entries"},
-    "entries": {"__typename", "seat", "points", "breakdown", "tiebreak", "team", "seatPoints"},
+    "entries": {
+        "__typename", "seat", "points", "breakdown", "tiebreak", "team", "seatPoints",
+        "detailMessages",
+    },
     "MoveApplied": {"__typename", "replayed", "game"},
-    "MoveRejected": {"__typename", "code", "message", "currentVersion", "reason", "rule"},
-}
+    "MoveRejected": {
+        "__typename", "code", "message", "currentVersion", "reason", "rule", "localizedMessage",
+    },
+    "labelMessage": MESSAGE_FIELDS,
+    "detailMessages": MESSAGE_FIELDS,
+    "localizedMessage": MESSAGE_FIELDS,
+    "params": {"__typename", "name", "type", "value"},
+}  # fmt: skip
 ROOTS = {
     (OperationType.QUERY, "game"): ("id", "ID"),
     (OperationType.MUTATION, "applyMove"): ("input", "ApplyMoveInput"),
@@ -210,7 +221,7 @@ async def run(
                 if refused.code is not Code.NOT_FOUND:
                     raise
                 return {"data": {"game": None}}
-            return {"data": {"game": _game(loaded, plan.selections)}}
+            return {"data": {"game": _game(loaded, plan.selections, language)}}
         if not isinstance(value, dict) or set(value) - {
             "gameId", "move", "expectedVersion", "idempotencyKey",
         }:  # fmt: skip
@@ -227,7 +238,7 @@ async def run(
             if refused.code not in REJECT_CODES:
                 raise
             result = refused
-        return {"data": {"applyMove": _result(result, plan.selections)}}
+        return {"data": {"applyMove": _result(result, plan.selections, language)}}
     except Refused as refused:  # as errors.api_error and schema.TypedErrors give it
         code, message = public_code(refused), refused.message
         said = message_json(refusal_message(refused, code), language)
@@ -238,7 +249,7 @@ async def run(
     return {"data": data, "errors": [error.formatted]}
 
 
-def _game(loaded: LoadedGame, selections: tuple[Selection, ...]) -> dict[str, Any]:
+def _game(loaded: LoadedGame, selections: tuple[Selection, ...], language: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for s in selections:
         name = s.name
@@ -263,30 +274,83 @@ def _game(loaded: LoadedGame, selections: tuple[Selection, ...]) -> dict[str, An
         elif name == "state":
             out[s.key] = loaded.view()
         elif name == "legalMoves":
-            columns = _columns(s.children, LEGAL_MOVE_COLUMNS)
-            out[s.key] = [
-                {key: row[i] for key, i in columns}
-                for row in [("LegalMove", move, label) for move, label in loaded.legal_moves()]
-            ]
+            out[s.key] = _legal_moves(loaded, s.children, language)
         elif name == "scores":
-            out[s.key] = _scores(loaded, s.children)
+            out[s.key] = _scores(loaded, s.children, language)
     return out
 
 
-def _scores(loaded: LoadedGame, selections: tuple[Selection, ...]) -> dict[str, Any]:
+def _legal_moves(
+    loaded: LoadedGame, selections: tuple[Selection, ...], language: str
+) -> list[dict[str, Any]]:
+    if all(s.name in LEGAL_MOVE_COLUMNS for s in selections):
+        columns = _columns(selections, LEGAL_MOVE_COLUMNS)
+        rows = [("LegalMove", move, label) for move, label in loaded.legal_moves()]
+        return [{key: row[i] for key, i in columns} for row in rows]
+    catalog = loaded.game.texts
+    answer = []
+    for move, label, (key, values) in loaded.said_moves():  # each label worked out once
+        said, row = catalog.say(key, **values), ("LegalMove", move, label)
+        answer.append(
+            {
+                s.key: _message(said, s.children, language)
+                if s.name == "labelMessage"
+                else row[LEGAL_MOVE_COLUMNS[s.name]]
+                for s in selections
+            }
+        )
+    return answer
+
+
+def _scores(loaded: LoadedGame, selections: tuple[Selection, ...], language: str) -> dict[str, Any]:
     scores = loaded.scores()
     values = {"final": scores.final, "winners": scores.winners}
     out: dict[str, Any] = {}
     for s in selections:
         if s.name == "entries":
-            columns = _columns(s.children, SCORE_ENTRY_COLUMNS)
             rows = [
                 ("ScoreEntry", e.seat, e.points, e.breakdown, e.tiebreak, e.team, e.seat_points)
                 for e in scores.entries
             ]
-            out[s.key] = [{key: row[i] for key, i in columns} for row in rows]
+            if all(c.name in SCORE_ENTRY_COLUMNS for c in s.children):
+                columns = _columns(s.children, SCORE_ENTRY_COLUMNS)
+                out[s.key] = [{key: row[i] for key, i in columns} for row in rows]
+            else:
+                game = loaded.game
+                out[s.key] = [
+                    {
+                        c.key: [
+                            _message(said_detail(game, item.detail), c.children, language)
+                            for item in row[3]
+                        ]
+                        if c.name == "detailMessages"
+                        else row[SCORE_ENTRY_COLUMNS[c.name]]
+                        for c in s.children
+                    }
+                    for row in rows
+                ]
         else:
             out[s.key] = "Scores" if s.name == "__typename" else values[s.name]
+    return out
+
+
+def _message(said: Message, selections: tuple[Selection, ...], language: str) -> dict[str, Any]:
+    """A `Message` as strawberry resolves it (graphql/texts.py): `text` in the request's
+    language."""
+    out: dict[str, Any] = {}
+    for s in selections:
+        if s.name == "__typename":
+            out[s.key] = "Message"
+        elif s.name == "id":
+            out[s.key] = said.id
+        elif s.name == "text":
+            out[s.key] = message_json(said, language)["text"]  # rendered once, cached
+        else:  # params
+            out[s.key] = [
+                {c.key: "MessageParam" if c.name == "__typename" else getattr(p, c.name)
+                 for c in s.children}
+                for p in said.params
+            ]  # fmt: skip
     return out
 
 
@@ -303,7 +367,7 @@ def _columns(selections: tuple[Selection, ...], columns: dict[str, int]) -> list
     return [(s.key, columns[s.name]) for s in selections]
 
 
-def _result(result: Any, selections: tuple[Selection, ...]) -> dict[str, Any]:
+def _result(result: Any, selections: tuple[Selection, ...], language: str) -> dict[str, Any]:
     typename = "MoveApplied" if isinstance(result, Applied) else "MoveRejected"
     out: dict[str, Any] = {}
     for s in selections:
@@ -311,15 +375,18 @@ def _result(result: Any, selections: tuple[Selection, ...]) -> dict[str, Any]:
             out[s.key] = typename
         elif s.on == typename:
             for child in s.children:
-                out[child.key] = _member(result, typename, child)
+                out[child.key] = _member(result, typename, child, language)
     return out
 
 
-def _member(result: Any, typename: str, s: Selection) -> Any:
+def _member(result: Any, typename: str, s: Selection, language: str) -> Any:
     if s.name == "__typename":
         return typename
     if s.name == "game":
-        return _game(result.game, s.children)
+        return _game(result.game, s.children, language)
+    if s.name == "localizedMessage":
+        said = refusal_message(result, public_code(result))  # as operations._rejected says it
+        return _message(said, s.children, language)
     return {
         "replayed": lambda: result.replayed,
         "code": lambda: result.code.value,

@@ -19,7 +19,7 @@ from strawberry.types import Info
 from service.api.graphql.errors import ApiError, api_error
 from service.api.graphql.types import PageInfo, context_api_key, context_service, vocabulary
 from service.refusals import Refused
-from service.webhooks.endpoints import EndpointStore, ListedEvent
+from service.webhooks.endpoints import EndpointStore
 from service.webhooks.model import (
     ALL_TYPES,
     ENDPOINT_STATUSES,
@@ -33,6 +33,7 @@ from service.webhooks.model import (
     Endpoint,
     parse_message_id,
 )
+from service.webhooks.tenant_events import ListedEvent, TenantEvents
 
 
 def _event_name(event_type: str) -> str:
@@ -140,7 +141,7 @@ class WebhookEndpoint:
     async def deliveries(self, info: Info[Any, Any], last: int = 20) -> list[WebhookDelivery]:
         _bounded("last", last, LOG_LENGTH)
         try:
-            attempts = await _endpoints(info).log(self.tenant, self.endpoint.id, last)
+            attempts = await _tenant_events(info).log(self.tenant, self.endpoint.id, last)
         except Refused as refused:
             raise api_error(refused) from None
         return [_delivery(a) for a in attempts]
@@ -152,7 +153,7 @@ class WebhookEndpoint:
     async def failed_events(self, info: Info[Any, Any], last: int = 20) -> list[WebhookFailedEvent]:
         _bounded("last", last, FAILED_LENGTH)
         try:
-            failed = await _endpoints(info).failed(self.tenant, self.endpoint.id, last)
+            failed = await _tenant_events(info).failed(self.tenant, self.endpoint.id, last)
         except Refused as refused:
             raise api_error(refused) from None
         return [_failed_event(message, when) for message, when in failed]
@@ -252,7 +253,7 @@ class WebhookQueries:
         tenant = _caller(info)
         _bounded("first", first, EVENTS_PAGE)
         try:
-            page = await _endpoints(info).events(tenant, after, _types(types), first)
+            page = await _tenant_events(info).events(tenant, after, _types(types), first)
         except Refused as refused:
             raise api_error(refused) from None
         edges = [
@@ -379,7 +380,7 @@ class WebhookMutations:
     ) -> strawberry.ID:
         tenant = _caller(info)
         try:
-            message = await _endpoints(info).send_test(tenant, str(endpoint_id))
+            message = await _tenant_events(info).send_test(tenant, str(endpoint_id))
         except Refused as refused:
             raise api_error(refused) from None
         if message is None:
@@ -390,7 +391,7 @@ class WebhookMutations:
 async def _retry(info: Info[Any, Any], endpoint_id: strawberry.ID, event_id: strawberry.ID) -> bool:
     tenant = _caller(info)
     try:
-        queued = await _endpoints(info).retry(tenant, str(endpoint_id), str(event_id))
+        queued = await _tenant_events(info).retry(tenant, str(endpoint_id), str(event_id))
     except Refused as refused:
         raise api_error(refused) from None
     if not queued:
@@ -411,6 +412,11 @@ def _caller(info: Info[Any, Any]) -> str:
 def _endpoints(info: Info[Any, Any]) -> EndpointStore:
     store: EndpointStore = info.context["endpoints"]
     return store
+
+
+def _tenant_events(info: Info[Any, Any]) -> TenantEvents:
+    events: TenantEvents = info.context["tenant_events"]
+    return events
 
 
 def _types(events: list[WebhookEventType] | None) -> list[str]:

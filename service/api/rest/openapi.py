@@ -117,6 +117,14 @@ def openapi() -> dict[str, Any]:
         "`message`), e.g. `en-XA`; else Accept-Language; English when neither is known "
         "(docs/translating.md).",
     }
+    with_messages = {
+        "name": "messages",
+        "in": "query",
+        "schema": {"type": "boolean", "default": True},
+        "description": "false leaves the message fields out (`labelMessage`, `detailMessages`): "
+        "less CPU and fewer bytes for a client that shows the English `label` and `detail` "
+        "only (docs/api.md section 15). Anything but true or false: 400 BAD_REQUEST.",
+    }
     none_match = {
         "name": "If-None-Match",
         "in": "header",
@@ -179,6 +187,7 @@ def openapi() -> dict[str, Any]:
                         query("createdAfter", {"type": "string", "format": "date-time"}),
                         query("first", {"type": "integer", "minimum": 1, "maximum": 100}),
                         query("after", {"type": "string"}),
+                        with_messages,
                     ],
                     "responses": {
                         "200": {
@@ -192,7 +201,7 @@ def openapi() -> dict[str, Any]:
             "/v1/games/{gameId}": {
                 "get": {
                     **read,
-                    "parameters": [game_id, act_as, none_match, language],
+                    "parameters": [game_id, act_as, none_match, language, with_messages],
                     "operationId": "getGame",
                     "summary": "The game as the bearer's seat sees it (a spectator without a token).",
                     "responses": {
@@ -204,7 +213,7 @@ def openapi() -> dict[str, Any]:
             "/v1/games/{gameId}/legal-moves": {
                 "get": {
                     **read,
-                    "parameters": [game_id, act_as, none_match, language],
+                    "parameters": [game_id, act_as, none_match, language, with_messages],
                     "operationId": "getLegalMoves",
                     "summary": "The bearer seat's legal decisions now.",
                     "responses": {
@@ -321,7 +330,7 @@ def openapi() -> dict[str, Any]:
             "/v1/games/{gameId}/scores": {
                 "get": {
                     **read,
-                    "parameters": [game_id, act_as, none_match, language],
+                    "parameters": [game_id, act_as, none_match, language, with_messages],
                     "operationId": "getScores",
                     "summary": "Live scores with a breakdown; final with winners at the end.",
                     "responses": {
@@ -343,6 +352,7 @@ def openapi() -> dict[str, Any]:
                         },
                         none_match,
                         language,
+                        with_messages,
                     ],
                     "operationId": "getHistory",
                     "summary": "Applied decisions after version `after`, oldest first.",
@@ -472,16 +482,16 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
     entry["properties"]["detailMessages"] = {
         "type": "array",
         "items": _ref("Message"),
-        "description": "Each item's `detail` of `breakdown`, in order, as a catalog's message.",
+        "description": "Each item's `detail` of `breakdown`, in order, as a catalog's message "
+        "(left out with `messages=false`).",
     }
-    entry["required"] = [*entry["required"], "detailMessages"]
     integer, string = {"type": "integer"}, {"type": "string"}
     nullable_int = {"type": ["integer", "null"]}
     move = {"oneOf": moves}
     legal = {
         "type": "object",
         "properties": {"move": move, "label": string, "labelMessage": _ref("Message")},
-        "required": ["move", "label", "labelMessage"],
+        "required": ["move", "label"],  # labelMessage: not with ?messages=false
     }
     codes = sorted(STATUS)
     return {
@@ -822,7 +832,6 @@ def _envelope_schemas(views: list[Any], moves: list[Any]) -> dict[str, Any]:
                             "seat",
                             "move",
                             "label",
-                            "labelMessage",
                             "forced",
                             "event",
                         ],

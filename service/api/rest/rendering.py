@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
+from msgspec.structs import astuple
 
 from service.api.edge.problems import from_refusal
 from service.core import LoadedGame
 from service.core.clocks import clock_json
-from service.core.localized import message_json, refusal_message, said_detail, said_label
+from service.core.localized import detail_raw, label_raw, message_json, refusal_message, said_raw
 from service.core.takebacks import note_json, request_json
 from service.engine import Game
 from service.engine.texts import ENGLISH
@@ -41,9 +41,11 @@ GAME_FIELDS = (
 )
 
 
-def game_json(loaded: LoadedGame, tenant: str | None, language: str = ENGLISH) -> dict[str, Any]:
+def game_json(
+    loaded: LoadedGame, tenant: str | None, language: str = ENGLISH, messages: bool = True
+) -> dict[str, Any]:
     """The game as REST returns it, player ids for the game's own `tenant` only, its texts'
-    messages in `language`."""
+    messages in `language` (none without `messages`: `?messages=false`)."""
     record = loaded.record
     return {
         "id": loaded.id,
@@ -54,8 +56,8 @@ def game_json(loaded: LoadedGame, tenant: str | None, language: str = ENGLISH) -
         "toAct": loaded.to_act,
         "viewer": loaded.viewer,
         "state": loaded.view(),
-        "legalMoves": legal_moves_json(loaded, language),
-        "scores": scores_json(loaded, language),
+        "legalMoves": legal_moves_json(loaded, language, messages),
+        "scores": scores_json(loaded, language, messages),
         "seats": loaded.seats(tenant),
         "outcome": outcome_json(record.outcome),
         "seedCommitment": loaded.seed_commitment(),
@@ -67,31 +69,38 @@ def game_json(loaded: LoadedGame, tenant: str | None, language: str = ENGLISH) -
     }
 
 
-def legal_moves_json(loaded: LoadedGame, language: str = ENGLISH) -> list[dict[str, Any]]:
-    """The viewer's legal moves, each with its label and the label's message (issue #32)."""
-    game, state, seat = loaded.game, loaded.state, loaded.viewer
-    if seat is None:
-        return []  # a spectator has none
+def legal_moves_json(
+    loaded: LoadedGame, language: str = ENGLISH, messages: bool = True
+) -> list[dict[str, Any]]:
+    """The viewer's legal moves (none for a spectator), each with its label and the label's
+    message (issue #32)."""
+    if not messages:
+        return [{"move": move, "label": label} for move, label in loaded.legal_moves()]
+    catalog = loaded.game.texts
     return [
-        {
-            "move": move,
-            "label": label,
-            "labelMessage": message_json(game.label_message(state, seat, move), language),
-        }
-        for move, label in loaded.legal_moves()
+        {"move": move, "label": label, "labelMessage": said_raw(catalog, said, language)}
+        for move, label, said in loaded.said_moves()
     ]
 
 
-def scores_json(loaded: LoadedGame, language: str = ENGLISH) -> dict[str, Any]:
+def scores_json(loaded: LoadedGame, language: str = ENGLISH, messages: bool = True) -> Any:
     """The scores, each entry with its items' details as messages (issue #32)."""
     scores = loaded.scores()
-    data: dict[str, Any] = msgspec.to_builtins(scores)
-    game = loaded.game
-    for entry, raw in zip(scores.entries, data["entries"], strict=True):
-        raw["detailMessages"] = [
-            message_json(said_detail(game, item.detail), language) for item in entry.breakdown
+    if not messages:
+        return scores  # the Struct: the encoder writes the same JSON as to_builtins would
+    # Each Struct's own fields by their JSON names, values as they are: the encoder writes them
+    # as msgspec.to_builtins would have made them, without converting every item first.
+    namespace = loaded.game.texts.namespace
+    entries = []
+    for entry in scores.entries:
+        shallow = dict(zip(type(entry).__struct_encode_fields__, astuple(entry), strict=True))
+        shallow["detailMessages"] = [
+            detail_raw(namespace, item.detail, language) for item in entry.breakdown
         ]
-    return data
+        entries.append(shallow)
+    shallow = dict(zip(type(scores).__struct_encode_fields__, astuple(scores), strict=True))
+    shallow["entries"] = entries
+    return shallow
 
 
 def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
@@ -101,16 +110,29 @@ def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
 
 
 def history_json(
-    entry: HistoryRecord, game: Game[Any, Any], language: str = ENGLISH
+    entry: HistoryRecord, game: Game[Any, Any], language: str = ENGLISH, messages: bool = True
 ) -> dict[str, Any]:
+    seat = entry.seat if entry.seat >= 0 else None
+    event = entry.event if entry.event in END_REASONS else None
+    if not messages:
+        return {
+            "version": entry.version,
+            "seat": seat,
+            "move": entry.move,
+            "label": entry.label,
+            "forced": entry.forced,
+            "event": event,
+            "actedBy": entry.acted_by or None,
+            "takeback": note_json(entry.takeback),
+        }
     return {
         "version": entry.version,
-        "seat": entry.seat if entry.seat >= 0 else None,
+        "seat": seat,
         "move": entry.move,
         "label": entry.label,
-        "labelMessage": message_json(said_label(game, entry.label), language),
+        "labelMessage": label_raw(game.texts.namespace, entry.label, language),
         "forced": entry.forced,
-        "event": entry.event if entry.event in END_REASONS else None,
+        "event": event,
         "actedBy": entry.acted_by or None,
         "takeback": note_json(entry.takeback),
     }

@@ -145,6 +145,22 @@ def languages(lang: str) -> tuple[str, ...]:
     return () if lang == ENGLISH else (lang,)
 
 
+def messages_of(request: Request) -> bool:
+    """`?messages=false` leaves the message fields (`labelMessage`, `detailMessages`) out of a
+    game read, for clients that show only the English texts (docs/api.md section 15); true,
+    the default, is the answer as it always was."""
+    raw = request.query_params.get("messages", "true")
+    if raw not in ("true", "false"):
+        raise Problem("BAD_REQUEST", "messages is true or false")
+    return raw == "true"
+
+
+def shape(lang: str, messages: bool) -> tuple[str, ...]:
+    """What the language and `messages` add to a read's ETag: nothing by default (tags stay
+    as they were), so a tag of one shape never earns the other a 304."""
+    return (*languages(lang), *(() if messages else ("no messages",)))
+
+
 def guarded(endpoint: Any) -> Any:
     """A route's handler, its refusals answered as problem details and timed as its own
     operation (metrics)."""
@@ -212,55 +228,60 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
         )
 
     async def get_game(request: Request) -> Response:
+        messages = messages_of(request)
         loaded = await read(request)
         tenant, lang = tenant_of(request), language_of(request)
         # the view depends on the token (or the seat acted for), so shared caches key on them
         vary = {"vary": "authorization, x-api-key, x-act-as-seat"}
-        tag = etag(loaded, tenant, *languages(lang))
-        return tagged(request, tag, lambda: game_json(loaded, tenant, lang), vary)
+        tag = etag(loaded, tenant, *shape(lang, messages))
+        return tagged(request, tag, lambda: game_json(loaded, tenant, lang, messages), vary)
 
     async def list_games(request: Request) -> Response:
         tenant = tenant_of(request)
-        page = await service.list_games(tenant, *listing_query(request))
+        wanted = listing_query(request)
+        messages = messages_of(request)
+        page = await service.list_games(tenant, *wanted)
         headers = {"vary": "x-api-key"}
         if page.has_next and page.end_cursor is not None:
             query = [(k, v) for k, v in request.query_params.multi_items() if k != "after"]
             query.append(("after", page.end_cursor))
             headers["link"] = f'</v1/games?{urlencode(query)}>; rel="next"'
         body = {
-            "games": [game_json(loaded, tenant) for _, loaded in page.games],
+            "games": [game_json(loaded, tenant, ENGLISH, messages) for _, loaded in page.games],
             "nextCursor": page.end_cursor if page.has_next else None,
         }
         return json_response(body, headers=headers)
 
     async def legal_moves(request: Request) -> Response:
+        messages = messages_of(request)
         loaded = await read(request)
-
         lang = language_of(request)
 
         def body() -> dict[str, Any]:
-            moves = legal_moves_json(loaded, lang)
+            moves = legal_moves_json(loaded, lang, messages)
             return {"version": loaded.record.version, "legalMoves": moves}
 
-        return tagged(request, etag(loaded, None, "legal-moves", *languages(lang)), body)
+        return tagged(request, etag(loaded, None, "legal-moves", *shape(lang, messages)), body)
 
     async def scores(request: Request) -> Response:
+        messages = messages_of(request)
         loaded = await read(request)
         lang = language_of(request)
-        tag = etag(loaded, None, "scores", *languages(lang))
-        return tagged(request, tag, lambda: scores_json(loaded, lang))
+        tag = etag(loaded, None, "scores", *shape(lang, messages))
+        return tagged(request, tag, lambda: scores_json(loaded, lang, messages))
 
     async def history(request: Request) -> Response:
+        messages = messages_of(request)
         loaded = await read(request)
         after = natural(request.query_params.get("after", "0"))
         if after is None:
             raise Problem("BAD_REQUEST", "after must be a version (a whole number)")
         lang = language_of(request)
-        tag = etag(loaded, None, "history", str(after), *languages(lang))
+        tag = etag(loaded, None, "history", str(after), *shape(lang, messages))
         if _none_match(request, tag):
             return Response(status_code=304, headers={"etag": tag})
         entries = await service.history(loaded, after)
-        history = [history_json(e, loaded.game, lang) for e in entries]
+        history = [history_json(e, loaded.game, lang, messages) for e in entries]
         body = {"version": loaded.record.version, "history": history}
         return json_response(body, headers={"etag": tag})
 
@@ -402,7 +423,16 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
     ]
 
 
-LISTING_PARAMS = {"status", "kind", "playerId", "toActPlayerId", "createdAfter", "first", "after"}
+LISTING_PARAMS = {
+    "status",
+    "kind",
+    "playerId",
+    "toActPlayerId",
+    "createdAfter",
+    "first",
+    "after",
+    "messages",
+}
 
 
 def listing_query(request: Request) -> tuple[GameFilter, int, str | None]:

@@ -19,7 +19,7 @@ from service.api.edge.problems import Problem, from_refusal
 from service.api.rest.routes import guarded, json_response, read_body
 from service.core import GameService
 from service.refusals import Refused
-from service.webhooks.endpoints import BadEndpoint, EndpointStore, ListedEvent
+from service.webhooks.endpoints import BadEndpoint, EndpointStore
 from service.webhooks.model import (
     EVENTS_PAGE,
     FAILED_LENGTH,
@@ -28,6 +28,7 @@ from service.webhooks.model import (
     Endpoint,
     parse_message_id,
 )
+from service.webhooks.tenant_events import ListedEvent, TenantEvents
 
 BASE = "/v1/webhooks/endpoints"
 NO_ENDPOINT = "No such webhook endpoint"
@@ -110,7 +111,9 @@ def _not_found(endpoint_id: str) -> Problem:
     return Problem("NOT_FOUND", f"no webhook endpoint {endpoint_id[:100]!r}", title=NO_ENDPOINT)
 
 
-def routes(service: GameService, endpoints: EndpointStore, max_depth: int) -> list[Route]:
+def routes(
+    service: GameService, endpoints: EndpointStore, tenant_events: TenantEvents, max_depth: int
+) -> list[Route]:
     def tenant_of(request: Request) -> str:
         try:
             return service.webhook_tenant(request.headers.get("x-api-key"))
@@ -185,7 +188,7 @@ def routes(service: GameService, endpoints: EndpointStore, max_depth: int) -> li
         last = _last(request, LOG_LENGTH)
         if await endpoints.get(tenant, endpoint_id) is None:
             raise _not_found(endpoint_id)
-        attempts = await endpoints.log(tenant, endpoint_id, last)
+        attempts = await tenant_events.log(tenant, endpoint_id, last)
         body = {"deliveries": [delivery_json(a) for a in attempts]}
         return json_response(body, headers={"vary": "x-api-key"})
 
@@ -194,14 +197,14 @@ def routes(service: GameService, endpoints: EndpointStore, max_depth: int) -> li
         last = _last(request, FAILED_LENGTH)
         if await endpoints.get(tenant, endpoint_id) is None:
             raise _not_found(endpoint_id)
-        failed = await endpoints.failed(tenant, endpoint_id, last)
+        failed = await tenant_events.failed(tenant, endpoint_id, last)
         body = {"failedEvents": [failed_json(message, when) for message, when in failed]}
         return json_response(body, headers={"vary": "x-api-key"})
 
     async def retry_webhook_event(request: Request) -> Response:
         tenant, endpoint_id = tenant_of(request), request.path_params["endpoint_id"]
         event_id = request.path_params["event_id"]
-        if not await endpoints.retry(tenant, endpoint_id, event_id):
+        if not await tenant_events.retry(tenant, endpoint_id, event_id):
             detail = f"no event {event_id[:100]!r} for endpoint {endpoint_id[:100]!r}"
             raise Problem("NOT_FOUND", detail, title="No such event or endpoint")
         return json_response({"queued": True}, 202)
@@ -211,7 +214,7 @@ def routes(service: GameService, endpoints: EndpointStore, max_depth: int) -> li
 
     async def send_test_webhook_event(request: Request) -> Response:
         tenant, endpoint_id = tenant_of(request), request.path_params["endpoint_id"]
-        message = await endpoints.send_test(tenant, endpoint_id)
+        message = await tenant_events.send_test(tenant, endpoint_id)
         if message is None:
             raise _not_found(endpoint_id)
         return json_response({"eventId": message}, 202)
@@ -223,7 +226,7 @@ def routes(service: GameService, endpoints: EndpointStore, max_depth: int) -> li
             raise Problem("BAD_REQUEST", f"first is a whole number from 1 to {EVENTS_PAGE}")
         types = [t.strip() for t in query.get("types", "").split(",") if t.strip()]
         try:
-            page = await endpoints.events(tenant, query.get("after"), types, first)
+            page = await tenant_events.events(tenant, query.get("after"), types, first)
         except Refused as exc:
             raise from_refusal(exc, title="Invalid event listing") from None
         body = {

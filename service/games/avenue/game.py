@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from service.engine import BotHooks, BotTuning, Options, Rng, Scores
+from service.engine import BotHooks, BotTuning, Options, Rng, SaidLabels, Scores
 from service.engine.explain import Reasons
-from service.engine.texts import Catalog, Message, Said
+from service.engine.texts import Catalog, Said
 from service.games.avenue import bots, hidden, rules, scoring
 from service.games.avenue.cards import ANIMALS, CARD_NAMES, CELL_NAMES, TILE_ANIMAL, catalog
 from service.games.avenue.reasons import REASONS, TURN_RULE
@@ -41,7 +41,7 @@ ORDINALS = ("1st", "2nd", "3rd", "4th")
 RULES_VERSION = 1
 
 
-class TreeLinedAvenue(BotHooks):
+class TreeLinedAvenue(BotHooks, SaidLabels):
     kind: ClassVar[str] = "TREE_LINED_AVENUE"
     title: ClassVar[str] = "The Tree Lined Avenue"
     min_players: ClassVar[int] = 2
@@ -78,12 +78,8 @@ class TreeLinedAvenue(BotHooks):
     def apply(self, state: State, seat: int, move: AvenueMove) -> None:
         rules.apply(state, seat, move)
 
-    def label(self, state: State, seat: int, move: AvenueMove) -> str:
-        return TEXTS.text(*label(state, move))
-
-    def label_message(self, state: State, seat: int, move: AvenueMove) -> Message:
-        key, values = label(state, move)
-        return TEXTS.say(key, **values)
+    def label_said(self, state: State, seat: int, move: AvenueMove) -> Said:
+        return label(state, move)
 
     def view(self, state: State, seat: int | None) -> AvenueView:
         return view(state, seat)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from service.engine import BotHooks, BotTuning, Options, Rng, Scores
+from service.engine import BotHooks, BotTuning, Options, Rng, SaidLabels, Scores
 from service.engine.explain import Reasons
-from service.engine.texts import Catalog, Message, Said
+from service.engine.texts import Catalog, Said
 from service.games.treeline import hidden, rules
 from service.games.treeline.cards import CASTLES, DATA, GLADES, TOKENS_PER_SEAT
 from service.games.treeline.moves import (
@@ -71,7 +71,7 @@ def _label(state: State, move: TreelineMove) -> Said:
 RULES_VERSION = 1
 
 
-class Treeline(BotHooks):
+class Treeline(BotHooks, SaidLabels):
     kind: ClassVar[str] = "TREELINE"
     title: ClassVar[str] = "Treeline"
     min_players: ClassVar[int] = 2
@@ -105,12 +105,8 @@ class Treeline(BotHooks):
     def apply(self, state: State, seat: int, move: TreelineMove) -> None:
         rules.apply(state, seat, move)
 
-    def label(self, state: State, seat: int, move: TreelineMove) -> str:
-        return TEXTS.text(*_label(state, move))
-
-    def label_message(self, state: State, seat: int, move: TreelineMove) -> Message:
-        key, values = _label(state, move)
-        return TEXTS.say(key, **values)
+    def label_said(self, state: State, seat: int, move: TreelineMove) -> Said:
+        return _label(state, move)
 
     def view(self, state: State, seat: int | None) -> TreelineView:
         return view(state, seat)

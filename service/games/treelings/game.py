@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from service.engine import BotHooks, BotTuning, Options, Rng, Scores
+from service.engine import BotHooks, BotTuning, Options, Rng, SaidLabels, Scores
 from service.engine.explain import Reasons
-from service.engine.texts import Catalog, Message
+from service.engine.texts import Catalog, Said
 from service.games.treelings import hidden, rules, scoring
 from service.games.treelings.cards import CARDS
 from service.games.treelings.reasons import REASONS, TURN_RULE
@@ -18,7 +18,7 @@ from service.games.treelings.view import TreelingsView, view
 RULES_VERSION = 1
 
 
-class Treelings(BotHooks):
+class Treelings(BotHooks, SaidLabels):
     kind: ClassVar[str] = "TREELINGS"
     title: ClassVar[str] = "Treelings"
     min_players: ClassVar[int] = 2  # TG-1
@@ -54,12 +54,8 @@ class Treelings(BotHooks):
     def apply(self, state: State, seat: int, move: TreelingsMove) -> None:
         rules.apply(state, move)
 
-    def label(self, state: State, seat: int, move: TreelingsMove) -> str:
-        return TEXTS.text(*rules.label(state, move))
-
-    def label_message(self, state: State, seat: int, move: TreelingsMove) -> Message:
-        key, values = rules.label(state, move)
-        return TEXTS.say(key, **values)
+    def label_said(self, state: State, seat: int, move: TreelingsMove) -> Said:
+        return rules.label(state, move)
 
     def view(self, state: State, seat: int | None) -> TreelingsView:
         return view(state, seat)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from service.engine import BotHooks, BotTuning, Options, Rng, Scores
+from service.engine import BotHooks, BotTuning, Options, Rng, SaidLabels, Scores
 from service.engine.explain import Reasons
-from service.engine.texts import Catalog, Message
+from service.engine.texts import Catalog, Said
 from service.games.treetopia import hidden, rules
 from service.games.treetopia import view as views
 from service.games.treetopia.reasons import REASONS, TURN_RULE
@@ -23,7 +23,7 @@ from service.games.treetopia.texts import TEXTS
 RULES_VERSION = 1
 
 
-class Treetopia(BotHooks):
+class Treetopia(BotHooks, SaidLabels):
     kind: ClassVar[str] = "TREETOPIA"
     title: ClassVar[str] = "Treetopia"
     min_players: ClassVar[int] = 2
@@ -59,12 +59,8 @@ class Treetopia(BotHooks):
     def apply(self, state: State, seat: int, move: TreetopiaMove) -> None:
         rules.apply(state, seat, move)
 
-    def label(self, state: State, seat: int, move: TreetopiaMove) -> str:
-        return TEXTS.text(*views.label(state, seat, move))
-
-    def label_message(self, state: State, seat: int, move: TreetopiaMove) -> Message:
-        key, values = views.label(state, seat, move)
-        return TEXTS.say(key, **values)
+    def label_said(self, state: State, seat: int, move: TreetopiaMove) -> Said:
+        return views.label(state, seat, move)
 
     def view(self, state: State, seat: int | None) -> views.TreetopiaView:
         return views.view(state, seat)
