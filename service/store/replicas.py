@@ -1,0 +1,157 @@
+"""The replicas' acknowledgement of the game store's writes (RULES_REPLICA_ACK).
+
+With RULES_REPLICA_ACK = n > 0, `create` and `commit` send `WAIT n RULES_REPLICA_ACK_TIMEOUT_MS`
+right behind the script, in the same round trip and on the same connection (WAIT counts the
+replicas that have this connection's own writes; on another one it does not wait for this
+write), on a cluster to the node that owns the game's slot. Fewer confirmations: NotReplicated
+(UNAVAILABLE), the write stays on the master. `confirm_replicated` does the same for a replayed
+answer, whose write another connection made: it writes a short-lived marker in the game's slot
+(g:{id}:w) and waits for that, which the replicas only reach after every earlier write.
+`reissue` waits like `commit`. The writes of a tenant's webhook endpoints (service/webhooks)
+go through `script_acked`, `confirm_marked` and `write_each_acked`: the same WAIT on the
+writing connection, behind a marker in their own slot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+from redis.asyncio.cluster import RedisCluster
+from redis.commands.core import AsyncScript
+
+from service import metrics
+from service.settings import Settings
+from service.store.commands import Command, Commands
+from service.store.connection import NotReplicated, StoreUnavailable
+
+log = logging.getLogger("service.store")
+MARKER_MS = 1000  # life of the marker a replayed answer waits for (confirm_replicated)
+# NotReplicated's message for a write that is not a move (a reissued token, a webhook endpoint)
+CHANGE_NOT_REPLICATED = "the change was saved but not yet copied to a standby store; retry it"
+
+
+class ReplicaAcks:
+    def __init__(self, commands: Commands, settings: Settings, publish: str) -> None:
+        self.replica_ack = settings.replica_ack
+        timeout_ms = settings.replica_ack_timeout_ms
+        if self.replica_ack < 0:
+            raise ValueError("RULES_REPLICA_ACK is a number of replicas, 0 or more")
+        if self.replica_ack and not 0 < timeout_ms < settings.redis_timeout * 1000:
+            raise ValueError("RULES_REPLICA_ACK_TIMEOUT_MS must be above 0 and below REDIS_TIMEOUT")
+        self._wait: Command = ("WAIT", self.replica_ack, timeout_ms)
+        self.commands = commands
+        self._publish = publish
+
+    async def evalsha_acked(
+        self, script: AsyncScript, keys: Sequence[str], args: list[Any]
+    ) -> tuple[Any, int]:
+        """The script's reply and how many replicas confirmed its writes (WAIT on the same
+        connection, RULES_REPLICA_ACK); without the setting, the reply and 0."""
+        if not self.replica_ack:
+            return await self.commands.evalsha(script, keys, args), 0
+        reply, confirmed = await self.commands.script(script, keys, args, (self._wait,))
+        return reply, int(confirmed)
+
+    def confirmed(self, command: str, confirmed: int, message: str = "") -> None:
+        """NotReplicated when fewer replicas than RULES_REPLICA_ACK confirmed a write."""
+        if confirmed < self.replica_ack:
+            metrics.REPLICA_ACK_MISSES.labels(command).inc()
+            raise NotReplicated(self.replica_ack, confirmed, message)
+
+    async def announce(self, game_id: str, version: int, status: str) -> None:
+        """With RULES_REPLICA_ACK, the event of a confirmed version (the commit script leaves
+        it out): one event of the latest version, since a subscriber is given every version
+        up to the one an event names (service/core/following.py). A write whose confirmation
+        timed out is announced by its retry (`confirm_replicated`) or with the game's next
+        version. Failing to publish fails nothing: the write stands, acknowledged; a
+        subscriber catches up with the next event or when it resumes."""
+        if not self.replica_ack:
+            return
+        channel = f"g:{{{game_id}}}:events"
+        event = msgspec.json.encode({"gameId": game_id, "version": version, "status": status})
+        try:
+            await self.commands.timed(
+                "announce",
+                lambda: self.commands.execute([(self._publish, channel, event)], channel),
+            )
+        except StoreUnavailable as exc:
+            log.warning("event of %s v%d not published (%s)", game_id, version, exc)
+
+    async def confirm_replicated(self, game_id: str, version: int, status: str) -> None:
+        """With RULES_REPLICA_ACK: return once enough replicas hold every write the game's
+        master made so far (a replayed answer's move among them), else NotReplicated; then
+        announce the game's `version` (the first try may have been refused unannounced). WAIT
+        counts only its own connection's writes, so it follows a short-lived marker in the
+        game's slot, written on that connection: a replica reaches it after all before it."""
+        await self.confirm_marked("replicated", f"g:{{{game_id}}}:w", "")
+        await self.announce(game_id, version, status)
+
+    async def confirm_marked(self, command: str, marker: str, message: str) -> None:
+        """With RULES_REPLICA_ACK: return once enough replicas hold every write made so far on
+        the master of `marker`'s slot, which a short-lived marker written there and WAIT on
+        its connection tell; else NotReplicated with `message` ("": a move's)."""
+        if not self.replica_ack:
+            return
+        commands: list[Command] = [("SET", marker, 1, "PX", MARKER_MS), self._wait]
+        _, confirmed = await self.commands.timed(
+            command, lambda: self.commands.execute(commands, marker)
+        )
+        self.confirmed(command, int(confirmed), message)
+
+    async def script_acked(
+        self, command: str, script: AsyncScript, keys: Sequence[str], args: list[Any], marker: str
+    ) -> Any:
+        """The reply of another layer's script (a webhook endpoint's change), acknowledged like
+        a move: with RULES_REPLICA_ACK a marker in the script's slot (`marker`) and WAIT
+        follow it on its connection, and fewer confirmations raise NotReplicated whatever it
+        answered: an answer that wrote nothing ("no such endpoint") may rest on an earlier
+        write of another connection, which the marker's confirmation covers too."""
+        if not self.replica_ack:
+            return await self.commands.timed(
+                command, lambda: self.commands.evalsha(script, keys, args)
+            )
+        then: tuple[Command, ...] = (("SET", marker, 1, "PX", MARKER_MS), self._wait)
+        reply, _, confirmed = await self.commands.timed(
+            command, lambda: self.commands.script(script, keys, args, then)
+        )
+        self.confirmed(command, int(confirmed), CHANGE_NOT_REPLICATED)
+        return reply
+
+    async def write_each_acked(
+        self, command: str, writes: Sequence[Command], acknowledged: bool = True
+    ) -> None:
+        """Single-key writes of another layer (a tenant's webhook switch in every lane), each
+        server's share on one connection with WAIT behind it when RULES_REPLICA_ACK asks and
+        `acknowledged` (on a cluster: the master of each key's slot, the servers at once);
+        NotReplicated if any server's replicas confirm fewer."""
+        redis = self.commands.redis
+        if not (self.replica_ack and acknowledged):
+
+            async def pipelined() -> None:
+                async with redis.pipeline(transaction=False) as pipe:
+                    for write in writes:
+                        pipe.execute_command(*write)
+                    await pipe.execute()
+
+            await self.commands.timed(command, pipelined)
+            return
+
+        async def acked(share: list[Command]) -> int:
+            replies = await self.commands.execute([*share, self._wait], share[0][1])
+            return int(replies[-1])
+
+        async def every_server() -> list[int]:
+            shares: dict[str, list[Command]] = {}
+            for write in writes:
+                node = (
+                    redis.get_node_from_key(write[1]) if isinstance(redis, RedisCluster) else None
+                )
+                shares.setdefault("" if node is None else node.name, []).append(write)
+            return list(await asyncio.gather(*(acked(share) for share in shares.values())))
+
+        confirmed = await self.commands.timed(command, every_server)
+        self.confirmed(command, min(confirmed, default=self.replica_ack), CHANGE_NOT_REPLICATED)
