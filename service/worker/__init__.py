@@ -43,6 +43,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import random
 import signal
 import threading
 import time
@@ -196,8 +197,12 @@ class Worker:
         while not self.stopping.is_set():
             await self._redis_call(self._sweep_once)
             self.heartbeat.beat("sweep")
+            # jittered: a worker that leaves a job pending (a newer release's game) reclaims it
+            # again each time it has been idle long enough; two workers polling in lockstep
+            # would hand it back to the same one every time
+            pause = self.settings.worker_poll_seconds * random.uniform(0.75, 1.25)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.stopping.wait(), self.settings.worker_poll_seconds)
+                await asyncio.wait_for(self.stopping.wait(), pause)
 
     async def _sweep_once(self) -> None:
         """One pipelined XLEN per stream says which hold a job at all (pending or new): only
