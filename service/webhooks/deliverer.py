@@ -251,7 +251,7 @@ class Deliverer:
         if now - self.repaired > min(REPAIR_EVERY, self.settings.worker_reclaim_seconds):
             await self.ensure_groups()
             for tenant in self.tenants:
-                await self.endpoints.sync_flags(tenant, acknowledged=False)
+                await self.endpoints.sync_flags(tenant, repair=True)
             await self._reclaim_outboxes()
             self.repaired = now
         while self.outbox_due:

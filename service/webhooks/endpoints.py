@@ -314,16 +314,21 @@ class EndpointStore:
         since = await answered(self.redis.hget(failing_key(tenant), endpoint_id))
         return None if since is None else float(cast(bytes, since))
 
-    async def sync_flags(self, tenant: str, acknowledged: bool = True) -> None:
+    async def sync_flags(self, tenant: str, repair: bool = False) -> None:
         """Every lane's flag set while the tenant has an enabled endpoint, none otherwise: the
-        commit script writes the outbox only when its lane's flag is there. `acknowledged`:
-        with RULES_REPLICA_ACK, once replicas have them (a flag lost in a failover would drop
-        the lane's events silently); the workers' repair pass does not wait."""
+        commit script writes the outbox only when its lane's flag is there. With
+        RULES_REPLICA_ACK, once replicas have them (a flag lost in a failover would drop the
+        lane's events silently). The workers' `repair` pass does not wait, and only sets flags:
+        a clear from a list read just before a tenant's first endpoint was saved would drop
+        that endpoint's events until the next repair (the API clears them when the last
+        enabled endpoint goes)."""
         wanted = any(endpoint.enabled for endpoint in await self.list(tenant))
+        if repair and not wanted:
+            return
         writes = [
             ("SET", enabled_key(lane, tenant), "1")
             if wanted
             else ("DEL", enabled_key(lane, tenant))
             for lane in range(LANES)
         ]
-        await self.store.write_each_acked("endpoint.flags", writes, acknowledged)
+        await self.store.write_each_acked("endpoint.flags", writes, acknowledged=not repair)

@@ -22,7 +22,8 @@ from service.core.decisions import enforce_clock
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.jobs import LANES, lane_of
-from service.store.outbox import outbox_key
+from service.store.outbox import enabled_key, outbox_key
+from service.webhooks.endpoints import EndpointStore
 from service.webhooks.model import EVENT_TYPES, endpoint_encoder, endpoints_key
 from tests.conftest import client_for, own_redis
 from tests.support.gql import ABANDON, RESIGN
@@ -199,3 +200,24 @@ async def test_a_takeback_has_its_event(setup: tuple[httpx.AsyncClient, RedisSto
 
 TAKEBACK = """
 mutation Takeback($id: ID!) { requestTakeback(gameId: $id) { __typename } }"""
+
+
+async def test_the_workers_repair_sets_switches_and_never_clears_them(
+    setup: tuple[httpx.AsyncClient, RedisStore],
+) -> None:
+    """The workers' repair reads a tenant's endpoints, then writes the lanes' switches: a clear
+    from a read made just before the tenant's first endpoint was saved would switch its events
+    off until the next repair (a CI run's game lost the events of its moves that way). So the
+    repair only sets them; the API clears them when the last enabled endpoint goes."""
+    _, store = setup
+    endpoints = EndpointStore(store, store.settings)
+    switches = [enabled_key(lane, "acme") for lane in range(LANES)]
+    await store.redis.set(switches[0], "1")  # as the API's save of a first endpoint left it
+    await endpoints.sync_flags("acme", repair=True)  # a repair that read no endpoint
+    assert await store.redis.exists(*switches) == 1
+    await register(store.redis, "acme", "http://127.0.0.1:9/unused")
+    await endpoints.sync_flags("acme", repair=True)
+    assert await store.redis.exists(*switches) == LANES
+    await store.redis.delete(endpoints_key("acme"))
+    await endpoints.sync_flags("acme")  # the API's, after the last endpoint went
+    assert await store.redis.exists(*switches) == 0
