@@ -209,3 +209,88 @@ async def test_a_bad_messages_value_is_a_bad_request_not_a_server_error(api: Api
             assert answer.headers["content-type"] == "application/problem+json"
             problem = answer.json()
             assert problem["code"] == "BAD_REQUEST" and "messages" in problem["detail"], problem
+
+
+async def test_rest_changes_answer_in_the_language_and_shape_asked_for(api: Api) -> None:
+    """A POST that answers with the game (create, move, takeback, resign, abandon) renders it as
+    the GET after it would, in the language asked for and without messages with
+    `?messages=false`, under the same ETag; a bad `messages` is refused before anything changes."""
+    created = await api.http.post(
+        "/v1/games?language=en-XA",
+        json={
+            "kind": "TREELINGS",
+            "players": 2,
+            "seed": "texts-post",
+            "takebacks": "OWN_DECISIONS",
+        },
+    )
+    assert created.status_code == 201, created.text
+    game_id = created.json()["game"]["id"]
+    tokens = [seat["token"] for seat in created.json()["seats"]]
+    spectated = await api.http.get(f"/v1/games/{game_id}", headers={"accept-language": "en-XA"})
+    assert created.headers["etag"] == spectated.headers["etag"]
+    assert created.json()["game"]["scores"] == spectated.json()["scores"]
+    assert all(
+        is_pseudo(m["text"])
+        for e in created.json()["game"]["scores"]["entries"]
+        for m in e["detailMessages"]
+    )
+    seat = created.json()["game"]["toAct"][0]
+    auth = {"authorization": f"Bearer {tokens[seat]}"}
+    url = f"/v1/games/{game_id}"
+    move = (await api.http.get(f"{url}/legal-moves", headers=auth)).json()["legalMoves"][0]
+    refused = await api.http.post(
+        f"{url}/moves?messages=no", json={"move": move["move"]}, headers=auth
+    )
+    assert refused.status_code == 400 and refused.json()["code"] == "BAD_REQUEST", refused.text
+    assert (await api.http.get(url)).json()["version"] == 0  # nothing changed
+
+    moved = await api.http.post(
+        f"{url}/moves?messages=false", json={"move": move["move"]}, headers=auth
+    )
+    assert moved.status_code == 200, moved.text
+    after = await api.http.get(f"{url}?messages=false", headers=auth)
+    assert moved.json()["game"] == after.json() and not _has_messages(after.json())
+    assert moved.headers["etag"] == after.headers["etag"]
+
+    taken = await api.http.post(f"{url}/takeback", headers={**auth, "accept-language": "en-XA"})
+    assert taken.status_code == 200, taken.text
+    seen = await api.http.get(url, headers={**auth, "accept-language": "en-XA"})
+    assert taken.json()["game"] == seen.json() and taken.headers["etag"] == seen.headers["etag"]
+    labels = [m["labelMessage"]["text"] for m in seen.json()["legalMoves"]]
+    assert labels and all(is_pseudo(text) for text in labels)
+
+    resigned = await api.http.post(f"{url}/resign?language=en-XA&messages=false", headers=auth)
+    assert resigned.status_code == 200, resigned.text
+    final = await api.http.get(f"{url}?language=en-XA&messages=false", headers=auth)
+    assert resigned.json()["game"] == final.json() and not _has_messages(final.json())
+    assert resigned.headers["etag"] == final.headers["etag"]
+
+    # the listing says its games' texts in the language asked for too
+    listed = await api.http.get("/v1/games?first=5&language=en-XA")
+    assert listed.status_code == 200, listed.text
+    details = [
+        m["text"]
+        for game in listed.json()["games"]
+        for entry in game["scores"]["entries"]
+        for m in entry["detailMessages"]
+    ]
+    assert details and all(is_pseudo(text) for text in details)
+
+
+async def test_rest_abandon_answers_in_the_language_asked_for(api: Api) -> None:
+    created = await api.http.post(
+        "/v1/games", json={"kind": "TREELINGS", "players": 2, "seed": "texts-abandon"}
+    )
+    game_id = created.json()["game"]["id"]
+    refused = await api.http.post(f"/v1/games/{game_id}/abandon?messages=0")
+    assert refused.status_code == 400, refused.text
+    assert (await api.http.get(f"/v1/games/{game_id}")).json()["status"] == "ACTIVE"
+    ended = await api.http.post(
+        f"/v1/games/{game_id}/abandon", headers={"accept-language": "en-XA"}
+    )
+    assert ended.status_code == 200, ended.text
+    seen = await api.http.get(f"/v1/games/{game_id}", headers={"accept-language": "en-XA"})
+    assert ended.json()["game"] == seen.json()
+    details = [m["text"] for e in seen.json()["scores"]["entries"] for m in e["detailMessages"]]
+    assert details and all(is_pseudo(text) for text in details)

@@ -168,6 +168,7 @@ def openapi() -> dict[str, Any]:
                     "operationId": "createGame",
                     "summary": "Create a game; the answer holds each seat's token, once.",
                     "security": [{}, {"apiKey": []}],
+                    "parameters": [language, with_messages],
                     "requestBody": body(_ref("CreateGame")),
                     "responses": {
                         **ok(_ref("CreatedGame"), "created", "201"),
@@ -187,6 +188,7 @@ def openapi() -> dict[str, Any]:
                         query("createdAfter", {"type": "string", "format": "date-time"}),
                         query("first", {"type": "integer", "minimum": 1, "maximum": 100}),
                         query("after", {"type": "string"}),
+                        language,
                         with_messages,
                     ],
                     "responses": {
@@ -231,6 +233,7 @@ def openapi() -> dict[str, Any]:
                     "parameters": [
                         game_id,
                         language,
+                        with_messages,
                         act_as,
                         {
                             "name": "If-Match",
@@ -283,7 +286,7 @@ def openapi() -> dict[str, Any]:
             },
             "/v1/games/{gameId}/resign": {
                 "post": {
-                    "parameters": [game_id, act_as, language],
+                    "parameters": [game_id, act_as, language, with_messages],
                     "security": acting,
                     "operationId": "resign",
                     "summary": "The bearer's seat resigns: the game is FINISHED with an outcome.",
@@ -297,7 +300,7 @@ def openapi() -> dict[str, Any]:
             },
             "/v1/games/{gameId}/abandon": {
                 "post": {
-                    "parameters": [game_id],
+                    "parameters": [game_id, language, with_messages],
                     "security": [{}, {"apiKey": []}],
                     "operationId": "abandonGame",
                     "summary": "The game's tenant (X-API-Key) calls it off: ABANDONED, no "
@@ -405,7 +408,9 @@ def openapi() -> dict[str, Any]:
                     },
                 }
             },
-            **takeback_openapi.paths(ok, body, problems, game_id, act_as),
+            **takeback_openapi.paths(
+                ok, body, problems, [game_id, act_as, language, with_messages]
+            ),
             "/v1/games/{gameId}/record": {
                 "get": {
                     "parameters": [game_id],

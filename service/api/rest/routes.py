@@ -161,6 +161,12 @@ def shape(lang: str, messages: bool) -> tuple[str, ...]:
     return (*languages(lang), *(() if messages else ("no messages",)))
 
 
+def wanted(request: Request) -> tuple[str, bool]:
+    """The language and `messages` of an answer that renders a game (a read's or a change's,
+    so a POST answers as the GET after it would): checked before anything is changed."""
+    return language_of(request), messages_of(request)
+
+
 def guarded(endpoint: Any) -> Any:
     """A route's handler, its refusals answered as problem details and timed as its own
     operation (metrics)."""
@@ -203,6 +209,7 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
 
     async def create_game(request: Request) -> Response:
         body = await read_body(request, CreateBody, max_depth)
+        lang, messages = wanted(request)
         bots = {bot.seat: bot.strategy for bot in body.bots or []}
         loaded, tokens = await service.create(
             body.kind,
@@ -221,10 +228,14 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
             {"seat": seat, "token": token, "playerId": ids[seat] if seat < len(ids) else None}
             for seat, token in tokens.items()
         ]
+        tenant = loaded.record.tenant
         return json_response(
-            {"game": game_json(loaded, loaded.record.tenant), "seats": seats},
+            {"game": game_json(loaded, tenant, lang, messages), "seats": seats},
             201,
-            {"location": f"/v1/games/{loaded.id}", "etag": etag(loaded, loaded.record.tenant)},
+            {
+                "location": f"/v1/games/{loaded.id}",
+                "etag": etag(loaded, tenant, *shape(lang, messages)),
+            },
         )
 
     async def get_game(request: Request) -> Response:
@@ -238,16 +249,16 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
 
     async def list_games(request: Request) -> Response:
         tenant = tenant_of(request)
-        wanted = listing_query(request)
-        messages = messages_of(request)
-        page = await service.list_games(tenant, *wanted)
+        query = listing_query(request)
+        lang, messages = wanted(request)
+        page = await service.list_games(tenant, *query)
         headers = {"vary": "x-api-key"}
         if page.has_next and page.end_cursor is not None:
             query = [(k, v) for k, v in request.query_params.multi_items() if k != "after"]
             query.append(("after", page.end_cursor))
             headers["link"] = f'</v1/games?{urlencode(query)}>; rel="next"'
         body = {
-            "games": [game_json(loaded, tenant, ENGLISH, messages) for _, loaded in page.games],
+            "games": [game_json(loaded, tenant, lang, messages) for _, loaded in page.games],
             "nextCursor": page.end_cursor if page.has_next else None,
         }
         return json_response(body, headers=headers)
@@ -295,6 +306,7 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
 
     async def apply_move(request: Request) -> Response:
         body = await read_body(request, MoveBody, max_depth)
+        lang, messages = wanted(request)
         applied = await service.apply(
             request.path_params["game_id"],
             caller(request),
@@ -303,7 +315,7 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
             request.headers.get("idempotency-key"),
         )
         loaded = applied.game
-        headers = {"etag": etag(loaded)}
+        headers = {"etag": etag(loaded, None, *shape(lang, messages))}
         if applied.replayed:
             headers["idempotent-replayed"] = "true"
         if "return=minimal" in request.headers.get("prefer", ""):  # RFC 7240
@@ -311,29 +323,31 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
             minimal = {"version": loaded.record.version, "status": loaded.status()}
             body = {"game": {**minimal, "toAct": loaded.to_act}, "replayed": applied.replayed}
             return json_response(body, headers=headers)
-        game = game_json(loaded, None, language_of(request))
+        game = game_json(loaded, None, lang, messages)
         return json_response({"game": game, "replayed": applied.replayed}, headers=headers)
 
-    def taken_json(applied: Applied) -> Response:
+    def taken_json(applied: Applied, lang: str, messages: bool) -> Response:
         """A takeback's answer, as applyMove's: the game, replayed or not, and its ETag."""
         loaded = applied.game
-        headers = {"etag": etag(loaded)}
+        headers = {"etag": etag(loaded, None, *shape(lang, messages))}
         if applied.replayed:
             headers["idempotent-replayed"] = "true"
-        body = {"game": game_json(loaded, None), "replayed": applied.replayed}
+        body = {"game": game_json(loaded, None, lang, messages), "replayed": applied.replayed}
         return json_response(body, headers=headers)
 
     async def request_takeback(request: Request) -> Response:
+        lang, messages = wanted(request)
         applied = await service.request_takeback(
             request.path_params["game_id"],
             caller(request),
             _if_match(request),
             request.headers.get("idempotency-key"),
         )
-        return taken_json(applied)
+        return taken_json(applied, lang, messages)
 
     async def answer_takeback(request: Request) -> Response:
         body = await read_body(request, AnswerBody, max_depth)
+        lang, messages = wanted(request)
         applied = await service.answer_takeback(
             request.path_params["game_id"],
             caller(request),
@@ -341,22 +355,26 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
             _if_match(request),
             request.headers.get("idempotency-key"),
         )
-        return taken_json(applied)
+        return taken_json(applied, lang, messages)
 
-    def ended_json(applied: Applied, tenant: str | None) -> Response:
+    def ended_json(applied: Applied, tenant: str | None, request: Request) -> Response:
         loaded = applied.game
-        headers = {"etag": etag(loaded, tenant)}
-        return json_response({"game": game_json(loaded, tenant)}, headers=headers)
+        lang, messages = wanted(request)
+        headers = {"etag": etag(loaded, tenant, *shape(lang, messages))}
+        return json_response({"game": game_json(loaded, tenant, lang, messages)}, headers=headers)
 
     async def resign(request: Request) -> Response:
+        wanted(request)  # a bad ?messages= changes nothing
         applied = await service.resign(
             request.path_params["game_id"], caller(request), _if_match(request)
         )
-        return ended_json(applied, None)
+        return ended_json(applied, None, request)
 
     async def abandon(request: Request) -> Response:
         tenant = tenant_of(request)
-        return ended_json(await service.abandon(request.path_params["game_id"], tenant), tenant)
+        wanted(request)
+        applied = await service.abandon(request.path_params["game_id"], tenant)
+        return ended_json(applied, tenant, request)
 
     async def validate_move(request: Request) -> Response:
         body = await read_body(request, MoveBody, max_depth)
@@ -432,6 +450,7 @@ LISTING_PARAMS = {
     "first",
     "after",
     "messages",
+    "language",
 }
 
 

@@ -22,11 +22,12 @@ REFUSALS = (
 
 
 def paths(
-    ok: Builder, body: Builder, problems: Builder, game_id: dict[str, Any], act_as: dict[str, Any]
+    ok: Builder, body: Builder, problems: Builder, leading: list[dict[str, Any]]
 ) -> dict[str, Any]:
+    """The takeback routes; `leading` are the game routes' parameters (game id, acting for a
+    seat, the answer's language and messages)."""
     parameters = [
-        game_id,
-        act_as,
+        *leading,
         {
             "name": "If-Match",
             "in": "header",
