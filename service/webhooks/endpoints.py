@@ -120,7 +120,7 @@ def new_secret() -> str:
 
 def rotation_digest(key: str) -> str:
     """What an endpoint keeps of its last rotation's idempotency key (Endpoint.rotation_key):
-    short, and any string has one (a lone surrogate from JSON too)."""
+    short, and any string has one ("surrogatepass": no str fails to encode)."""
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
