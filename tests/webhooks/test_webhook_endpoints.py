@@ -9,7 +9,7 @@ import base64
 import secrets
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import msgspec
@@ -160,7 +160,7 @@ async def test_the_secret_is_shown_only_by_create_and_rotate(dev: Tenants, redis
 
 
 async def _stored(redis: Client, tenant: str, endpoint_id: str) -> dict[str, Any]:
-    blob = await redis.hget(endpoints_key(tenant), endpoint_id)  # type: ignore[misc]
+    blob = await cast(Any, redis.hget(endpoints_key(tenant), endpoint_id))
     stored: dict[str, Any] = msgspec.msgpack.decode(blob)
     return stored
 
