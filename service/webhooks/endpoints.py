@@ -19,6 +19,7 @@ NotReplicated (UNAVAILABLE); the change stays on the master and a retry is safe 
 from __future__ import annotations
 
 import base64
+import hashlib
 import logging
 import re
 import secrets
@@ -115,6 +116,12 @@ def description_of(description: str | None) -> str:
 def new_secret() -> str:
     """`whsec_` + base64 of 24 random bytes, as the Standard Webhooks libraries expect."""
     return "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
+
+
+def rotation_digest(key: str) -> str:
+    """What an endpoint keeps of its last rotation's idempotency key (Endpoint.rotation_key):
+    short, and any string has one ("surrogatepass": no str fails to encode)."""
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def known_id(endpoint_id: str) -> bool:
@@ -244,15 +251,24 @@ class EndpointStore:
             await self.sync_flags(tenant)
         return updated
 
-    async def rotate(self, tenant: str, endpoint_id: str) -> Endpoint | None:
+    async def rotate(
+        self, tenant: str, endpoint_id: str, key: str | None = None
+    ) -> Endpoint | None:
         """The endpoint with a new secret; the one it replaces still signs for ROTATION_GRACE
-        seconds, so a receiver can switch without refusing events."""
+        seconds, so a receiver can switch without refusing events. With the idempotency `key`
+        of the rotation that made the current secret (a retry after UNAVAILABLE or a lost
+        answer), the endpoint as it is, acknowledged like a change: the secret shown is the one
+        that signs, and the receiver's still signs alongside."""
+        digest = "" if key is None else rotation_digest(key)
 
-        def rotated(endpoint: Endpoint) -> dict[str, object]:
+        def rotated(endpoint: Endpoint) -> dict[str, object] | None:
+            if digest and endpoint.rotation_key == digest:
+                return None
             return {
                 "secret": new_secret(),
                 "previous_secret": endpoint.secret,
                 "previous_until": time.time() + ROTATION_GRACE,
+                "rotation_key": digest,
             }
 
         return await self._change("endpoint.rotate", tenant, endpoint_id, rotated)
@@ -262,25 +278,35 @@ class EndpointStore:
         command: str,
         tenant: str,
         endpoint_id: str,
-        changes: Callable[[Endpoint], dict[str, object]],
+        changes: Callable[[Endpoint], dict[str, object] | None],
     ) -> Endpoint | None:
         """Read, change and write back only if nobody wrote it meanwhile (compare and set).
-        None (no such endpoint) is acknowledged too: the delete it rests on may be unconfirmed."""
+        None (no such endpoint) is acknowledged too: the delete it rests on may be unconfirmed;
+        so is the endpoint as it is when `changes` answers None (nothing to change): the write
+        that made it may be unconfirmed."""
         for _ in range(UPDATE_ATTEMPTS):
             blob = await self._blob(tenant, endpoint_id)
             if blob is None:
                 if known_id(endpoint_id):
-                    marker = marker_key(tenant)
-                    await self.store.confirm_marked(command, marker, CHANGE_NOT_REPLICATED)
+                    await self._confirmed(command, tenant)
                 return None
             endpoint = self._readable(tenant, endpoint_id, blob)
-            changed = msgspec.structs.replace(endpoint, **changes(endpoint), updated=time.time())
+            changing = changes(endpoint)
+            if changing is None:
+                await self._confirmed(command, tenant)
+                return endpoint
+            changed = msgspec.structs.replace(endpoint, **changing, updated=time.time())
             written = endpoint_encoder.encode(changed)
             keys = [endpoints_key(tenant)]
             args = [endpoint_id, blob, written]
             if await acked(self.store, command, tenant, self._replace, keys, args):
                 return changed
         raise StoreUnavailable("the endpoint kept changing under this update; retry")
+
+    async def _confirmed(self, command: str, tenant: str) -> None:
+        """With RULES_REPLICA_ACK, once replicas hold every write of the tenant's endpoints so
+        far (NotReplicated otherwise)."""
+        await self.store.confirm_marked(command, marker_key(tenant), CHANGE_NOT_REPLICATED)
 
     async def delete(self, tenant: str, endpoint_id: str) -> bool:
         """The endpoint and its delivery state gone (its per-game queues expire on their own,

@@ -76,7 +76,8 @@ EVENTS_SCAN = 1000  # the most entries one page reads to find them (a `types` fi
 class Endpoint(msgspec.Struct, kw_only=True):
     """A tenant's receiver. `events` empty: every type. The secret is `whsec_` + base64 of 24
     random bytes (Standard Webhooks); after a rotation the previous one signs too until
-    `previous_until` (epoch s), so a receiver can switch without losing events."""
+    `previous_until` (epoch s), so a receiver can switch without losing events. Fields are
+    only added, with defaults: an older record reads with them, an older release skips them."""
 
     id: str  # "ep_" + 16 URL-safe characters
     url: str
@@ -88,6 +89,9 @@ class Endpoint(msgspec.Struct, kw_only=True):
     updated: float
     previous_secret: str = ""
     previous_until: float = 0.0
+    # a digest of the idempotency key of the rotation that made `secret` ("": none given); a
+    # rotation retried with that key answers the endpoint as it is (EndpointStore.rotate)
+    rotation_key: str = ""
 
     def wants(self, event_type: str) -> bool:
         return self.enabled and (not self.events or event_type in self.events)

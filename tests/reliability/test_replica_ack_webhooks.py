@@ -38,6 +38,7 @@ from tests.webhooks.webhook_tenants import (
     ENDPOINTS,
     PUBLIC,
     ROTATE,
+    ROTATE_KEYED,
     UPDATE,
     Tenants,
     error_code,
@@ -177,6 +178,16 @@ async def test_with_the_replication_link_cut_every_change_answers_unavailable() 
             _unavailable(await t.gql(ROTATE, {"id": kept}, t.a))
             assert TIMEOUT_MS / 1000 <= time.monotonic() - started < ACKED["redis_timeout"]
             _unavailable_rest(await t.rest("POST", f"{ENDPOINTS}/{kept}/rotate-secret", t.a))
+            keyed = {"id": kept, "key": "cut-1"}
+            _unavailable(await t.gql(ROTATE_KEYED, keyed, t.a))
+            made = await _stored(master.port, t.a, kept)
+            # the retry with its key rotates nothing, and is not answered unconfirmed either
+            _unavailable(await t.gql(ROTATE_KEYED, keyed, t.a))
+            assert await _stored(master.port, t.a, kept) == made
+            rest_keyed = {"idempotency-key": "cut-1"}
+            path = f"{ENDPOINTS}/{kept}/rotate-secret"
+            _unavailable_rest(await t.rest("POST", path, t.a, headers=rest_keyed))
+            assert await _stored(master.port, t.a, kept) == made
             _unavailable(await t.gql(UPDATE, {"id": kept, "description": "cut"}, t.a))
             _unavailable(await t.gql(SEND_TEST, {"id": kept}, t.a))
             _unavailable(await t.gql(RETRY, {"e": kept, "m": "msg_g1.1.turn.started"}, t.a))
@@ -195,7 +206,7 @@ async def test_with_the_replication_link_cut_every_change_answers_unavailable() 
             reissued = await t.rest("POST", f"/v1/games/{game_id}/seats/0/token", t.a)
             _unavailable_rest(reissued)
 
-            assert _misses("endpoint.rotate") - before["endpoint.rotate"] == 2
+            assert _misses("endpoint.rotate") - before["endpoint.rotate"] == 5
             assert _misses("endpoint.create") - before["endpoint.create"] == 2
             assert _misses("reissue") - before["reissue"] == 2
     finally:
@@ -216,16 +227,26 @@ async def test_with_no_replica_at_all_changes_answer_unavailable() -> None:
 
 async def test_a_retry_once_the_replica_is_back_is_answered_and_acknowledged(pair: Pair) -> None:
     """The documented retries: a rotation retried rotates again (the last secret shown is the
-    one that signs, on the replica); a delete retried answers NOT_FOUND only once the replica
-    has lost the endpoint too; a reissue retried gives the token that counts."""
+    one that signs, on the replica), unless it is retried with its idempotency key: then the
+    secret the first made, and the receiver's still signs alongside; a delete retried answers
+    NOT_FOUND only once the replica has lost the endpoint too; a reissue retried gives the
+    token that counts."""
     replica = pair.replica.port
     async with _acked(pair.master.url) as t:
         rotated = (await t.create(t.a))["endpoint"]["id"]
+        created = await t.create(t.a)
+        keyed, original = created["endpoint"]["id"], created["secret"]
+        rest_created = await t.create(t.a)
+        rest_keyed, rest_original = rest_created["endpoint"]["id"], rest_created["secret"]
+        rest_path = f"{ENDPOINTS}/{rest_keyed}/rotate-secret"
+        rest_key = {"idempotency-key": "ack-back-rest"}
         deleted = (await t.create(t.a))["endpoint"]["id"]
         game_id = (await create_game(t.http, key=t.keys[t.a], seed="ack-back"))["game"]["id"]
         pair.freeze()
         try:
             _unavailable(await t.gql(ROTATE, {"id": rotated}, t.a))
+            _unavailable(await t.gql(ROTATE_KEYED, {"id": keyed, "key": "ack-back"}, t.a))
+            _unavailable_rest(await t.rest("POST", rest_path, t.a, headers=rest_key))
             _unavailable(await t.gql(DELETE, {"id": deleted}, t.a))
             _unavailable(await t.gql(REISSUE, {"id": game_id, "seat": 0}, t.a))
         finally:
@@ -233,6 +254,19 @@ async def test_a_retry_once_the_replica_is_back_is_answered_and_acknowledged(pai
         secret = (await t.data(ROTATE, {"id": rotated}, t.a))["rotateWebhookSecret"]["secret"]
         stored = await _stored(replica, t.a, rotated)
         assert stored is not None and stored.secret == secret
+
+        made = await _stored(pair.master.port, t.a, keyed)
+        assert made is not None and made.previous_secret == original
+        retried = await t.data(ROTATE_KEYED, {"id": keyed, "key": "ack-back"}, t.a)
+        assert retried["rotateWebhookSecret"]["secret"] == made.secret, "not rotated again"
+        assert await _stored(replica, t.a, keyed) == made  # read at once: acknowledged
+        assert await _stored(pair.master.port, t.a, keyed) == made
+
+        response = await t.rest("POST", rest_path, t.a, headers=rest_key)
+        assert response.status_code == 200, response.text
+        stored = await _stored(replica, t.a, rest_keyed)
+        assert stored is not None and stored.secret == response.json()["secret"]
+        assert stored.previous_secret == rest_original, "the receiver's secret still signs"
 
         assert error_code(await t.gql(DELETE, {"id": deleted}, t.a)) == "NOT_FOUND"
         assert await _stored(replica, t.a, deleted) is None

@@ -16,6 +16,7 @@ from tests.webhooks.webhook_tenants import (
     GET,
     LIST,
     PUBLIC,
+    ROTATE_KEYED,
     UPDATE,
     Tenants,
     error_code,
@@ -206,3 +207,36 @@ async def test_hostile_graphql_input_gets_a_typed_error(dev: Tenants) -> None:
         assert error_code(await dev.gql(GET, {"id": endpoint_id}, dev.a)) == "NOT_FOUND"
         body = await dev.gql(UPDATE, {"id": endpoint_id, "enabled": False}, dev.a)
         assert error_code(body) == "NOT_FOUND"
+
+
+async def test_a_hostile_rotation_key_is_refused_and_rotates_nothing(dev: Tenants) -> None:
+    """rotateWebhookSecret's idempotencyKey and rotate-secret's Idempotency-Key are bounded as
+    a move's (1 to 200 characters): beyond, or of another type, a typed refusal, no rotation."""
+    created = await dev.create(dev.a)
+    endpoint_id = created["endpoint"]["id"]
+    path = f"{ENDPOINTS}/{endpoint_id}/rotate-secret"
+    for key, code in [
+        ("k" * 201, "BAD_USER_INPUT"),
+        ("k" * 60000, "BAD_USER_INPUT"),
+        ("", "BAD_USER_INPUT"),
+        (5, "GRAPHQL_VALIDATION_FAILED"),
+        (["k"], "GRAPHQL_VALIDATION_FAILED"),
+        ({"k": 1}, "GRAPHQL_VALIDATION_FAILED"),
+    ]:
+        body = await dev.gql(ROTATE_KEYED, {"id": endpoint_id, "key": key}, dev.a)
+        assert error_code(body) == code, (str(key)[:20], body)
+    rotate = (
+        f'mutation {{ rotateWebhookSecret(id: "{endpoint_id}", idempotencyKey: %s) {{ secret }} }}'
+    )
+    assert error_code(await dev.gql(rotate % "7", {}, dev.a)) == "GRAPHQL_VALIDATION_FAILED"
+    # a lone surrogate reaches no key: a GraphQL literal or a JSON body with one is malformed
+    assert error_code(await dev.gql(rotate % '"\\ud800"', {}, dev.a)) == "GRAPHQL_PARSE_FAILED"
+    for header in ("k" * 201, "k" * 6000, ""):
+        response = await dev.rest("POST", path, dev.a, headers={"idempotency-key": header})
+        problem(response, 400, "BAD_REQUEST")
+    unknown = await dev.gql(ROTATE_KEYED, {"id": "x" * 50000, "key": "k" * 201}, dev.a)
+    assert error_code(unknown) == "BAD_USER_INPUT", "the key is checked first"
+    listed = (await dev.data(LIST, {}, dev.a))["webhookEndpoints"]
+    shown = [e for e in listed if e["id"] == endpoint_id]
+    assert shown[0]["updatedAt"] == created["endpoint"]["updatedAt"], "nothing rotated"
+    await dev.data(DELETE, {"id": endpoint_id}, dev.a)

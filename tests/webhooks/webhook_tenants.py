@@ -43,6 +43,7 @@ mutation Update($id: ID!, $url: String, $events: [WebhookEventType!], $descripti
 }}"""
 DELETE = "mutation Delete($id: ID!) { deleteWebhookEndpoint(id: $id) }"
 ROTATE = "mutation Rotate($id: ID!) { rotateWebhookSecret(id: $id) { secret endpoint { id } } }"
+ROTATE_KEYED = "mutation Rotate($id: ID!, $key: String) { rotateWebhookSecret(id: $id, idempotencyKey: $key) { secret endpoint { id } } }"  # fmt: skip
 REDELIVER = """
 mutation Redeliver($endpoint: ID!, $event: ID!) {
   redeliverWebhookEvent(endpointId: $endpoint, eventId: $event)
@@ -75,6 +76,7 @@ class Tenants:
 
     async def rest(self, method: str, path: str, tenant: str | None, **kw: Any) -> httpx.Response:
         headers = {"x-api-key": self.keys[tenant]} if tenant else {}
+        headers.update(kw.pop("headers", {}))
         return await self.http.request(method, path, headers=headers, **kw)
 
     async def create(self, tenant: str, url: str = PUBLIC, **fields: Any) -> dict[str, Any]:

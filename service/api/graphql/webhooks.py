@@ -9,7 +9,7 @@ mutation that made it (create, rotate), and never read back.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, cast
 
 import msgspec
 import strawberry
@@ -18,6 +18,7 @@ from strawberry.types import Info
 
 from service.api.graphql.errors import ApiError, api_error
 from service.api.graphql.types import PageInfo, context_api_key, context_service, vocabulary
+from service.core.moves import MAX_IDEMPOTENCY_KEY
 from service.refusals import Refused
 from service.webhooks.endpoints import EndpointStore
 from service.webhooks.model import (
@@ -34,6 +35,12 @@ from service.webhooks.model import (
     parse_message_id,
 )
 from service.webhooks.tenant_events import ListedEvent, TenantEvents
+
+ROTATION_KEY = (
+    f"Names this rotation (1 to {MAX_IDEMPOTENCY_KEY} characters): retried with the same key "
+    "(after UNAVAILABLE or a lost answer) it rotates nothing while the secret is the one that "
+    "rotation made, and answers that secret."
+)
 
 
 def _event_name(event_type: str) -> str:
@@ -336,11 +343,20 @@ class WebhookMutations:
         "for 24 hours, so receivers can switch without refusing events.",
     )
     async def rotate_webhook_secret(
-        self, info: Info[Any, Any], id: strawberry.ID
+        self,
+        info: Info[Any, Any],
+        id: strawberry.ID,
+        idempotency_key: Annotated[
+            str | None, strawberry.argument(description=ROTATION_KEY)
+        ] = None,
     ) -> WebhookEndpointWithSecret:
         tenant = _caller(info)
         try:
-            endpoint = await _endpoints(info).rotate(tenant, str(id))
+            context_service(info).check_idempotency_key(idempotency_key)
+        except Refused as refused:
+            raise ApiError("BAD_USER_INPUT", refused.message) from None
+        try:
+            endpoint = await _endpoints(info).rotate(tenant, str(id), idempotency_key)
             shown = await _found(info, tenant, endpoint, id)
         except Refused as refused:
             raise api_error(refused) from None

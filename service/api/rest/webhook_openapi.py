@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from service.core.moves import MAX_IDEMPOTENCY_KEY
 from service.webhooks.endpoints import MAX_DESCRIPTION
 from service.webhooks.model import (
     ALL_TYPES,
@@ -110,9 +111,23 @@ def paths(
                 "A new secret, shown this once; the previous one still signs for 24 hours.",
                 {
                     **ok(_ref("WebhookEndpointWithSecret"), "the new secret", "200"),
-                    **problems("NOT_FOUND", "UNAUTHORIZED"),
+                    **problems("NOT_FOUND", "UNAUTHORIZED", "BAD_REQUEST"),
                 },
-                parameters=[endpoint_id],
+                parameters=[
+                    endpoint_id,
+                    {
+                        "name": "Idempotency-Key",
+                        "in": "header",
+                        "schema": {
+                            "type": "string",
+                            "minLength": 1,
+                            "maxLength": MAX_IDEMPOTENCY_KEY,
+                        },
+                        "description": "Names this rotation: a retry with the same key rotates "
+                        "nothing while the secret is the one that rotation made, and answers "
+                        "that secret.",
+                    },
+                ],
             )
         },
         "/v1/webhooks/endpoints/{endpointId}/deliveries": {

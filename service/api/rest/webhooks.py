@@ -178,7 +178,12 @@ def routes(
 
     async def rotate_webhook_secret(request: Request) -> Response:
         tenant, endpoint_id = tenant_of(request), request.path_params["endpoint_id"]
-        endpoint = await endpoints.rotate(tenant, endpoint_id)
+        key = request.headers.get("idempotency-key")
+        try:
+            service.check_idempotency_key(key)
+        except Refused as refused:
+            raise Problem("BAD_REQUEST", refused.message) from None
+        endpoint = await endpoints.rotate(tenant, endpoint_id, key)
         body = await shown(tenant, endpoint, endpoint_id)
         assert endpoint is not None  # shown() refused it otherwise
         return json_response({"endpoint": body, "secret": endpoint.secret})
