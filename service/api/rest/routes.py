@@ -249,9 +249,9 @@ def routes(service: GameService, max_depth: int) -> list[Route]:
 
     async def list_games(request: Request) -> Response:
         tenant = tenant_of(request)
-        query = listing_query(request)
+        asked = listing_query(request)
         lang, messages = wanted(request)
-        page = await service.list_games(tenant, *query)
+        page = await service.list_games(tenant, *asked)
         headers = {"vary": "x-api-key"}
         if page.has_next and page.end_cursor is not None:
             query = [(k, v) for k, v in request.query_params.multi_items() if k != "after"]
