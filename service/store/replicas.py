@@ -34,6 +34,11 @@ MARKER_MS = 1000  # life of the marker a replayed answer waits for (confirm_repl
 CHANGE_NOT_REPLICATED = "the change was saved but not yet copied to a standby store; retry it"
 
 
+def key_of(write: Command) -> str:
+    """The key a single-key write names: a script's first key, else the command's first argument."""
+    return str(write[3] if str(write[0]).upper() in ("EVAL", "EVALSHA") else write[1])
+
+
 class ReplicaAcks:
     def __init__(self, commands: Commands, settings: Settings, publish: str) -> None:
         self.replica_ack = settings.replica_ack
@@ -141,14 +146,16 @@ class ReplicaAcks:
             return
 
         async def acked(share: list[Command]) -> int:
-            replies = await self.commands.execute([*share, self._wait], share[0][1])
+            replies = await self.commands.execute([*share, self._wait], key_of(share[0]))
             return int(replies[-1])
 
         async def every_server() -> list[int]:
             shares: dict[str, list[Command]] = {}
             for write in writes:
                 node = (
-                    redis.get_node_from_key(write[1]) if isinstance(redis, RedisCluster) else None
+                    redis.get_node_from_key(key_of(write))
+                    if isinstance(redis, RedisCluster)
+                    else None
                 )
                 shares.setdefault("" if node is None else node.name, []).append(write)
             return list(await asyncio.gather(*(acked(share) for share in shares.values())))

@@ -59,7 +59,10 @@ from service.webhooks.model import (
 
 T = TypeVar("T")
 Names = list[str]
+Flags = list[bytes | None]  # the lanes' webhook flags as read (None: not set)
 MAX_DESCRIPTION = 200
+# deletes a lane's flag only if it still holds the value read before the endpoints were listed
+CLEAR_FLAG = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end"
 ROTATION_GRACE = 24 * 3600  # seconds the previous secret still signs (docs/webhooks.md)
 UPDATE_ATTEMPTS = 5  # compare-and-set rounds against a concurrent change of the same endpoint
 ENDPOINT_ID = re.compile(r"ep_[A-Za-z0-9_-]{16}")
@@ -303,6 +306,17 @@ class EndpointStore:
                 return changed
         raise StoreUnavailable("the endpoint kept changing under this update; retry")
 
+    async def _flags(self, keys: Names) -> Flags:
+        """The lanes' flags as they are now (one pipeline; on a cluster, one per server)."""
+
+        async def read() -> Flags:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for key in keys:
+                    pipe.get(key)
+                return cast(Flags, await pipe.execute())
+
+        return await answered(read())
+
     async def _confirmed(self, command: str, tenant: str) -> None:
         """With RULES_REPLICA_ACK, once replicas hold every write of the tenant's endpoints so
         far (NotReplicated otherwise)."""
@@ -344,17 +358,26 @@ class EndpointStore:
         """Every lane's flag set while the tenant has an enabled endpoint, none otherwise: the
         commit script writes the outbox only when its lane's flag is there. With
         RULES_REPLICA_ACK, once replicas have them (a flag lost in a failover would drop the
-        lane's events silently). The workers' `repair` pass does not wait, and only sets flags:
-        a clear from a list read just before a tenant's first endpoint was saved would drop
-        that endpoint's events until the next repair (the API clears them when the last
-        enabled endpoint goes)."""
+        lane's events silently). The workers' `repair` pass does not wait, and only sets flags.
+
+        A clear races with an endpoint saved meanwhile (its list read just before the save, its
+        DEL just after the save's SET would drop the new endpoint's events until the next
+        repair). So each set writes a value of its own, the flags are read before the list, and
+        a flag is deleted only if it still holds the value read: a set after that read wins."""
+        keys = [enabled_key(lane, tenant) for lane in range(LANES)]
+        held = [] if repair else await self._flags(keys)
         wanted = any(endpoint.enabled for endpoint in await self.list(tenant))
-        if repair and not wanted:
+        if wanted:
+            mark = secrets.token_hex(8)
+            writes: list[tuple[object, ...]] = [("SET", key, mark) for key in keys]
+        elif repair:
             return
-        writes = [
-            ("SET", enabled_key(lane, tenant), "1")
-            if wanted
-            else ("DEL", enabled_key(lane, tenant))
-            for lane in range(LANES)
-        ]
+        else:
+            writes = [
+                ("EVAL", CLEAR_FLAG, 1, key, value)
+                for key, value in zip(keys, held, strict=True)
+                if value
+            ]
+            if not writes:
+                return
         await self.store.write_each_acked("endpoint.flags", writes, acknowledged=not repair)

@@ -24,7 +24,7 @@ from service.store import RedisStore, connect
 from service.store.jobs import LANES, lane_of
 from service.store.outbox import enabled_key, outbox_key
 from service.webhooks.endpoints import EndpointStore
-from service.webhooks.model import EVENT_TYPES, endpoint_encoder, endpoints_key
+from service.webhooks.model import EVENT_TYPES, Endpoint, endpoint_encoder, endpoints_key
 from tests.conftest import client_for, own_redis
 from tests.support.gql import ABANDON, RESIGN
 from tests.support.play import create_game
@@ -220,4 +220,38 @@ async def test_the_workers_repair_sets_switches_and_never_clears_them(
     assert await store.redis.exists(*switches) == LANES
     await store.redis.delete(endpoints_key("acme"))
     await endpoints.sync_flags("acme")  # the API's, after the last endpoint went
+    assert await store.redis.exists(*switches) == 0
+
+
+async def test_a_clear_never_undoes_the_switches_of_an_endpoint_saved_meanwhile(
+    setup: tuple[httpx.AsyncClient, RedisStore],
+) -> None:
+    """The API clears the switches when a tenant's last enabled endpoint goes. Another process
+    may save a first endpoint meanwhile: the clear's list read just before that save, its
+    deletes landing after the save's sets would leave the new endpoint without events until
+    the next repair. A clear deletes only the values it read before listing, so the save's
+    sets stay."""
+    _, store = setup
+    switches = [enabled_key(lane, "acme") for lane in range(LANES)]
+    other = EndpointStore(store, store.settings)  # another API process
+    await register(store.redis, "acme", "http://127.0.0.1:9/old")
+    await other.sync_flags("acme")
+    assert await store.redis.exists(*switches) == LANES
+    await store.redis.delete(endpoints_key("acme"))  # the last endpoint deleted
+
+    class Racing(EndpointStore):
+        """The deleting process: while its list is read, the other saves an endpoint."""
+
+        async def list(self, tenant: str) -> list[Endpoint]:
+            found = await super().list(tenant)
+            if tenant == "acme" and not found:
+                await register(store.redis, "acme", "http://127.0.0.1:9/new")
+                await other.sync_flags("acme")
+            return found
+
+    await Racing(store, store.settings).sync_flags("acme")
+    assert await store.redis.exists(*switches) == LANES
+    # and with nobody racing, the last endpoint's going clears them
+    await store.redis.delete(endpoints_key("acme"))
+    await other.sync_flags("acme")
     assert await store.redis.exists(*switches) == 0
