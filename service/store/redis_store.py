@@ -67,7 +67,13 @@ from service import metrics
 from service.settings import Settings
 from service.store import indexes, reading
 from service.store.commands import Command, Commands
-from service.store.connection import Client, StoreUnavailable, UnreadableRecord, UpgradeInProgress
+from service.store.connection import (
+    Client,
+    NotReplicated,
+    StoreUnavailable,
+    UnreadableRecord,
+    UpgradeInProgress,
+)
 from service.store.deadlines import Deadlines
 from service.store.events import EventHub, Subscriber
 from service.store.jobs import WAKE, in_lane_slot, job_key, lane_of
@@ -291,9 +297,21 @@ class RedisStore:
         if committed.outcome == "ok" and bot_due is not None and not lane:
             await self._enqueue_after(game_id, record.tenant, record.version, bot_due)
         if committed.outcome == "ok":
-            self.acks.confirmed("commit", confirmed)
+            try:
+                self.acks.confirmed("commit", confirmed)
+            except NotReplicated:
+                self.acks.follow_up(game_id, record.version, lambda: self._now(game_id))
+                raise
             await self.announce(game_id, record.version, record.status())
         return committed
+
+    async def _now(self, game_id: str) -> tuple[int, str] | None:
+        """The game's version and status as its master has it now (None: expired)."""
+        try:
+            record, _ = await self.load(game_id)
+        except UnreadableRecord:
+            return None
+        return None if record is None else (record.version, record.status())
 
     # The replicas' acknowledgements other layers ask for (service/store/replicas.py).
 
@@ -425,6 +443,7 @@ class RedisStore:
         return self.hub.subscribe(game_id, on_drop)
 
     async def close(self) -> None:
+        await self.acks.close()
         await self.commands.close()
         await self.hub.close()
         if self.direct is not None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -32,6 +32,11 @@ log = logging.getLogger("service.store")
 MARKER_MS = 1000  # life of the marker a replayed answer waits for (confirm_replicated)
 # NotReplicated's message for a write that is not a move (a reissued token, a webhook endpoint)
 CHANGE_NOT_REPLICATED = "the change was saved but not yet copied to a standby store; retry it"
+# the pauses (s) before each of the store's own tries to announce an unconfirmed commit (~31 s
+# in all), and how many games one process follows up at once (beyond: the next version does)
+FOLLOW_UP_PAUSES = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
+MAX_FOLLOW_UPS = 256
+Current = Callable[[], Awaitable[tuple[int, str] | None]]  # a game's version and status now
 
 
 def key_of(write: Command) -> str:
@@ -50,6 +55,7 @@ class ReplicaAcks:
         self._wait: Command = ("WAIT", self.replica_ack, timeout_ms)
         self.commands = commands
         self._publish = publish
+        self._follow_ups: set[asyncio.Task[None]] = set()
 
     async def evalsha_acked(
         self, script: AsyncScript, keys: Sequence[str], args: list[Any]
@@ -71,8 +77,8 @@ class ReplicaAcks:
         """With RULES_REPLICA_ACK, the event of a confirmed version (the commit script leaves
         it out): one event of the latest version, since a subscriber is given every version
         up to the one an event names (service/core/following.py). A write whose confirmation
-        timed out is announced by its retry (`confirm_replicated`) or with the game's next
-        version. Failing to publish fails nothing: the write stands, acknowledged; a
+        timed out is announced by its retry (`confirm_replicated`), by the store's own
+        `follow_up`, or with the game's next version. Failing to publish fails nothing: the write stands, acknowledged; a
         subscriber catches up with the next event or when it resumes."""
         if not self.replica_ack:
             return
@@ -85,6 +91,36 @@ class ReplicaAcks:
             )
         except StoreUnavailable as exc:
             log.warning("event of %s v%d not published (%s)", game_id, version, exc)
+
+    def follow_up(self, game_id: str, version: int, current: Current) -> None:
+        """A commit answered NotReplicated stands on the master: if its client never retries,
+        nobody would hear of it before the game's next version (a seat waiting for its turn).
+        So the store tries again itself, in the background: it reads the game as the master
+        has it now, waits for the replicas to hold that, and announces it; a version a failover
+        lost is never announced (the master's record is behind it then)."""
+        if len(self._follow_ups) >= MAX_FOLLOW_UPS:
+            return
+        task = asyncio.create_task(self._announce_when_confirmed(game_id, version, current))
+        self._follow_ups.add(task)
+        task.add_done_callback(self._follow_ups.discard)
+
+    async def _announce_when_confirmed(self, game_id: str, version: int, current: Current) -> None:
+        for pause in FOLLOW_UP_PAUSES:
+            await asyncio.sleep(pause)
+            try:
+                now = await current()
+                if now is None or now[0] < version:
+                    return  # expired, or lost in a failover: nothing to tell
+                await self.confirm_marked("replicated", f"g:{{{game_id}}}:w", "")
+            except StoreUnavailable:
+                continue  # NotReplicated too: the replica is not back yet
+            await self.announce(game_id, *now)
+            return
+
+    async def close(self) -> None:
+        for task in list(self._follow_ups):
+            task.cancel()
+        await asyncio.gather(*self._follow_ups, return_exceptions=True)
 
     async def confirm_replicated(self, game_id: str, version: int, status: str) -> None:
         """With RULES_REPLICA_ACK: return once enough replicas hold every write the game's

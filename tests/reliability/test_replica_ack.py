@@ -296,11 +296,48 @@ async def test_a_subscriber_hears_of_a_move_only_once_a_replica_confirms_it(pair
                 "status": "ACTIVE",
             }
 
-            # a move confirmed at once is announced by its commit
+            # a move confirmed at once is announced by its commit (the store's own follow-up
+            # of the first may still announce that one again: subscribers skip what they had)
             token, move = await _seat_and_move(http, game_id, tokens)
             applied = await _apply(http, game_id, token, move, "twice")
             version = applied["data"]["applyMove"]["game"]["version"]
-            assert (await _events_before_pong(pubsub))[-1]["version"] == version
+            assert version in {e["version"] for e in await _events_before_pong(pubsub)}
+        finally:
+            await pubsub.aclose()
+            await listener.aclose()
+
+
+async def test_an_unconfirmed_move_nobody_retries_is_announced_once_a_replica_has_it(
+    pair: Pair,
+) -> None:
+    """A client answered UNAVAILABLE may never retry (it crashed, it gave up): the move stands
+    on the master, and the other seats would not hear of it before the game's next version,
+    which may be theirs to make. The store follows it up itself: once the replica has it, it
+    is announced."""
+    async with app_on(pair.master.url) as http:
+        game_id, tokens = await _new_game(http, "ack-unretried")
+        token, move = await _seat_and_move(http, game_id, tokens)
+        listener = Redis(port=pair.master.port)
+        pubsub = listener.pubsub()
+        await pubsub.subscribe(f"g:{{{game_id}}}:events")
+        try:
+            pair.freeze()
+            try:
+                assert _code(await _apply(http, game_id, token, move, "once")) == "UNAVAILABLE"
+                committed = await _stored_version(pair.master.port, game_id)
+                assert committed is not None and committed > 0
+                assert await _events_before_pong(pubsub) == []  # not while unconfirmed
+            finally:
+                pair.thaw()
+            heard: list[dict[str, Any]] = []
+
+            async def announced() -> bool:
+                heard.extend(await _events_before_pong(pubsub))
+                return any(e["version"] == committed for e in heard)
+
+            await until(announced, "the store to announce the move nobody retried")
+            assert {"gameId": game_id, "version": committed, "status": "ACTIVE"} in heard
+            assert await _stored_version(pair.replica.port, game_id) == committed
         finally:
             await pubsub.aclose()
             await listener.aclose()
