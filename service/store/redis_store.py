@@ -108,6 +108,15 @@ class Done(msgspec.Struct, frozen=True):
 _events_encoder = msgspec.json.Encoder()
 
 
+def _versioned(game_id: str, raw: bytes | None) -> tuple[int, str] | None:
+    """The version and status of a stored record (None: expired or unreadable)."""
+    try:
+        record = None if raw is None else decode_record(game_id, raw)
+    except UnreadableRecord:
+        return None
+    return None if record is None else (record.version, record.status())
+
+
 class RedisStore:
     def __init__(self, redis: Client, settings: Settings) -> None:
         self.redis = redis
@@ -300,18 +309,13 @@ class RedisStore:
             try:
                 self.acks.confirmed("commit", confirmed)
             except NotReplicated:
-                self.acks.follow_up(game_id, record.version, lambda: self._now(game_id))
+                read = ("HGET", game_keys(game_id)[0], "r")
+                self.acks.follow_up(
+                    game_id, record.version, read, lambda raw: _versioned(game_id, raw)
+                )
                 raise
             await self.announce(game_id, record.version, record.status())
         return committed
-
-    async def _now(self, game_id: str) -> tuple[int, str] | None:
-        """The game's version and status as its master has it now (None: expired)."""
-        try:
-            record, _ = await self.load(game_id)
-        except UnreadableRecord:
-            return None
-        return None if record is None else (record.version, record.status())
 
     # The replicas' acknowledgements other layers ask for (service/store/replicas.py).
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -36,7 +36,8 @@ CHANGE_NOT_REPLICATED = "the change was saved but not yet copied to a standby st
 # in all), and how many games one process follows up at once (beyond: the next version does)
 FOLLOW_UP_PAUSES = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 MAX_FOLLOW_UPS = 256
-Current = Callable[[], Awaitable[tuple[int, str] | None]]  # a game's version and status now
+# a game's version and status from its stored record (None: expired or unreadable)
+Versioned = Callable[[bytes | None], tuple[int, str] | None]
 
 
 def key_of(write: Command) -> str:
@@ -92,29 +93,32 @@ class ReplicaAcks:
         except StoreUnavailable as exc:
             log.warning("event of %s v%d not published (%s)", game_id, version, exc)
 
-    def follow_up(self, game_id: str, version: int, current: Current) -> None:
+    def follow_up(self, game_id: str, version: int, read: Command, versioned: Versioned) -> None:
         """A commit answered NotReplicated stands on the master: if its client never retries,
         nobody would hear of it before the game's next version (a seat waiting for its turn).
-        So the store tries again itself, in the background: it reads the game as the master
-        has it now, waits for the replicas to hold that, and announces it; a version a failover
-        lost is never announced (the master's record is behind it then)."""
+        So the store tries again itself, in the background: on one connection to the slot's
+        master it reads the record, writes the marker and WAITs, so the version it read is
+        the one the replicas confirmed, and announces it; a version a failover lost is never
+        announced (the master's record is behind it then). `read` reads the record, `versioned`
+        tells its version and status."""
         if len(self._follow_ups) >= MAX_FOLLOW_UPS:
             return
-        task = asyncio.create_task(self._announce_when_confirmed(game_id, version, current))
+        task = asyncio.create_task(self._announce_when_confirmed(game_id, version, read, versioned))
         self._follow_ups.add(task)
         task.add_done_callback(self._follow_ups.discard)
 
-    async def _announce_when_confirmed(self, game_id: str, version: int, current: Current) -> None:
+    async def _announce_when_confirmed(
+        self, game_id: str, version: int, read: Command, versioned: Versioned
+    ) -> None:
         for pause in FOLLOW_UP_PAUSES:
             await asyncio.sleep(pause)
             try:
-                now = await current()
-                if now is None or now[0] < version:
-                    return  # expired, or lost in a failover: nothing to tell
-                await self.confirm_marked("replicated", f"g:{{{game_id}}}:w", "")
+                raw = await self.confirm_marked("replicated", f"g:{{{game_id}}}:w", "", read)
             except StoreUnavailable:
                 continue  # NotReplicated too: the replica is not back yet
-            await self.announce(game_id, *now)
+            now = versioned(raw)
+            if now is not None and now[0] >= version:  # else expired, or lost in a failover
+                await self.announce(game_id, *now)
             return
 
     async def close(self) -> None:
@@ -131,17 +135,23 @@ class ReplicaAcks:
         await self.confirm_marked("replicated", f"g:{{{game_id}}}:w", "")
         await self.announce(game_id, version, status)
 
-    async def confirm_marked(self, command: str, marker: str, message: str) -> None:
+    async def confirm_marked(
+        self, command: str, marker: str, message: str, read: Command | None = None
+    ) -> Any:
         """With RULES_REPLICA_ACK: return once enough replicas hold every write made so far on
         the master of `marker`'s slot, which a short-lived marker written there and WAIT on
-        its connection tell; else NotReplicated with `message` ("": a move's)."""
+        its connection tell; else NotReplicated with `message` ("": a move's). A `read` of a
+        key in that slot goes first on the same connection: its reply, which the replicas
+        hold then, is returned."""
         if not self.replica_ack:
-            return
-        commands: list[Command] = [("SET", marker, 1, "PX", MARKER_MS), self._wait]
-        _, confirmed = await self.commands.timed(
+            return None
+        reads = [] if read is None else [read]
+        commands: list[Command] = [*reads, ("SET", marker, 1, "PX", MARKER_MS), self._wait]
+        replies = await self.commands.timed(
             command, lambda: self.commands.execute(commands, marker)
         )
-        self.confirmed(command, int(confirmed), message)
+        self.confirmed(command, int(replies[-1]), message)
+        return replies[0] if reads else None
 
     async def script_acked(
         self, command: str, script: AsyncScript, keys: Sequence[str], args: list[Any], marker: str
