@@ -323,7 +323,20 @@ class RedisStore:
         await self.acks.announce(game_id, version, status)
 
     async def confirm_replicated(self, game_id: str, version: int, status: str) -> None:
-        await self.acks.confirm_replicated(game_id, version, status)
+        """With RULES_REPLICA_ACK: return once enough replicas hold every write the game's
+        master made so far (a replayed answer's move among them), else NotReplicated; then
+        announce the game's `version` (the first try may have been refused unannounced). WAIT
+        counts only its own connection's writes, so it follows a short-lived marker in the
+        game's slot, written on that connection: a replica reaches it after all before it.
+        The record's version is read first on that connection: below `version`, the answer
+        was read from a master a failover has since replaced without it (UNAVAILABLE: the
+        retry finds no entry and applies the move anew)."""
+        record_key = game_keys(game_id)[0]
+        read = ("HGET", record_key, "v")
+        stored = await self.acks.confirm_marked("replicated", f"{record_key}:w", "", read)
+        if self.replica_ack and (stored is None or int(stored) < version):
+            raise StoreUnavailable(f"{game_id} is behind v{version} on its master now")
+        await self.announce(game_id, version, status)
 
     async def confirm_marked(self, command: str, marker: str, message: str) -> None:
         await self.acks.confirm_marked(command, marker, message)

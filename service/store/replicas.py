@@ -4,7 +4,7 @@ With RULES_REPLICA_ACK = n > 0, `create` and `commit` send `WAIT n RULES_REPLICA
 right behind the script, in the same round trip and on the same connection (WAIT counts the
 replicas that have this connection's own writes; on another one it does not wait for this
 write), on a cluster to the node that owns the game's slot. Fewer confirmations: NotReplicated
-(UNAVAILABLE), the write stays on the master. `confirm_replicated` does the same for a replayed
+(UNAVAILABLE), the write stays on the master. `RedisStore.confirm_replicated` does the same for a replayed
 answer, whose write another connection made: it writes a short-lived marker in the game's slot
 (g:{id}:w) and waits for that, which the replicas only reach after every earlier write.
 `reissue` waits like `commit`. The writes of a tenant's webhook endpoints (service/webhooks)
@@ -29,7 +29,7 @@ from service.store.commands import Command, Commands
 from service.store.connection import NotReplicated, StoreUnavailable
 
 log = logging.getLogger("service.store")
-MARKER_MS = 1000  # life of the marker a replayed answer waits for (confirm_replicated)
+MARKER_MS = 1000  # life of the marker a replayed answer waits for (RedisStore.confirm_replicated)
 # NotReplicated's message for a write that is not a move (a reissued token, a webhook endpoint)
 CHANGE_NOT_REPLICATED = "the change was saved but not yet copied to a standby store; retry it"
 # the pauses (s) before each of the store's own tries to announce an unconfirmed commit (~31 s
@@ -125,15 +125,6 @@ class ReplicaAcks:
         for task in list(self._follow_ups):
             task.cancel()
         await asyncio.gather(*self._follow_ups, return_exceptions=True)
-
-    async def confirm_replicated(self, game_id: str, version: int, status: str) -> None:
-        """With RULES_REPLICA_ACK: return once enough replicas hold every write the game's
-        master made so far (a replayed answer's move among them), else NotReplicated; then
-        announce the game's `version` (the first try may have been refused unannounced). WAIT
-        counts only its own connection's writes, so it follows a short-lived marker in the
-        game's slot, written on that connection: a replica reaches it after all before it."""
-        await self.confirm_marked("replicated", f"g:{{{game_id}}}:w", "")
-        await self.announce(game_id, version, status)
 
     async def confirm_marked(
         self, command: str, marker: str, message: str, read: Command | None = None

@@ -17,7 +17,7 @@ from redis.asyncio import Redis
 
 from service.app import create_app
 from service.settings import Settings
-from service.store import RedisStore, connect
+from service.store import RedisStore, StoreUnavailable, connect
 from service.store.embedded import EmbeddedRedis, ask
 from tests.conftest import client_for
 from tests.reliability.replicas import Link, Pair, linked, replica_of
@@ -341,3 +341,30 @@ async def test_an_unconfirmed_move_nobody_retries_is_announced_once_a_replica_ha
         finally:
             await pubsub.aclose()
             await listener.aclose()
+
+
+async def test_a_replayed_answer_is_confirmed_only_for_a_version_its_master_holds(
+    pair: Pair,
+) -> None:
+    """A replayed answer's version is confirmed on the connection that reads the record's
+    version: a master that lacks it (a failover replaced the one the answer was read from)
+    is UNAVAILABLE and announces nothing; the version it holds is confirmed and announced."""
+    store = RedisStore(connect(ACKED, pair.master.url), ACKED)
+    listener = Redis(port=pair.master.port)
+    pubsub = listener.pubsub()
+    try:
+        async with app_on(pair.master.url) as http:
+            game_id, _ = await _new_game(http, "ack-behind")
+        await pubsub.subscribe(f"g:{{{game_id}}}:events")
+        version = await _stored_version(pair.master.port, game_id)
+        assert version is not None
+        with pytest.raises(StoreUnavailable):
+            await store.confirm_replicated(game_id, version + 1, "ACTIVE")
+        assert await _events_before_pong(pubsub) == []
+        await store.confirm_replicated(game_id, version, "ACTIVE")
+        heard = await _events_before_pong(pubsub)
+        assert heard == [{"gameId": game_id, "version": version, "status": "ACTIVE"}]
+    finally:
+        await pubsub.aclose()
+        await listener.aclose()
+        await store.close()
