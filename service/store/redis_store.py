@@ -108,15 +108,6 @@ class Done(msgspec.Struct, frozen=True):
 _events_encoder = msgspec.json.Encoder()
 
 
-def _versioned(game_id: str, raw: bytes | None) -> tuple[int, str] | None:
-    """The version and status of a stored record (None: expired or unreadable)."""
-    try:
-        record = None if raw is None else decode_record(game_id, raw)
-    except UnreadableRecord:
-        return None
-    return None if record is None else (record.version, record.status())
-
-
 class RedisStore:
     def __init__(self, redis: Client, settings: Settings) -> None:
         self.redis = redis
@@ -309,9 +300,8 @@ class RedisStore:
             try:
                 self.acks.confirmed("commit", confirmed)
             except NotReplicated:
-                read = ("HGET", game_keys(game_id)[0], "r")
                 self.acks.follow_up(
-                    game_id, record.version, read, lambda raw: _versioned(game_id, raw)
+                    game_id, record.version, lambda: self.confirmed_version(game_id)
                 )
                 raise
             await self.announce(game_id, record.version, record.status())
@@ -337,6 +327,19 @@ class RedisStore:
         if self.replica_ack and (stored is None or int(stored) < version):
             raise StoreUnavailable(f"{game_id} is behind v{version} on its master now")
         await self.announce(game_id, version, status)
+
+    async def confirmed_version(self, game_id: str) -> tuple[int, str] | None:
+        """The game's version and status as its master has them, once its replicas hold them
+        (read on the connection that writes the marker and WAITs; None: expired or
+        unreadable); NotReplicated when they do not yet."""
+        record_key = game_keys(game_id)[0]
+        read = ("HGET", record_key, "r")
+        raw = await self.acks.confirm_marked("replicated", f"{record_key}:w", "", read)
+        try:
+            record = None if raw is None else decode_record(game_id, raw)
+        except UnreadableRecord:
+            return None
+        return None if record is None else (record.version, record.status())
 
     async def confirm_marked(self, command: str, marker: str, message: str) -> None:
         await self.acks.confirm_marked(command, marker, message)

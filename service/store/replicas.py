@@ -4,9 +4,10 @@ With RULES_REPLICA_ACK = n > 0, `create` and `commit` send `WAIT n RULES_REPLICA
 right behind the script, in the same round trip and on the same connection (WAIT counts the
 replicas that have this connection's own writes; on another one it does not wait for this
 write), on a cluster to the node that owns the game's slot. Fewer confirmations: NotReplicated
-(UNAVAILABLE), the write stays on the master. `RedisStore.confirm_replicated` does the same for a replayed
-answer, whose write another connection made: it writes a short-lived marker in the game's slot
-(g:{id}:w) and waits for that, which the replicas only reach after every earlier write.
+(UNAVAILABLE), the write stays on the master. `RedisStore.confirm_replicated` does the same for
+a replayed answer, whose write another connection made: it writes a short-lived marker in the
+game's slot (g:{id}:w) and waits for that, which the replicas only reach after every earlier
+write.
 `reissue` waits like `commit`. The writes of a tenant's webhook endpoints (service/webhooks)
 go through `script_acked`, `confirm_marked` and `write_each_acked`: the same WAIT on the
 writing connection, behind a marker in their own slot.
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -36,8 +37,8 @@ CHANGE_NOT_REPLICATED = "the change was saved but not yet copied to a standby st
 # in all), and how many games one process follows up at once (beyond: the next version does)
 FOLLOW_UP_PAUSES = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 MAX_FOLLOW_UPS = 256
-# a game's version and status from its stored record (None: expired or unreadable)
-Versioned = Callable[[bytes | None], tuple[int, str] | None]
+# a game's version and status as its master has them, once its replicas do (None: expired)
+Confirmed = Callable[[], Awaitable[tuple[int, str] | None]]
 
 
 def key_of(write: Command) -> str:
@@ -79,8 +80,9 @@ class ReplicaAcks:
         it out): one event of the latest version, since a subscriber is given every version
         up to the one an event names (service/core/following.py). A write whose confirmation
         timed out is announced by its retry (`confirm_replicated`), by the store's own
-        `follow_up`, or with the game's next version. Failing to publish fails nothing: the write stands, acknowledged; a
-        subscriber catches up with the next event or when it resumes."""
+        `follow_up`, or with the game's next version. Failing to publish fails nothing: the
+        write stands, acknowledged; a subscriber catches up with the next event or when it
+        resumes."""
         if not self.replica_ack:
             return
         channel = f"g:{{{game_id}}}:events"
@@ -93,30 +95,29 @@ class ReplicaAcks:
         except StoreUnavailable as exc:
             log.warning("event of %s v%d not published (%s)", game_id, version, exc)
 
-    def follow_up(self, game_id: str, version: int, read: Command, versioned: Versioned) -> None:
+    def follow_up(self, game_id: str, version: int, confirmed: Confirmed) -> None:
         """A commit answered NotReplicated stands on the master: if its client never retries,
         nobody would hear of it before the game's next version (a seat waiting for its turn).
         So the store tries again itself, in the background: on one connection to the slot's
         master it reads the record, writes the marker and WAITs, so the version it read is
         the one the replicas confirmed, and announces it; a version a failover lost is never
-        announced (the master's record is behind it then). `read` reads the record, `versioned`
-        tells its version and status."""
+        announced (the master's record is behind it then). `confirmed` is that read and wait
+        (RedisStore.confirmed_version)."""
         if len(self._follow_ups) >= MAX_FOLLOW_UPS:
             return
-        task = asyncio.create_task(self._announce_when_confirmed(game_id, version, read, versioned))
+        task = asyncio.create_task(self._announce_when_confirmed(game_id, version, confirmed))
         self._follow_ups.add(task)
         task.add_done_callback(self._follow_ups.discard)
 
     async def _announce_when_confirmed(
-        self, game_id: str, version: int, read: Command, versioned: Versioned
+        self, game_id: str, version: int, confirmed: Confirmed
     ) -> None:
         for pause in FOLLOW_UP_PAUSES:
             await asyncio.sleep(pause)
             try:
-                raw = await self.confirm_marked("replicated", f"g:{{{game_id}}}:w", "", read)
+                now = await confirmed()
             except StoreUnavailable:
                 continue  # NotReplicated too: the replica is not back yet
-            now = versioned(raw)
             if now is not None and now[0] >= version:  # else expired, or lost in a failover
                 await self.announce(game_id, *now)
             return
