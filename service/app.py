@@ -208,7 +208,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         admission,
         settings.max_sockets_per_address,
         Caching(settings.public_max_age),
-        {VERIFY_PATH: MAX_RECORD_BYTES},
+        {VERIFY_PATH: MAX_RECORD_BYTES, "/graphql": MAX_RECORD_BYTES},  # graphql/app.py says which
     )
     if settings.cors_origins:
         # outside the guard, so a browser can read its refusals (413, 429) too

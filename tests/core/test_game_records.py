@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import jsonschema
 import msgspec
 import pytest
@@ -50,11 +51,9 @@ def redis_url(quiet_redis_url: str) -> str:
 
 @pytest.fixture(scope="module")
 async def api(redis_url: str) -> AsyncIterator[Api]:
-    """The app as `make run` starts it, with bodies as large as a game record may be on
-    GraphQL too (REST's verify route takes them whatever RULES_MAX_BODY_BYTES says)."""
-    settings = Settings(
-        rate_limit_per_token=0, rate_limit_per_address=0, max_body_bytes=MAX_RECORD_BYTES
-    )
+    """The app as `make run` starts it: RULES_MAX_BODY_BYTES as shipped (64 KiB), which a
+    game record to verify may exceed on both APIs (up to MAX_RECORD_BYTES)."""
+    settings = Settings(rate_limit_per_token=0, rate_limit_per_address=0)
     async with client_for(create_app(settings, redis_url)) as http:
         yield Api(http)
 
@@ -248,21 +247,36 @@ async def test_a_deeply_nested_record_is_a_bad_request(api: Api) -> None:
     assert not_json.status_code == 400 and not_json.json()["code"] == "BAD_REQUEST"
 
 
-async def test_the_default_body_limit_still_bounds_graphql(redis_url: str) -> None:
-    """RULES_MAX_BODY_BYTES bounds verifyGameRecord; only REST's verify route takes more."""
-    settings = Settings(rate_limit_per_token=0, rate_limit_per_address=0)
-    record = {
-        "format": "tree-games/game-record",
-        "formatVersion": 1,
-        "padding": "x" * settings.max_body_bytes,
-    }
-    async with client_for(create_app(settings, redis_url)) as http:
-        graphql = await http.post(
-            "/graphql", json={"query": VERIFY, "variables": {"record": record}}
-        )
-        assert graphql.status_code == 413
-        rest = await http.post("/v1/game-records/verify", json=record)
-        assert rest.status_code == 200 and rest.json()["difference"]["reason"] == "MALFORMED"
+async def test_a_record_over_the_body_limit_verifies_on_graphql_and_nothing_else_that_size(
+    api: Api,
+) -> None:
+    """A four-seat Treetopia game's record is larger than RULES_MAX_BODY_BYTES (64 KiB): it
+    verifies over GraphQL as over REST. A body that large asking anything else, a document
+    over the limit itself, or a body that is not JSON is 413 PAYLOAD_TOO_LARGE."""
+    limit = Settings().max_body_bytes
+    game, tokens = await create(api, "TREETOPIA", 4, seed="size-TREETOPIA-4")
+    await play_to_end(api, game, tokens, seed="size-TREETOPIA-4")
+    record = await exported(api, game["id"])
+    assert len(json.dumps({"query": VERIFY, "variables": {"record": record}})) > limit
+    answer = await verified(api, record)
+    assert answer["valid"] and answer["kind"] == "TREETOPIA", answer
+
+    def refused(response: httpx.Response) -> None:
+        assert response.status_code == 413, response.text
+        assert response.json()["errors"][0]["extensions"]["code"] == "PAYLOAD_TOO_LARGE"
+
+    refused(await api.post(gql.GAME, {"id": "x" * (limit + 1)}))
+    both = "query B($record: JSON!, $id: ID!) { verifyGameRecord(record: $record) { valid } game(id: $id) { version } }"
+    refused(await api.post(both, {"record": record, "id": game["id"]}))
+    padded = VERIFY + "#" + "x" * limit  # the document itself over the limit
+    refused(await api.post(padded, {"record": {"format": "tree-games/game-record"}}))
+    body = json.dumps({"query": VERIFY, "variables": {"record": record}})
+    refused(await api.http.post("/graphql", content=body, headers={"content-type": "text/plain"}))
+    # a record-sized body of anything else, under a persisted query's hash alone, too
+    hashed = {"persistedQuery": {"version": 1, "sha256Hash": "0" * 64}}
+    refused(
+        await api.http.post("/graphql", json={"extensions": hashed, "variables": {"r": record}})
+    )
 
 
 OLD_RECORD = Path(__file__).parents[1] / "store" / "fixtures" / "treelings-format1.msgpack"

@@ -10,6 +10,11 @@ A GET with `query` or `extensions` in its URL is the same request for queries on
 alone is enough once the text is known), so a CDN can cache what spectators read
 (service/api/edge/caching.py); a mutation over GET is refused with 405 METHOD_NOT_ALLOWED.
 A GET without either is a browser asking for GraphiQL.
+
+A POST body may be as large as RULES_MAX_BODY_BYTES, except one whose document only verifies
+a game record (`verifyGameRecord`): a finished game's record may be larger (a four-seat
+Treetopia game's is ~75 KB), so such a body may have up to MAX_RECORD_BYTES, as REST's verify
+route (the guard lets /graphql bodies that large through; this view refuses the rest with 413).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -45,6 +51,7 @@ from service.api.graphql.schema import build_schema
 from service.api.graphql.sockets import LegacyHandler, TransportHandler, socket_token
 from service.core import Caller, GameService
 from service.core.localized import language
+from service.core.record_format import MAX_RECORD_BYTES
 from service.settings import Settings
 from service.webhooks.endpoints import EndpointStore
 from service.webhooks.tenant_events import TenantEvents
@@ -56,6 +63,11 @@ GRAPHIQL_PAGE = (GRAPHIQL_DIR / "index.html").read_text()
 # strawberry refuses these itself (as plain text); they are answered as typed GraphQL errors
 HTTP_CODES = {400: "BAD_REQUEST", 404: "UNKNOWN_ROUTE", 405: "METHOD_NOT_ALLOWED"}
 ALLOW = {"allow": "POST"}
+RECORD_SIZED_ROOTS = (
+    "verifyGameRecord"  # the one document a body over RULES_MAX_BODY_BYTES may hold
+)
+# set while strawberry reads a POST body `_answer` admitted over RULES_MAX_BODY_BYTES
+_RECORD_SIZED: ContextVar[bool] = ContextVar("record_sized", default=False)
 
 
 class TextFrames(ASGIWebSocketAdapter):
@@ -129,8 +141,9 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
     def decode_json(self, data: str | bytes) -> object:
         # uvicorn admits socket messages of up to 16 MiB; one that size would cost the event
         # loop a second of tokenizing a document (an HTTP body of this size: milliseconds)
-        if len(data) > self.max_message:
-            raise json.JSONDecodeError(f"a message over {self.max_message} bytes", "", 0)
+        limit = MAX_RECORD_BYTES if _RECORD_SIZED.get() else self.max_message
+        if len(data) > limit:
+            raise json.JSONDecodeError(f"a message over {limit} bytes", "", 0)
         try:
             return decode_json(data, self.max_depth)
         except BadInput as exc:  # strawberry turns this one into a 400 (a 4400 on a socket)
@@ -145,6 +158,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         if scope["type"] != "http":
             await super().__call__(scope, receive, send)
             return
+        sized = None
         if scope["method"] == "POST":
             body = await _read_body(receive)
             if body is None:
@@ -157,6 +171,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
                 await answer(scope, receive, send)
                 return
             receive = _replay(body, receive)
+            sized = _RECORD_SIZED.set(len(body) > self.max_message)  # admitted by _answer
         elif scope["method"] == "GET" and {"query", "extensions"} & set(_params(scope)):
             answer = await self._get(scope)
             if isinstance(answer, bytes):
@@ -170,13 +185,17 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         except HTTPException as exc:
             code = HTTP_CODES.get(exc.status_code, "BAD_REQUEST")
             response = refusal("/graphql", exc.status_code, code, exc.reason)
+        finally:
+            if sized is not None:
+                _RECORD_SIZED.reset(sized)
         await response(scope, receive, send)
 
     async def _answer(self, scope: Scope, body: bytes) -> tuple[Response | bytes | None, bytes]:
         """A refusal or the fast path's answer (its JSON), or None and the body strawberry
         should see."""
+        oversized = len(body) > self.max_message
         if "json" not in (header(scope, b"content-type") or ""):
-            return None, body
+            return (self._too_large() if oversized else None), body
         try:
             payload = decode_json(body, self.max_depth)
         except BadInput as exc:
@@ -185,8 +204,25 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
             return refusal("/graphql", 400, "BAD_REQUEST", "batching is not enabled"), body
         if not isinstance(payload, dict):
             return refusal("/graphql", 400, "BAD_REQUEST", "the body must be a JSON object"), body
+        if oversized and not self._record_sized(payload):
+            return self._too_large(), body
         answer, resolved = await self._execute(scope, payload)
         return answer, body if resolved is payload else msgspec.json.encode(resolved)
+
+    def _record_sized(self, payload: dict[str, Any]) -> bool:
+        """Whether a body over RULES_MAX_BODY_BYTES is a game record to verify: its document
+        (itself no larger than a body may be) asks for verifyGameRecord and nothing else."""
+        query = payload.get("query")
+        if not isinstance(query, str) or len(query) > self.max_message:
+            return False
+        return self.documents.roots(query) == RECORD_SIZED_ROOTS
+
+    def _too_large(self) -> Response:
+        message = (
+            f"request body over {self.max_message} bytes (a verifyGameRecord alone may have "
+            f"up to {MAX_RECORD_BYTES})"
+        )
+        return refusal("/graphql", 413, "PAYLOAD_TOO_LARGE", message)
 
     async def _get(self, scope: Scope) -> Response | bytes | None:
         """A GET's answer as `_answer` gives it; for strawberry, the URL gets the query text

@@ -92,6 +92,12 @@ class Documents:
         found = get_operation_ast(parsed[0], name if isinstance(name, str) else None)
         return None if found is None else found.operation
 
+    def roots(self, query: str) -> str | None:
+        """The root field names of a document, comma-separated and sorted (None: it does not
+        parse)."""
+        parsed = self.parsed.get(query) or self.parsed.put(query, self.parse(query))
+        return None if isinstance(parsed, GraphQLError) else parsed[1]
+
     def parse(self, query: str) -> tuple[DocumentNode, str] | GraphQLError:
         """graphql-core's parser costs ~12 us a token, so a cheap C-regex count refuses
         over-long documents before it runs."""
