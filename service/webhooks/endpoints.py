@@ -369,7 +369,8 @@ class EndpointStore:
         wanted = any(endpoint.enabled for endpoint in await self.list(tenant))
         if wanted:
             mark = secrets.token_hex(8)
-            writes: list[tuple[object, ...]] = [("SET", key, mark) for key in keys]
+            keep = ("NX",) if repair else ()  # a repair never replaces a value a clear read
+            writes: list[tuple[object, ...]] = [("SET", key, mark, *keep) for key in keys]
         elif repair:
             return
         else:

@@ -255,3 +255,34 @@ async def test_a_clear_never_undoes_the_switches_of_an_endpoint_saved_meanwhile(
     await store.redis.delete(endpoints_key("acme"))
     await other.sync_flags("acme")
     assert await store.redis.exists(*switches) == 0
+
+
+async def test_a_repair_during_a_clear_leaves_the_switches_to_it(
+    setup: tuple[httpx.AsyncClient, RedisStore],
+) -> None:
+    """The workers' repair may run between a clear's read of the switches and its deletes, on
+    a list read while the last endpoint still existed: it sets only a switch that is missing
+    (NX), so the clear still deletes the switches it read and none stays on for nobody."""
+    _, store = setup
+    switches = [enabled_key(lane, "acme") for lane in range(LANES)]
+    worker = EndpointStore(store, store.settings)
+    await register(store.redis, "acme", "http://127.0.0.1:9/last")
+    await worker.sync_flags("acme")
+    assert await store.redis.exists(*switches) == LANES
+
+    class Racing(EndpointStore):
+        """The API process deleting the last endpoint: the repair runs right after it read the
+        switches, while the endpoint is still there, then the endpoint goes."""
+
+        async def _flags(self, keys: list[str]) -> list[bytes | None]:
+            held = await super()._flags(keys)
+            await worker.sync_flags("acme", repair=True)
+            await store.redis.delete(endpoints_key("acme"))
+            return held
+
+    await Racing(store, store.settings).sync_flags("acme")
+    assert await store.redis.exists(*switches) == 0
+    # a switch lost (a failover) is set again by the repair
+    await register(store.redis, "acme", "http://127.0.0.1:9/again")
+    await worker.sync_flags("acme", repair=True)
+    assert await store.redis.exists(*switches) == LANES

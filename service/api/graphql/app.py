@@ -63,9 +63,8 @@ GRAPHIQL_PAGE = (GRAPHIQL_DIR / "index.html").read_text()
 # strawberry refuses these itself (as plain text); they are answered as typed GraphQL errors
 HTTP_CODES = {400: "BAD_REQUEST", 404: "UNKNOWN_ROUTE", 405: "METHOD_NOT_ALLOWED"}
 ALLOW = {"allow": "POST"}
-RECORD_SIZED_ROOTS = (
-    "verifyGameRecord"  # the one document a body over RULES_MAX_BODY_BYTES may hold
-)
+# the one document a body over RULES_MAX_BODY_BYTES may hold
+RECORD_SIZED_ROOTS = "verifyGameRecord"
 # set while strawberry reads a POST body `_answer` admitted over RULES_MAX_BODY_BYTES
 _RECORD_SIZED: ContextVar[bool] = ContextVar("record_sized", default=False)
 
