@@ -29,8 +29,8 @@ FORMAT_VERSION: Final = 1
 # the longest of the four, replays in 20-25 ms on a busy machine). Beyond this a record is
 # refused unread, whatever it holds: no legal game comes near it.
 MAX_STEPS = 5000
-# What a record of MAX_STEPS steps takes at most, about: the body REST's verify route accepts
-# (GraphQL's verifyGameRecord is bound by RULES_MAX_BODY_BYTES like every request).
+# What a record of MAX_STEPS steps takes at most, about: the body REST's verify route accepts,
+# and GraphQL for a document that asks verifyGameRecord alone (service/api/graphql/app.py).
 MAX_RECORD_BYTES = 1024 * 1024
 
 # Why a record does not verify, in the order the checks meet them.

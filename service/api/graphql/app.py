@@ -109,7 +109,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         self.fast_path = settings.graphql_fast_path
         self.persisted: Lru = Lru(4096)
         self.max_depth = settings.max_json_depth
-        self.max_message = settings.max_body_bytes  # HTTP bodies are bounded by the guard
+        self.max_message = settings.max_body_bytes  # the guard and `_answer` bound HTTP bodies
         self.admission = admission
         self.per_socket = settings.max_subscriptions_per_socket
         self.per_address = Occupancy(settings.max_subscriptions_per_address)
