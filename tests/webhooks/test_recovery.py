@@ -40,7 +40,7 @@ from service.webhooks.tenant_events import TenantEvents
 from tests.support.tenants import ACME, GLOBEX, post
 from tests.support.waiting import until
 from tests.webhooks.harness import Hooks, hooks
-from tests.webhooks.test_delivery import create, move, tenant_gql
+from tests.webhooks.test_delivery import create, move, pass_the_turn, tenant_gql
 
 SCHEMAS = Path("schema/webhooks")
 CREATE_ENDPOINT = """
@@ -75,9 +75,7 @@ async def test_a_delivery_drains_the_games_waiting_for_a_retry_in_their_order() 
         h.receiver.down("outage", True)
         endpoint_id, secret = await endpoint(h, h.receiver.url("/down/outage"))
         game, tokens = await create(h, ACME, ["alice", "bob"])
-        chooser = random.Random(5)
-        for _ in range(3):
-            game = await move(h, game, tokens, chooser)  # queued behind the first event
+        game = await pass_the_turn(h, game, tokens, random.Random(5))  # queued behind the first
         log = await h.log("acme", endpoint_id, settled=2)
         assert outcomes(log) == [(1, "RETRYING", 503), (2, "RETRYING", 503)]
         shown = await status(h, endpoint_id)
