@@ -54,15 +54,18 @@ class Commands:
         except (RedisError, RedisClusterException) as exc:
             # RedisClusterException: e.g. a slot no node serves in the map of slots, mid-failover
             metrics.STORE_ERRORS.labels(command).inc()
-            if isinstance(exc, RedisConnectionError | RedisTimeout):
+            lost = RedisConnectionError | RedisTimeout | ClusterDownError | RedisClusterException
+            if isinstance(exc, lost):  # a node away, or a slot the map names no node for
                 self._follow_failover()
             raise StoreUnavailable(f"the game store is unavailable ({type(exc).__name__})") from exc
         finally:
             metrics.STORE_SECONDS.labels(command).observe(time.perf_counter() - started)
 
     def _follow_failover(self) -> None:
-        """A node of a cluster did not answer: read the map of slots again, in the background
-        and one read at a time, so the next requests reach the replica promoted in its place."""
+        """A node of a cluster did not answer, or the map of slots names no node for a slot
+        (read mid-failover, or the cluster said CLUSTERDOWN): read the map again, in the
+        background and one read at a time, so the next requests reach the replica promoted in
+        its place. Without this a map read while a slot had no master stayed so for good."""
         if not isinstance(self.redis, RedisCluster):
             return
         if self._remap is None or self._remap.done():
