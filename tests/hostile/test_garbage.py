@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +15,10 @@ import websockets
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from service.app import create_app
 from service.settings import Settings
 from service.store import connect as connect_redis
-from tests.conftest import Api
+from tests.conftest import Api, client_for
 from tests.hostile.test_http import typed
 from tests.hostile.ws import SUBSCRIBE, connect, receive
 from tests.support import gql
@@ -75,6 +76,20 @@ async def snapshot(redis_url: str) -> dict[bytes, Any]:
         return found
     finally:
         await client.aclose()
+
+
+@pytest.fixture(scope="module")
+def redis_url(quiet_redis_url: str) -> str:
+    """A Redis of the module's own: each example reads every key twice, so a shared one that
+    other tests keep filling would make every example dearer than the last."""
+    return quiet_redis_url
+
+
+@pytest.fixture(scope="module")
+async def api(redis_url: str) -> AsyncIterator[Api]:
+    settings = Settings(rate_limit_per_token=0, rate_limit_per_address=0)
+    async with client_for(create_app(settings, redis_url)) as http:
+        yield Api(http)
 
 
 @pytest.fixture(scope="module")

@@ -5,6 +5,7 @@ and a replica (`--replicaof`), frozen with SIGSTOP and the master SIGKILLed; the
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import time
 from collections.abc import AsyncIterator
@@ -35,6 +36,9 @@ ACKED = Settings(
     replica_ack=1,
     replica_ack_timeout_ms=TIMEOUT_MS,
 )
+# while the replica is frozen or cut off nothing confirms, so a short wait decides the same
+UNCONFIRMED_MS = 100
+UNCONFIRMED = dataclasses.replace(ACKED, replica_ack_timeout_ms=UNCONFIRMED_MS)
 
 
 @asynccontextmanager
@@ -131,26 +135,27 @@ async def test_an_unconfirmed_move_is_unavailable_and_its_retry_replays_it_once_
         token, move = await _seat_and_move(http, game_id, tokens)
         pair.freeze()
         try:
-            started = time.monotonic()
-            first = await _apply(http, game_id, token, move, "once")
-            elapsed = time.monotonic() - started
-            assert _code(first) == "UNAVAILABLE", first
-            assert "idempotencyKey" in first["errors"][0]["message"]
-            assert TIMEOUT_MS / 1000 <= elapsed < ACKED.redis_timeout  # it waited, bounded
-            committed = await _stored_version(pair.master.port, game_id)
-            assert committed is not None and committed > 0  # on the master, not acknowledged
-            # REST answers the same typed way, 503 problem+json
-            rest = await http.post(
-                f"/v1/games/{game_id}/moves",
-                json={"move": move},
-                headers={"authorization": f"Bearer {token}", "idempotency-key": "once"},
-            )
-            assert rest.status_code == 503, rest.text
-            assert rest.headers["content-type"] == "application/problem+json"
-            assert rest.json()["code"] == "UNAVAILABLE" and "retry-after" in rest.headers
-            # a replayed answer is an acknowledgement too: it waits for the replica as well
-            again = await _apply(http, game_id, token, move, "once")
-            assert _code(again) == "UNAVAILABLE", again
+            async with app_on(pair.master.url, UNCONFIRMED) as frozen:
+                started = time.monotonic()
+                first = await _apply(frozen, game_id, token, move, "once")
+                elapsed = time.monotonic() - started
+                assert _code(first) == "UNAVAILABLE", first
+                assert "idempotencyKey" in first["errors"][0]["message"]
+                assert UNCONFIRMED_MS / 1000 <= elapsed < ACKED.redis_timeout  # waited, bounded
+                committed = await _stored_version(pair.master.port, game_id)
+                assert committed is not None and committed > 0  # on the master, not acknowledged
+                # REST answers the same typed way, 503 problem+json
+                rest = await frozen.post(
+                    f"/v1/games/{game_id}/moves",
+                    json={"move": move},
+                    headers={"authorization": f"Bearer {token}", "idempotency-key": "once"},
+                )
+                assert rest.status_code == 503, rest.text
+                assert rest.headers["content-type"] == "application/problem+json"
+                assert rest.json()["code"] == "UNAVAILABLE" and "retry-after" in rest.headers
+                # a replayed answer is an acknowledgement too: it waits for the replica as well
+                again = await _apply(frozen, game_id, token, move, "once")
+                assert _code(again) == "UNAVAILABLE", again
         finally:
             pair.thaw()
 
@@ -182,7 +187,7 @@ async def test_a_promoted_replica_holds_every_acknowledged_move() -> None:
         async with app_on(master.url) as http:
             games = [await _new_game(http, f"ack-failover-{i}") for i in range(3)]
 
-            async def play(rounds: int, tag: str) -> None:
+            async def play(http: httpx.AsyncClient, rounds: int, tag: str) -> None:
                 for step in range(rounds):
                     for game_id, tokens in games:
                         if any(p[0] == game_id for p in pending):
@@ -198,9 +203,10 @@ async def test_a_promoted_replica_holds_every_acknowledged_move() -> None:
                         assert applied["__typename"] == "MoveApplied", body
                         acknowledged[(game_id, applied["game"]["version"])] = move
 
-            await play(3, "before")
+            await play(http, 3, "before")
             link.cut = True
-            await play(3, "cut")
+        async with app_on(master.url, UNCONFIRMED) as http:
+            await play(http, 3, "cut")
         master.kill()
         await link.aclose()
         ask(replica.port, "REPLICAOF", "NO", "ONE")
@@ -277,7 +283,9 @@ async def test_a_subscriber_hears_of_a_move_only_once_a_replica_confirms_it(pair
             assert await _events_before_pong(pubsub) == []
             pair.freeze()
             try:
-                assert _code(await _apply(http, game_id, token, move, "once")) == "UNAVAILABLE"
+                async with app_on(pair.master.url, UNCONFIRMED) as frozen:
+                    answer = await _apply(frozen, game_id, token, move, "once")
+                assert _code(answer) == "UNAVAILABLE"
                 committed = await _stored_version(pair.master.port, game_id)
                 assert committed is not None and committed > 0  # on the master, unconfirmed
                 assert await _events_before_pong(pubsub) == []  # and not announced
@@ -317,6 +325,8 @@ async def test_an_unconfirmed_move_nobody_retries_is_announced_once_a_replica_ha
     async with app_on(pair.master.url) as http:
         game_id, tokens = await _new_game(http, "ack-unretried")
         token, move = await _seat_and_move(http, game_id, tokens)
+    # the follow-up is this app's: it waits UNCONFIRMED_MS at a time until the replica has it
+    async with app_on(pair.master.url, UNCONFIRMED) as http:
         listener = Redis(port=pair.master.port)
         pubsub = listener.pubsub()
         await pubsub.subscribe(f"g:{{{game_id}}}:events")

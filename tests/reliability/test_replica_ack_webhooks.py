@@ -50,6 +50,9 @@ from tests.webhooks.webhook_tenants import (
 # replica does not confirm costs this long
 TIMEOUT_MS = 2000
 ACKED: dict[str, Any] = {"redis_timeout": 10.0, "replica_ack": 1, "replica_ack_timeout_ms": TIMEOUT_MS}  # fmt: skip
+# while the replica is frozen or cut off nothing confirms, so a short wait decides the same
+UNCONFIRMED_MS = 100
+UNCONFIRMED = {**ACKED, "replica_ack_timeout_ms": UNCONFIRMED_MS}
 REISSUE = "mutation R($id: ID!, $seat: Int!) { reissueSeatToken(gameId: $id, seat: $seat) { token } }"  # fmt: skip
 SEND_TEST = "mutation T($id: ID!) { sendTestWebhookEvent(endpointId: $id) }"
 RETRY = "mutation R($e: ID!, $m: ID!) { retryWebhookEvent(endpointId: $e, eventId: $m) }"
@@ -107,6 +110,13 @@ def _unavailable_rest(response: httpx.Response) -> None:
 @asynccontextmanager
 async def _acked(url: str) -> AsyncIterator[Tenants]:
     async with tenants(url, **ACKED) as t:
+        yield t
+
+
+@asynccontextmanager
+async def _unconfirmed(url: str, like: Tenants) -> AsyncIterator[Tenants]:
+    """The tenants of `like` on an app that waits only UNCONFIRMED_MS for a replica."""
+    async with tenants(url, like, **UNCONFIRMED) as t:
         yield t
 
 
@@ -168,26 +178,28 @@ async def test_with_the_replication_link_cut_every_change_answers_unavailable() 
     replica = replica_of(link.port)
     try:
         await linked(master, replica)
-        async with _acked(master.url) as t:
-            kept = (await t.create(t.a))["endpoint"]["id"]
-            game_id = (await create_game(t.http, key=t.keys[t.a], seed="ack-cut"))["game"]["id"]
+        async with _acked(master.url) as live:
+            kept = (await live.create(live.a))["endpoint"]["id"]
+            made = await create_game(live.http, key=live.keys[live.a], seed="ack-cut")
+            game_id = made["game"]["id"]
+        async with _unconfirmed(master.url, live) as t:
             before = {c: _misses(c) for c in ("endpoint.rotate", "endpoint.create", "reissue")}
             link.cut = True
 
             started = time.monotonic()
             _unavailable(await t.gql(ROTATE, {"id": kept}, t.a))
-            assert TIMEOUT_MS / 1000 <= time.monotonic() - started < ACKED["redis_timeout"]
+            assert UNCONFIRMED_MS / 1000 <= time.monotonic() - started < ACKED["redis_timeout"]
             _unavailable_rest(await t.rest("POST", f"{ENDPOINTS}/{kept}/rotate-secret", t.a))
             keyed = {"id": kept, "key": "cut-1"}
             _unavailable(await t.gql(ROTATE_KEYED, keyed, t.a))
-            made = await _stored(master.port, t.a, kept)
+            rotated = await _stored(master.port, t.a, kept)
             # the retry with its key rotates nothing, and is not answered unconfirmed either
             _unavailable(await t.gql(ROTATE_KEYED, keyed, t.a))
-            assert await _stored(master.port, t.a, kept) == made
+            assert await _stored(master.port, t.a, kept) == rotated
             rest_keyed = {"idempotency-key": "cut-1"}
             path = f"{ENDPOINTS}/{kept}/rotate-secret"
             _unavailable_rest(await t.rest("POST", path, t.a, headers=rest_keyed))
-            assert await _stored(master.port, t.a, kept) == made
+            assert await _stored(master.port, t.a, kept) == rotated
             _unavailable(await t.gql(UPDATE, {"id": kept, "description": "cut"}, t.a))
             _unavailable(await t.gql(SEND_TEST, {"id": kept}, t.a))
             _unavailable(await t.gql(RETRY, {"e": kept, "m": "msg_g1.1.turn.started"}, t.a))
@@ -218,7 +230,7 @@ async def test_with_the_replication_link_cut_every_change_answers_unavailable() 
 async def test_with_no_replica_at_all_changes_answer_unavailable() -> None:
     master = EmbeddedRedis().start()
     try:
-        async with _acked(master.url) as t:
+        async with tenants(master.url, **UNCONFIRMED) as t:
             _unavailable(await t.gql(CREATE, {"url": PUBLIC}, t.a))
             _unavailable_rest(await t.rest("POST", ENDPOINTS, t.a, json={"url": PUBLIC}))
     finally:
@@ -244,11 +256,13 @@ async def test_a_retry_once_the_replica_is_back_is_answered_and_acknowledged(pai
         game_id = (await create_game(t.http, key=t.keys[t.a], seed="ack-back"))["game"]["id"]
         pair.freeze()
         try:
-            _unavailable(await t.gql(ROTATE, {"id": rotated}, t.a))
-            _unavailable(await t.gql(ROTATE_KEYED, {"id": keyed, "key": "ack-back"}, t.a))
-            _unavailable_rest(await t.rest("POST", rest_path, t.a, headers=rest_key))
-            _unavailable(await t.gql(DELETE, {"id": deleted}, t.a))
-            _unavailable(await t.gql(REISSUE, {"id": game_id, "seat": 0}, t.a))
+            async with _unconfirmed(pair.master.url, t) as frozen:
+                _unavailable(await frozen.gql(ROTATE, {"id": rotated}, t.a))
+                keyed_rotation = {"id": keyed, "key": "ack-back"}
+                _unavailable(await frozen.gql(ROTATE_KEYED, keyed_rotation, t.a))
+                _unavailable_rest(await frozen.rest("POST", rest_path, t.a, headers=rest_key))
+                _unavailable(await frozen.gql(DELETE, {"id": deleted}, t.a))
+                _unavailable(await frozen.gql(REISSUE, {"id": game_id, "seat": 0}, t.a))
         finally:
             pair.thaw()
         secret = (await t.data(ROTATE, {"id": rotated}, t.a))["rotateWebhookSecret"]["secret"]

@@ -86,9 +86,15 @@ class Tenants:
 
 
 @asynccontextmanager
-async def tenants(redis_url: str, **settings: Any) -> AsyncIterator[Tenants]:
-    a, b = f"wa-{secrets.token_hex(4)}", f"wb-{secrets.token_hex(4)}"
-    keys = {a: secrets.token_urlsafe(16), b: secrets.token_urlsafe(16)}
+async def tenants(
+    redis_url: str, like: Tenants | None = None, **settings: Any
+) -> AsyncIterator[Tenants]:
+    """Two fresh tenants, or the tenants of `like` on an app of other settings."""
+    if like is None:
+        a, b = f"wa-{secrets.token_hex(4)}", f"wb-{secrets.token_hex(4)}"
+        keys = {a: secrets.token_urlsafe(16), b: secrets.token_urlsafe(16)}
+    else:
+        a, b, keys = like.a, like.b, like.keys
     configured = Settings(
         api_keys=tuple(f"{t}:{k}" for t, k in keys.items()),
         rate_limit_per_token=0,
