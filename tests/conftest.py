@@ -24,11 +24,14 @@ they parallelize and stay steady on a busy machine:
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import inspect
 import os
 import sys
+from collections import deque
 from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -156,11 +159,50 @@ def pytest_collection_finish(session: pytest.Session) -> None:
                 raise pytest.UsageError(f"{item.nodeid}: its xdist_group mark is ignored")
 
 
+class _SpareClusters:
+    """Clusters started ahead on threads: a new cluster master serves no write for its first
+    2 s (Redis's CLUSTER_WRITABLE_DELAY), so a test that wants a cluster of its own takes one
+    started while earlier tests ran, and its stop is not waited for."""
+
+    AHEAD = 2
+
+    def __init__(self) -> None:
+        self.threads = ThreadPoolExecutor(self.AHEAD + 1, thread_name_prefix="spare-cluster")
+        self.spares: deque[Future[EmbeddedRedisCluster]] = deque()
+
+    def take(self) -> EmbeddedRedisCluster:
+        taken = self.spares.popleft() if self.spares else self._started()
+        while len(self.spares) < self.AHEAD:
+            self.spares.append(self._started())
+        return taken.result()
+
+    def _started(self) -> Future[EmbeddedRedisCluster]:
+        return self.threads.submit(EmbeddedRedisCluster().start)
+
+    def give_back(self, cluster: EmbeddedRedisCluster) -> None:
+        self.threads.submit(cluster.cleanup)
+
+    def close(self) -> None:
+        for spare in self.spares:
+            spare.result().cleanup()
+        self.threads.shutdown()
+
+
+SPARE_CLUSTERS = _SpareClusters()
+atexit.register(SPARE_CLUSTERS.close)
+
+
 @contextmanager
 def own_redis() -> Iterator[str]:
     """A Redis server process of its own (a 3-master cluster in the cluster pass)."""
-    server = EmbeddedRedisCluster() if os.environ.get("TEST_REDIS_CLUSTER") else EmbeddedRedis()
-    server.start()
+    if os.environ.get("TEST_REDIS_CLUSTER"):
+        cluster = SPARE_CLUSTERS.take()
+        try:
+            yield cluster.url
+        finally:
+            SPARE_CLUSTERS.give_back(cluster)
+        return
+    server = EmbeddedRedis().start()
     try:
         yield server.url
     finally:
