@@ -70,43 +70,50 @@ async def assert_shown_as_of(
     assert refused.value.code is Code.OUT_OF_RANGE
 
 
-@pytest.mark.parametrize("kind", sorted(games()))
+# one game of each kind in the fast tier, the others in the slow one (whole games cost seconds)
+@pytest.mark.parametrize(
+    "kind, n",
+    [
+        pytest.param(kind, n, marks=[pytest.mark.slow] if n else [])
+        for kind in sorted(games())
+        for n in range(GAMES_PER_KIND)
+    ],
+)
 async def test_a_spectator_never_sees_a_version_newer_than_its_delay_allows(
-    service: GameService, kind: str
+    service: GameService, kind: str, n: int
 ) -> None:
     game = games()[kind]
-    for n in range(GAMES_PER_KIND):
-        chooser = random.Random(f"{kind}-{n}")
-        players = chooser.randint(game.min_players, game.max_players)
-        delay = chooser.randint(1, 6)
-        loaded, tokens = await service.create(
-            kind, players, f"delay-{kind}-{n}", None, "acme-secret", spectator_delay=delay
-        )
-        first = loaded.record.version
-        assert loaded.record.spectator_delay == delay
-        while True:
-            live = await service.read(loaded.id, TENANT)
-            seen = await service.read(loaded.id, SPECTATOR)
-            if live.status() != "ACTIVE":
-                break
-            assert live.delay == 0 and seen.delay == delay
-            allowed = max(live.record.version - delay, 0)
-            await assert_shown_as_of(service, seen, live, allowed)
-            stranger = await service.read(loaded.id, OTHER_TENANT)  # another tenant's key
-            assert stranger.record.version == allowed
-            seat = chooser.choice(live.to_act)
-            mine = await service.read(loaded.id, Caller(token=tokens[seat]))
-            assert (mine.record.version, mine.delay) == (live.record.version, 0)
-            move = chooser.choice(game.legal_moves(mine.state, seat))
-            await service.apply(loaded.id, tokens[seat], msgspec.to_builtins(move), None, None)
-        # over: the delay lifts, everyone sees how it ended
-        assert live.record.version > first
-        assert (seen.record.version, seen.status(), seen.delay) == (
-            live.record.version,
-            "FINISHED",
-            0,
-        )
-        assert wire(seen.view()) == wire(live.view())
+    chooser = random.Random(f"{kind}-{n}")
+    players = chooser.randint(game.min_players, game.max_players)
+    delay = chooser.randint(1, 6)
+    loaded, tokens = await service.create(
+        kind, players, f"delay-{kind}-{n}", None, "acme-secret", spectator_delay=delay
+    )
+    first = loaded.record.version
+    assert loaded.record.spectator_delay == delay
+    while True:
+        live = await service.read(loaded.id, TENANT)
+        seen = await service.read(loaded.id, SPECTATOR)
+        if live.status() != "ACTIVE":
+            break
+        assert live.delay == 0 and seen.delay == delay
+        allowed = max(live.record.version - delay, 0)
+        await assert_shown_as_of(service, seen, live, allowed)
+        stranger = await service.read(loaded.id, OTHER_TENANT)  # another tenant's key
+        assert stranger.record.version == allowed
+        seat = chooser.choice(live.to_act)
+        mine = await service.read(loaded.id, Caller(token=tokens[seat]))
+        assert (mine.record.version, mine.delay) == (live.record.version, 0)
+        move = chooser.choice(game.legal_moves(mine.state, seat))
+        await service.apply(loaded.id, tokens[seat], msgspec.to_builtins(move), None, None)
+    # over: the delay lifts, everyone sees how it ended
+    assert live.record.version > first
+    assert (seen.record.version, seen.status(), seen.delay) == (
+        live.record.version,
+        "FINISHED",
+        0,
+    )
+    assert wire(seen.view()) == wire(live.view())
 
 
 async def test_the_delay_lifts_when_a_seat_resigns_or_the_tenant_abandons(

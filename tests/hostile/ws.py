@@ -17,7 +17,7 @@ WAIT = 60  # seconds: generous, the machine's cores are shared
 SUBSCRIBE = "subscription E($id: ID!) { gameEvents(gameId: $id) { gameId version status } }"
 
 
-async def one_window(needed: float = 20) -> None:
+async def one_window(needed: float = 10) -> None:
     """Rate limits count per minute (service/api/edge/ratelimit.py): if fewer than `needed` seconds
     are left in this minute, wait for the next, so a test's counts all land in one window.
     A wait for the clock's boundary, not for an outcome."""
