@@ -31,9 +31,8 @@ from service.api.edge.problems import unrouted
 from service.api.edge.ratelimit import RateLimiter
 from service.api.graphql.app import GRAPHIQL_DIR, GraphQLApp
 from service.api.rest import routes as rest
-from service.api.rest import webhooks as rest_webhooks
 from service.api.rest.openapi import openapi
-from service.api.rest.routes import VERIFY_PATH
+from service.api.rest.records import VERIFY_PATH
 from service.bots.hints import HintPool
 from service.core import GameService
 from service.core.record_format import MAX_RECORD_BYTES
@@ -171,8 +170,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         routes=[
             Route("/graphql", graphql, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
-            *rest.routes(game_service, settings.max_json_depth),
-            *rest_webhooks.routes(game_service, endpoints, tenant_events, settings.max_json_depth),
+            *rest.routes(game_service, endpoints, tenant_events, settings.max_json_depth),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", metrics_route),

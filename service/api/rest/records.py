@@ -1,0 +1,74 @@
+"""A finished game as a self-contained record: exported, and verified by replaying it."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from service.api.edge.parsing import BadInput, decode_json
+from service.api.edge.problems import Problem
+from service.api.rest.http import Rest, json_response
+from service.api.rest.operation import (
+    GAME_ID,
+    GAME_ROUTE,
+    Operation,
+    RestRoute,
+    body,
+    ok,
+    problems,
+    ref,
+)
+from service.core.record_format import MAX_RECORD_BYTES
+
+VERIFY_PATH = "/v1/game-records/verify"  # its body is a game record: up to MAX_RECORD_BYTES
+
+
+async def export_game(rest: Rest, request: Request) -> Response:
+    game_id = request.path_params["game_id"]
+    document = await rest.service.export_record(game_id, rest.caller(request))
+    return json_response(document)
+
+
+async def verify_game_record(rest: Rest, request: Request) -> Response:
+    try:
+        document = decode_json(await request.body(), rest.max_depth)
+    except BadInput as exc:
+        raise Problem("BAD_REQUEST", str(exc)) from None
+    return json_response(await rest.service.verify_record(document))
+
+
+EXPORT = RestRoute(
+    "/v1/games/{game_id}/record",
+    "GET",
+    export_game,
+    Operation(
+        "exportGame",
+        "The game, once it is over, as one self-contained record that any server replays and "
+        "verifies (GraphQL `exportGame`, schema/game-record.json). 409 GAME_NOT_OVER before: "
+        "it reveals the seed.",
+        [{}, {"seatToken": []}],
+        {
+            **ok(ref("GameRecord"), "the game record"),
+            **problems(
+                *GAME_ROUTE, "UNAUTHORIZED", "GAME_NOT_OVER", "RULES_CHANGED", "UPGRADE_IN_PROGRESS"
+            ),
+        },
+        parameters=[GAME_ID],
+        layout="parameters",
+    ),
+)
+VERIFY = RestRoute(
+    VERIFY_PATH,
+    "POST",
+    verify_game_record,
+    Operation(
+        "verifyGameRecord",
+        "Replays a game record (the body, as exported) on this server's rules: valid and the "
+        "final scores, or the first step that differs. No stored game is read; the body may "
+        f"have up to {MAX_RECORD_BYTES} bytes.",
+        [{}],
+        {**ok(ref("RecordVerification"), "the verdict"), **problems()},
+        request_body=body({"description": "A game record (GameRecord); any JSON gets a verdict."}),
+        layout="parameters",
+    ),
+)
