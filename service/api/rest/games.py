@@ -31,6 +31,7 @@ from service.api.rest.operation import (
     GAME_ID,
     GAME_ROUTE,
     LANGUAGE,
+    ONE_GAME,
     READ_PARAMETERS,
     READER,
     TENANT,
@@ -195,7 +196,6 @@ def listing_query(request: Request) -> tuple[GameFilter, int, str | None]:
 
 
 LINK = {"description": 'The next page: <url>; rel="next".', "schema": {"type": "string"}}
-ONE_GAME = "/v1/games/{game_id}"
 
 CREATE = RestRoute(
     "/v1/games",

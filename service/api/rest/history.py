@@ -23,6 +23,7 @@ from service.api.rest.operation import (
     GAME_ROUTE,
     LANGUAGE,
     NONE_MATCH,
+    ONE_GAME,
     READ_PARAMETERS,
     READER,
     WITH_MESSAGES,
@@ -70,7 +71,6 @@ async def state_at(rest: Rest, request: Request) -> Response:
     return json_response({"version": version, "state": then.view()})
 
 
-ONE_GAME = "/v1/games/{game_id}"
 VERSION: Schema = {"type": "integer", "minimum": 0}
 
 SCORES = RestRoute(

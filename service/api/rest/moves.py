@@ -27,6 +27,7 @@ from service.api.rest.operation import (
     GAME_ID,
     GAME_ROUTE,
     LANGUAGE,
+    ONE_GAME,
     READ_PARAMETERS,
     READER,
     WITH_MESSAGES,
@@ -110,8 +111,6 @@ async def suggest_move(rest: Rest, request: Request) -> Response:
     )
     return json_response({"seat": seat, "strategy": body.strategy, "move": move, "label": label})
 
-
-ONE_GAME = "/v1/games/{game_id}"
 
 LEGAL = RestRoute(
     f"{ONE_GAME}/legal-moves",

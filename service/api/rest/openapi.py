@@ -33,10 +33,6 @@ def game_schema(game: Game[Any, Any]) -> dict[str, Any]:
     }
 
 
-def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
 def _game_components() -> tuple[dict[str, Any], list[Any], list[Any]]:
     """Each game's move and view components, prefixed with the game (TreelineSeatView)."""
     components: dict[str, Any] = {}

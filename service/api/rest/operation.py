@@ -26,6 +26,9 @@ TENANT: Security = [{}, {"apiKey": []}]  # the tenant's key when the server sets
 READER: Security = [{}, *ACTING]  # a spectator too
 
 
+ONE_GAME = "/v1/games/{game_id}"
+
+
 def ref(name: str) -> Schema:
     return {"$ref": f"#/components/schemas/{name}"}
 

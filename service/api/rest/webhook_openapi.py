@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.api.rest.operation import ref
 from service.webhooks.endpoints import MAX_DESCRIPTION
 from service.webhooks.model import (
     ALL_TYPES,
@@ -16,10 +17,6 @@ from service.webhooks.urls import MAX_URL
 Schema = dict[str, Any]
 
 
-def _ref(name: str) -> Schema:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
 def schemas() -> Schema:
     return {**_endpoints(), **_endpoint_bodies(), **_deliveries(), **_events()}
 
@@ -27,7 +24,7 @@ def schemas() -> Schema:
 def _endpoints() -> Schema:
     string, number = {"type": "string"}, {"type": "number"}
     nullable = {"type": ["number", "null"]}
-    events = {"type": "array", "items": _ref("WebhookEventType")}
+    events = {"type": "array", "items": ref("WebhookEventType")}
     endpoint_fields = {
         "id": string,
         "url": string,
@@ -50,21 +47,21 @@ def _endpoints() -> Schema:
         "WebhookEndpointWithSecret": {
             "type": "object",
             "properties": {
-                "endpoint": _ref("WebhookEndpoint"),
+                "endpoint": ref("WebhookEndpoint"),
                 "secret": {**string, "description": "whsec_...: shown in this answer only."},
             },
             "required": ["endpoint", "secret"],
         },
         "WebhookEndpointList": {
             "type": "object",
-            "properties": {"endpoints": {"type": "array", "items": _ref("WebhookEndpoint")}},
+            "properties": {"endpoints": {"type": "array", "items": ref("WebhookEndpoint")}},
             "required": ["endpoints"],
         },
     }
 
 
 def _endpoint_bodies() -> Schema:
-    events = {"type": "array", "items": _ref("WebhookEventType")}
+    events = {"type": "array", "items": ref("WebhookEventType")}
     url = {
         "type": "string",
         "maxLength": MAX_URL,
@@ -108,7 +105,7 @@ def _deliveries() -> Schema:
             "properties": {
                 "at": {**number, "description": "When it started (epoch s)."},
                 "eventId": {**string, "description": "The Webhook-Id."},
-                "eventType": _ref("WebhookEventType"),
+                "eventType": ref("WebhookEventType"),
                 "gameId": string,
                 "attempt": integer,
                 "outcome": {"enum": list(OUTCOMES)},
@@ -130,7 +127,7 @@ def _deliveries() -> Schema:
         },
         "WebhookDeliveries": {
             "type": "object",
-            "properties": {"deliveries": {"type": "array", "items": _ref("WebhookDelivery")}},
+            "properties": {"deliveries": {"type": "array", "items": ref("WebhookDelivery")}},
             "required": ["deliveries"],
         },
     }
@@ -143,7 +140,7 @@ def _events() -> Schema:
             "type": "object",
             "properties": {
                 "eventId": string,
-                "eventType": {"oneOf": [_ref("WebhookEventType"), {"type": "null"}]},
+                "eventType": {"oneOf": [ref("WebhookEventType"), {"type": "null"}]},
                 "gameId": {"type": ["string", "null"]},
                 "failedAt": {**number, "description": "When delivery gave up (epoch s)."},
             },
@@ -151,7 +148,7 @@ def _events() -> Schema:
         },
         "WebhookFailedEvents": {
             "type": "object",
-            "properties": {"failedEvents": {"type": "array", "items": _ref("WebhookFailedEvent")}},
+            "properties": {"failedEvents": {"type": "array", "items": ref("WebhookFailedEvent")}},
             "required": ["failedEvents"],
         },
         "WebhookRedelivery": {
@@ -168,7 +165,7 @@ def _events() -> Schema:
             "type": "object",
             "properties": {
                 "id": {**string, "description": "The Webhook-Id."},
-                "type": _ref("WebhookEventType"),
+                "type": ref("WebhookEventType"),
                 "gameId": {"type": ["string", "null"]},
                 "createdAt": {**string, "format": "date-time", "description": "`timestamp`."},
                 "cursor": string,
@@ -182,7 +179,7 @@ def _events() -> Schema:
         "WebhookEventPage": {
             "type": "object",
             "properties": {
-                "events": {"type": "array", "items": _ref("WebhookListedEvent")},
+                "events": {"type": "array", "items": ref("WebhookListedEvent")},
                 "endCursor": {
                     "type": ["string", "null"],
                     "description": "Pass as `after` for the next page.",
