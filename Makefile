@@ -99,7 +99,7 @@ test-stress: lint
 schema: $(STAMP)
 	$(BIN)/python -m service.api.contracts
 
-# The typed clients (issue 31, docs/api.md "Typed clients (SDKs)"), generated from schema/ and
+# The typed clients (docs/api.md "Typed clients (SDKs)"), generated from schema/ and
 # committed: run after `make schema` changes schema/schema.graphql (tests/clients/test_python_sdk.py
 # fails on a stale client, tests/clients/test_typescript_sdk.py on a stale module).
 sdk: sdk-python sdk-typescript

@@ -1,4 +1,4 @@
-"""The benchmark of issue 9: the floor, GraphQL and REST moves and reads, in one run.
+"""The benchmark: the floor, GraphQL and REST moves and reads, in one run.
 
     python -m loadtests.bench [--clients 32] [--seconds 8] [--warmup 1.5] [--out loadtests/results]
                               [--no-replica-ack]
@@ -60,7 +60,7 @@ TARGETS = {
     "rest-read": "REST game read",
 }
 GOALS = {"graphql-apply": 0.5, "rest-apply": 0.8}
-# Server CPU per request on this machine class (issue 21), milliseconds.
+# Server CPU per request on this machine class, milliseconds.
 CPU_TARGETS_MS = {"graphql-apply": 0.45, "graphql-read": 0.3}
 # What runs again under each other ASGI server, for the side-by-side comparison.
 COMPARED = ("noop", "floor", "graphql-apply", "graphql-read", "rest-read")

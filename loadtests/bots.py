@@ -1,4 +1,4 @@
-"""The bot benchmark of issue 16: bot turns on worker processes while other clients play.
+"""The bot benchmark: bot turns on worker processes while other clients play.
 
     python -m loadtests.bots [--clients 8] [--bot-games 4] [--seconds 20] [--workers 1]
                              [--split-cores]

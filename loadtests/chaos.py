@@ -1,4 +1,4 @@
-"""Chaos under load (issue 30, docs/reliability.md "Chaos under load"): the topology of
+"""Chaos under load (docs/reliability.md "Chaos under load"): the topology of
 loadtests/topology.py, mixed traffic through its load balancer (loadtests/chaos_traffic.py),
 and, in turn, with quiet time between them:
 

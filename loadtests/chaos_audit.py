@@ -1,4 +1,4 @@
-"""The chaos run's independent audit (issue 30), Jepsen style: it reads Redis directly (not
+"""The chaos run's independent audit, Jepsen style: it reads Redis directly (not
 through the service) and replays every game with the engine, reusing the audit of
 tests/reliability/players.py, and checks what the clients were told against it:
 

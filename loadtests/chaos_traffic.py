@@ -1,4 +1,4 @@
-"""The chaos scenario's traffic through the load balancer (issue 30): what each kind of client
+"""The chaos scenario's traffic through the load balancer: what each kind of client
 does and what it was told, for the audit (loadtests/chaos_audit.py).
 
 - players (tests/reliability/players.py `Players`): read, then move with an idempotency key and
@@ -48,7 +48,7 @@ CREATE = """mutation C($input: CreateGameInput!) {
   createGame(input: $input) { game { id version } seats { seat token } } }"""
 HOOK = """mutation H($url: String!) { createWebhookEndpoint(url: $url,
   events: [GAME_FINISHED, GAME_TIMEOUT]) { endpoint { id } } }"""
-# gameEvents resumes after a version once the schema has it (issue 30, events follow a failover)
+# gameEvents resumes after a version once the schema has it (events follow a failover)
 RESUMES = "afterVersion" in (ROOT / "schema" / "schema.graphql").read_text()
 EVENTS = (
     "subscription E($id: ID!, $after: Int) { gameEvents(gameId: $id, afterVersion: $after) { version status } }"

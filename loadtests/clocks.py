@@ -1,4 +1,4 @@
-"""Tiny clocks against another tenant's (issue 29, finding 3): how late past its deadline one
+"""Tiny clocks against another tenant's: how late past its deadline one
 tenant's clock runs out while another tenant's games at the minimum clock keep the worker busy.
 
     python -m loadtests.clocks [--games 200] [--runs 5]

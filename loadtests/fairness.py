@@ -1,4 +1,4 @@
-"""Fair bot turns across tenants (issue 29, finding 10): how long one tenant's bot turn waits
+"""Fair bot turns across tenants: how long one tenant's bot turn waits
 behind another tenant's backlog.
 
     python -m loadtests.fairness [--games 300]

@@ -1,5 +1,5 @@
 """What one bot lane costs, for the capacity model of the 32 lanes (docs/reliability.md,
-"How many lanes", issue 30).
+"How many lanes").
 
     python -m loadtests.lanes [--games 600] [--idle-seconds 10] [--tenants 1,10]
 

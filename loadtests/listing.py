@@ -1,11 +1,11 @@
-"""Listing a player's games among a million (issue 19): `python -m loadtests.listing`.
+"""Listing a player's games among a million: `python -m loadtests.listing`.
 
 Fills a private redis-server with a million games of one tenant, a player sitting in a
 thousand of them (created by the real create script, index entries and all); then pages
 through that player's games, the games where they must act, and the tenant's newest page with
 the service's own `service.core.listing.list_games`, and prints the timings as JSON.
 
-`--costs` (issue 29) measures instead what one request costs Redis: 10,000 games of one tenant
+`--costs` measures instead what one request costs Redis: 10,000 games of one tenant
 across the kinds (some rare), all written by the real create script, then `first: 1` with each
 filter, counting the commands the server ran (INFO commandstats deltas) and the time taken.
 """
@@ -217,7 +217,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--player-games", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--costs", action="store_true", help="commands per request (issue 29)")
+    parser.add_argument("--costs", action="store_true", help="commands per request")
     args = parser.parse_args()
     if args.costs:
         total = 10_000 if args.games == 1_000_000 else args.games

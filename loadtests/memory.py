@@ -1,4 +1,4 @@
-"""Redis memory per game (issue 21): every key of a game, as `MEMORY USAGE` counts it.
+"""Redis memory per game: every key of a game, as `MEMORY USAGE` counts it.
 
     python -m loadtests.memory [--games 3] [--players 4] [--json PATH]
 

@@ -1,4 +1,4 @@
-"""What `stateAt` costs against a plain read of the same game (issue 29, finding 9).
+"""What `stateAt` costs against a plain read of the same game.
 
     python -m loadtests.past_states [--kinds TREETOPIA,TREELINE] [--rounds 3] [--json PATH]
 

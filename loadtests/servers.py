@@ -1,5 +1,5 @@
 """Real processes to measure: a private redis-server, the service and the floor under uvicorn
-(as the container starts them) or granian (the comparison of issue 21), and the CPU time each
+(as the container starts them) or granian (docs/performance.md compares them), and the CPU time each
 one spends."""
 
 from __future__ import annotations

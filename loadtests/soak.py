@@ -1,4 +1,4 @@
-"""The soak run of issue 21: mixed traffic for a bounded time, memory watched all along.
+"""The soak run: mixed traffic for a bounded time, memory watched all along.
 
     python -m loadtests.soak [--seconds 600] [--clients 8] [--bot-clients 2] [--grace 60]
                              [--json PATH]

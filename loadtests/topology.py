@@ -1,4 +1,4 @@
-"""The production shape on one machine (issue 30, docs/deploy.md "A production topology on one
+"""The production shape on one machine (docs/deploy.md "A production topology on one
 machine"): HAProxy balancing over `/readyz`, 3 API replicas started as the image starts them
 (the Dockerfile's ENTRYPOINT and CMD, RULES_ENV=production, API keys), 2 workers
 (`python -m service.worker`, one process each) and a Redis Cluster of 3 masters and 3 replicas

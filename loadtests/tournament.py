@@ -1,4 +1,4 @@
-"""Bots against bots, for every game: win rates with Wilson 95% intervals (issue 11).
+"""Bots against bots, for every game: win rates with Wilson 95% intervals.
 
     python -m loadtests.tournament                      # default: calibrated iterations
     python -m loadtests.tournament --budget-ms 100      # wall-clock budget per SEARCH decision

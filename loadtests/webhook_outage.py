@@ -1,4 +1,4 @@
-"""How long a receiver outage holds a game's webhook events (issue 31, finding 1).
+"""How long a receiver outage holds a game's webhook events.
 
     python -m loadtests.webhook_outage [--outage 12] [--traffic 1]
 

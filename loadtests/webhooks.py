@@ -1,4 +1,4 @@
-"""What webhooks cost (issue 20): a move's time with its tenant's outbox on against off, and how
+"""What webhooks cost: a move's time with its tenant's outbox on against off, and how
 many events one worker process delivers per second to a receiver on loopback.
 
     python -m loadtests.webhooks [--games 20] [--rounds 3]

@@ -191,7 +191,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     )
 
     async def routed(scope: Scope, receive: Receive, send: Send) -> None:
-        # The hot route skips Starlette's middleware and router (issue 21: ~15% of a read);
+        # The hot route skips Starlette's middleware and router (~15% of a read);
         # the guard below still wraps it, and graphql answers its own errors.
         if scope["type"] == "http" and scope["path"] == "/graphql" and scope["method"] == "POST":
             await graphql(scope, receive, send)

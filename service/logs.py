@@ -1,4 +1,4 @@
-"""What every process of the service logs besides its own lines (issue 29): chatty third-party
+"""What every process of the service logs besides its own lines: chatty third-party
 loggers only speak up from WARNING. httpx logs each request's method and URL at INFO, and a
 webhook URL may carry a tenant's token in its query (`?token=...`); httpcore prints hosts and
 connections at DEBUG; redis-py logs a line per new connection at DEBUG on servers older than its

@@ -23,7 +23,7 @@ _FAST = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2
 class LoopHistogram:
     """A labelled histogram observed only by the event loop's thread: an observation is a
     bisect and two additions, where prometheus_client's Histogram takes two locks and walks
-    its buckets in Python (with the in-flight gauge, 3% of a read's CPU; issue 21). Scraped
+    its buckets in Python (with the in-flight gauge, 3% of a read's CPU). Scraped
     as any histogram: `_bucket{le=...}`, `_count`, `_sum`."""
 
     def __init__(
@@ -110,7 +110,7 @@ CLOCK_TIMEOUTS = Counter(
 )
 TAKEBACKS = Counter(
     "rules_takebacks_total",
-    "Takebacks made (issue 32): games gone back to an earlier version's state, by game.",
+    "Takebacks made: games gone back to an earlier version's state, by game.",
     ["game"],
     registry=REGISTRY,
 )

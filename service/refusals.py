@@ -80,5 +80,5 @@ class Refused(Exception):
         self.reason = reason
         self.rule = rule
         # `message` as a catalog's message (service.engine.texts.Message), when the engine said
-        # it; else the adapters give the code's own sentence (issue #32)
+        # it; else the adapters give the code's own sentence
         self.localized = localized

@@ -1,4 +1,4 @@
-"""`python -m service.replay FILE` (issue 32): a game record verified offline, with the engine
+"""`python -m service.replay FILE`: a game record verified offline, with the engine
 alone; exit 0 valid, 1 invalid (the first step that differs printed), 2 unreadable."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Bots: move suggestions and bot-played seats for every game (issue 11, docs/bots.md).
+"""Bots: move suggestions and bot-played seats for every game (docs/bots.md).
 
 Pure like service.engine: no I/O, no asyncio, no clock (a wall-clock budget comes in as a
 callable). The interface the API builds on:

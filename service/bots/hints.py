@@ -1,11 +1,11 @@
 """Hints (suggestMove) in a bounded pool of child processes, never on the event loop's process.
 
 A SEARCH hint is pure CPU for up to RULES_MAX_SUGGEST_MS, and CPU in the API process holds the
-GIL against every other request of the replica (issue 16). So each replica keeps at most
+GIL against every other request of the replica. So each replica keeps at most
 `size` child processes, each thinking about one hint at a time:
 
 - a hint asked while all of them are busy is refused at once with HintsBusy("HINTS_BUSY"):
-  typed and retryable (HTTP 503 with Retry-After on REST), never queued (issue 15 item 6);
+  typed and retryable (HTTP 503 with Retry-After on REST), never queued;
 - the child stops thinking at the request's budget whatever `iterations` says, and a child
   still silent `grace` seconds after that is killed and replaced (HintsBusy("HINT_TIMEOUT")).
 

@@ -1,4 +1,4 @@
-"""Enum values in two casings (issue #31, finding 5): a move's JSON strings (`"green"`) and the
+"""Enum values in two casings: a move's JSON strings (`"green"`) and the
 GraphQL enum names typed moves use (`GREEN`), walked over a move's msgspec type.
 
 `json_move` reads a JSON move whose enum strings may be given by their typed names, as the JSON

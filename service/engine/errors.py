@@ -23,7 +23,7 @@ class IllegalMove(Exception):
         self.message = message
         self.reason = reason  # ILLEGAL_MOVE only: why (explain.py), and the ruling it comes from
         self.rule = rule
-        self.localized = localized  # `message` as a message of a catalog (issue #32)
+        self.localized = localized  # `message` as a message of a catalog
 
 
 class BadSetup(Exception):

@@ -1,4 +1,4 @@
-"""Localizable text (issue #32): a message is an id and typed parameters; its text comes from a
+"""Localizable text: a message is an id and typed parameters; its text comes from a
 catalog, in the language a request asks for (docs/translating.md).
 
 A catalog is a directory of TOML files beside the code that says the messages: `en.toml` declares

@@ -1,4 +1,4 @@
-"""The hot path's Redis commands without redis-py's per-command machinery (issue 21).
+"""The hot path's Redis commands without redis-py's per-command machinery.
 
 A move is two round trips (load, commit) and a read one. Through redis-py 8 each costs, in
 the client alone, about what the rules of a move cost: the pool's condition and lock, its

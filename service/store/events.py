@@ -1,7 +1,7 @@
 """Game events for every local subscriber, through one pub/sub connection per Redis server.
 
 A `gameEvents` subscription used to hold a pool connection of its own, so a few dozen
-spectators could starve ordinary requests (issue #15). Here one `Shard` per server (per master
+spectators could starve ordinary requests. Here one `Shard` per server (per master
 on a cluster, with SSUBSCRIBE) reads every event and fans it out to the local subscribers of
 its channel, each through a bounded queue: a subscriber that falls `queue_size` events behind
 is dropped (its `on_drop` closes its socket) instead of letting memory grow. A channel is

@@ -1,4 +1,4 @@
-"""Games a worker set aside (issue 29, docs/reliability.md "Unreadable records").
+"""Games a worker set aside (docs/reliability.md "Unreadable records").
 
 A bot job or a turn clock whose game fails to decode or to play is not retried in a loop: the
 worker sets the game aside, one hash per lane in the lane's slot (so it works on Redis

@@ -19,8 +19,8 @@ import msgspec
 # to write a record whose format is newer than its own (UpgradeInProgress). Readers of any
 # format read newer records: msgspec ignores trailing fields it does not know.
 # 1: every record before rolling upgrades were guarded; 2: `Record.rules`; 3: `acted_by` of
-# HistoryRecord and FoldedHistory (issue 31: an older release folding would drop it); 4:
-# takebacks and delayed spectators (issue 32): `Record.takebacks`, `takeback`, `banks`,
+# HistoryRecord and FoldedHistory (an older release folding would drop it); 4:
+# takebacks and delayed spectators: `Record.takebacks`, `takeback`, `banks`,
 # `spectator_delay`, `HistoryRecord.takeback` and `FoldedHistory.takebacks` (an older release
 # writing the record back would drop them, and show spectators the live game).
 FORMAT = 4
@@ -109,7 +109,7 @@ class Record(msgspec.Struct, array_like=True):
     # replayed only by those rules (service/core/decisions.py, `playable`); 1 in records of
     # earlier releases, created under the first versioned rules
     rules: int = 1
-    # takebacks (issue 32, service/core/takebacks.py): the create option (NONE in records of
+    # takebacks (service/core/takebacks.py): the create option (NONE in records of
     # earlier releases), the request waiting for consent, and the clock banks of the latest
     # versions (perSeatTotal clocks only)
     takebacks: str = "NONE"
@@ -145,12 +145,12 @@ ACTED_BY_TENANT = "TENANT"
 
 
 class FoldedHistory(msgspec.Struct, array_like=True):
-    """The history of a finished game in one compressed value beside its record (issue 21):
+    """The history of a finished game in one compressed value beside its record:
     entries [seat, move, forced] of versions first, first + 1, ... `labels` are the stored
     labels in order, or None when the engine gives them back by replaying the seed and the
     moves; then `digest` (label_digest) tells whether the replay gave the labels shown.
-    `events` are the entries' events in order, None when none has one (issue 19);
-    `acted_by` the same for the entries' `acted_by` (issue 31)."""
+    `events` are the entries' events in order, None when none has one;
+    `acted_by` the same for the entries' `acted_by`."""
 
     format: int
     first: int
@@ -159,7 +159,7 @@ class FoldedHistory(msgspec.Struct, array_like=True):
     digest: bytes = b""
     events: list[str] | None = None
     acted_by: list[str] | None = None
-    takebacks: list[TakebackNote | None] | None = None  # the same for `takeback` (issue 32)
+    takebacks: list[TakebackNote | None] | None = None  # the same for `takeback`
 
 
 # Past states (GameService.at_version) replay from the latest checkpoint at or below the version

@@ -1,4 +1,4 @@
-"""The workers' side of webhooks (issue 20, docs/webhooks.md): from the outboxes to the
+"""The workers' side of webhooks (docs/webhooks.md): from the outboxes to the
 endpoints, at least once, in order per game and endpoint.
 
 1. Fan-out. Each worker reads the outbox streams (one per tenant and lane, consumer group

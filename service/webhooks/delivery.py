@@ -1,4 +1,4 @@
-"""One delivery attempt (issue 20): the Standard Webhooks headers and signature, and an HTTP
+"""One delivery attempt: the Standard Webhooks headers and signature, and an HTTP
 POST with a hard time bound to an address checked just before it (service/webhooks/urls.py).
 
 The signature is HMAC-SHA256 with the endpoint's secret (the bytes after `whsec_`, base64) over

@@ -1,4 +1,4 @@
-"""A tenant's webhook endpoints (issue 20, docs/webhooks.md): saved, listed, changed, deleted,
+"""A tenant's webhook endpoints (docs/webhooks.md): saved, listed, changed, deleted,
 their secrets rotated, whether their deliveries give up. What became of their events (the
 delivery log, given-up events, events retried by hand or sent as a test, the tenant's events
 listed by cursor) is tenant_events.py.

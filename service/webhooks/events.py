@@ -1,4 +1,4 @@
-"""The webhook events a commit produces (issue 20, docs/webhooks.md): computed from the record
+"""The webhook events a commit produces (docs/webhooks.md): computed from the record
 before and after the commit and its history entries, written to the tenant's outbox by the same
 commit script (service/store/redis_store.py), so an accepted change never loses its events and a
 refused one never emits any.
@@ -34,7 +34,7 @@ class SummaryParam(msgspec.Struct, rename="camel"):
 
 
 class Summary(msgspec.Struct, rename="camel"):
-    """What happened, as a message of the shared catalog (issue #32): its id and params for a
+    """What happened, as a message of the shared catalog: its id and params for a
     receiver to say in its user's language, and the English text."""
 
     id: str

@@ -1,4 +1,4 @@
-"""Webhooks (issue 20, docs/webhooks.md): what the API (endpoints) and the workers (delivery)
+"""Webhooks (docs/webhooks.md): what the API (endpoints) and the workers (delivery)
 share: the event types, the stored records, and every Redis key.
 
 A tenant's endpoints and deliveries live in one hash slot per tenant, `{wh-<tenant>}`, so each

@@ -1,4 +1,4 @@
-"""What became of a tenant's webhook events (issue 20, docs/webhooks.md): each endpoint's
+"""What became of a tenant's webhook events (docs/webhooks.md): each endpoint's
 delivery log and given-up events, events retried by hand or sent as a test, the tenant's events
 listed by cursor. The endpoints themselves are endpoints.py's.
 

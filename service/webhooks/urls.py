@@ -1,10 +1,10 @@
-"""Where a webhook may go (issue 20): https only in production; no loopback, private,
+"""Where a webhook may go: https only in production; no loopback, private,
 link-local, multicast or otherwise non-public address unless RULES_WEBHOOK_ALLOW_PRIVATE
 (development). Checked when an endpoint is saved, and again before every delivery on the very
 addresses the delivery then connects to, so a name that later resolves inward (DNS rebinding)
 is caught too.
 
-What counts as public is the tables below (issue 29), not Python's `is_global`: Python 3.11
+What counts as public is the tables below, not Python's `is_global`: Python 3.11
 calls NAT64, 6to4, SIIT, IPv4-compatible, site-local, 6bone, multicast, the newer
 documentation prefix and the deprecated 6to4 relay anycast global, and its idea of global
 changes between releases. An IPv6 address that carries an IPv4 address reaches that one

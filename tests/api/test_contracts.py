@@ -87,7 +87,7 @@ def _pairs(schema: Any) -> Iterator[tuple[Any, ...]]:
 
 
 def test_the_openapi_document_is_one_generators_accept() -> None:
-    """Issue 14's findings with openapi-python-client, checked without running it (the client
+    """What openapi-python-client once tripped on, checked without running it (the client
     suite does, in the slow tier): unique model names, no self-reference, no `items: false`."""
     document = json.loads((SCHEMA_DIR / "openapi.json").read_text())
     schemas = document["components"]["schemas"]

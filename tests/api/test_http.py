@@ -34,7 +34,7 @@ async def test_oversized_body_is_refused_before_it_is_read(api: Api) -> None:
 
 
 async def test_get_answers_queries_and_refuses_mutations(api: Api) -> None:
-    """tests/api/graphql/test_persisted_get.py has the rest (issue 31)."""
+    """tests/api/graphql/test_persisted_get.py has the rest."""
     response = await api.http.get("/graphql", params={"query": "{ catalog { kind } }"})
     assert response.status_code == 200 and response.json()["data"]["catalog"]
     mutation = 'mutation { resign(gameId: "x") { __typename } }'

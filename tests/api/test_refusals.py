@@ -1,4 +1,4 @@
-"""Explained refusals through both APIs (issue #18): the reason, the rule and a sentence naming
+"""Explained refusals through both APIs: the reason, the rule and a sentence naming
 the offending part, the same from applyMove, validateMove and REST."""
 
 from __future__ import annotations

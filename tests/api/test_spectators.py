@@ -1,4 +1,4 @@
-"""Delayed spectators (issue 32) through the real app: GraphQL over HTTP (strawberry and the
+"""Delayed spectators through the real app: GraphQL over HTTP (strawberry and the
 fast path), REST (reads, ETags, Cache-Control), listings and gameEvents over a WebSocket of a
 service process. A spectator (no seat token, not the game's tenant) never sees a version newer
 than `spectatorDelay` behind the live one; seats and the tenant's key see it live."""

@@ -1,4 +1,4 @@
-"""Takebacks over GraphQL and REST alike (issue 32): the create option shown on the game, a
+"""Takebacks over GraphQL and REST alike: the create option shown on the game, a
 takeback alone, a request answered by the other seat, the typed refusals, idempotent retries
 (service/core/takebacks.py; the policy case by case is in tests/core/test_takebacks.py)."""
 
@@ -218,7 +218,7 @@ TEXTS = """query($id: ID!) { game(id: $id) {
 
 async def test_every_takeback_step_is_said_through_the_catalog(api: Api) -> None:
     """Asked, declined, asked again, accepted and taken: each history entry's label is a message
-    of the shared catalog (no verbatim text), pseudo-localized under en-XA (issue 32)."""
+    of the shared catalog (no verbatim text), pseudo-localized under en-XA."""
     created, tokens = await _game(api, "WITH_CONSENT")
     await _play(api, created["id"], tokens, K + 2)
     asker, other = MADE[K].seat, MADE[K + 1].seat

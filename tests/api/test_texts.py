@@ -1,4 +1,4 @@
-"""Localizable text through both APIs (issue #32): every label, refusal and score detail also
+"""Localizable text through both APIs: every label, refusal and score detail also
 comes as a message id with typed params, its text in the language the request asks for
 (Accept-Language or `language`), English by default and for unknown languages."""
 

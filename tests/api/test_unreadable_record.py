@@ -1,4 +1,4 @@
-"""A game whose stored record cannot be read (issue 29, finding 2): a typed UNREADABLE_RECORD
+"""A game whose stored record cannot be read: a typed UNREADABLE_RECORD
 on REST (problem+json, 500) and on GraphQL (`extensions.code`, through the fast path and
 through strawberry alike), one log line and no traceback; every other game reads as before."""
 

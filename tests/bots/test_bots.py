@@ -1,4 +1,4 @@
-"""The bots (service.bots, issue 11): legal, blind to hidden information, reproducible, and
+"""The bots (service.bots): legal, blind to hidden information, reproducible, and
 able to play whole games through play_bots."""
 
 from __future__ import annotations

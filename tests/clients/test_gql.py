@@ -213,7 +213,7 @@ mutation Apply($input: ApplyMoveInput!, $after: Int) {
 async def test_gql_plays_a_whole_game_sending_back_each_legal_moves_typed_input(
     service: Service, kind: str
 ) -> None:
-    """Issue #31 finding 5: every turn a random legal move's `typedMoveInput`, sent back as it
+    """Every turn a random legal move's `typedMoveInput`, sent back as it
     is as `typedMove`, is accepted as exactly that move (the history records its `move`)."""
     async with _http(service) as session:
         created = await session.execute(

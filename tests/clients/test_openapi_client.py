@@ -86,7 +86,7 @@ def test_the_generated_client_plays_a_whole_game(
 def test_the_generated_client_revalidates_with_its_own_etag_only(
     rules_client: ModuleType, service: Service
 ) -> None:
-    """Issue 31: an ETag is the viewer's own, on the game, legal moves, scores and history;
+    """An ETag is the viewer's own, on the game, legal moves, scores and history;
     the same seat's If-None-Match gets 304, another seat's 200 and its own view."""
     models = _module(rules_client, "models")
     create = _module(rules_client, "api.default.create_game")
@@ -144,7 +144,7 @@ def test_the_documented_example_runs_with_the_generated_package(
     rules_client: ModuleType, redis_url: str
 ) -> None:
     """Against a server with RULES_API_KEYS, as in production: creating needs the key in
-    X-API-Key (issue 31: the example passed a `Client` without it)."""
+    X-API-Key (the example passed a `Client` without it)."""
     found = DOC_EXAMPLE.search(DOC.read_text())
     assert found, "docs/api.md has no Python example under 'A generated client'"
     assert rules_client.__file__ is not None

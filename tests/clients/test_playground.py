@@ -157,7 +157,7 @@ async def test_the_page_creates_a_game_and_plays_a_move_by_keyboard(
 async def test_the_takeback_buttons_ask_and_accept(
     browser: Browser, service: Service, http: httpx.AsyncClient
 ) -> None:
-    """Issue 32: a seat takes back alone with one click; a request waiting for the seat shown
+    """A seat takes back alone with one click; a request waiting for the seat shown
     is accepted with another (the game's `takebacks`: WITH_CONSENT, the page's default)."""
     made = decisions("TREELINGS", 2, "tb-TREELINGS")
     k = first_answered(made)

@@ -1,5 +1,4 @@
-"""Games with takebacks played on the game service and resigned, for the game record tests
-(issue 32): a takeback taken alone, one taken with the other seat's consent after a declined
+"""Games with takebacks played on the game service and resigned, for the game record tests: a takeback taken alone, one taken with the other seat's consent after a declined
 request, a request voided by a decision, one past a reveal or a random event that a bot agrees
 to at once, and one two other seats of three accept in turn. Positions from takeback_scenes.py."""
 

@@ -1,4 +1,4 @@
-"""A tenant acting for a seat of its own games and reissuing seat tokens (issue 31, finding 2):
+"""A tenant acting for a seat of its own games and reissuing seat tokens:
 what the tenant sees and does as a seat, what the history says of it, idempotency, bot seats,
 and a reissued token ending the old one at once on every replica.
 (The caller-by-operation table is tests/core/test_authorization.py.)"""

@@ -2,7 +2,7 @@
 
 Callers: no token (a spectator), the seat to act, another seat of the same game, a seat
 token of another game, and a garbage token. Then, on a server with two tenants' keys, acting
-for a seat and reissued tokens (issue 31): the game's tenant as either seat, another tenant,
+for a seat and reissued tokens: the game's tenant as either seat, another tenant,
 a seat token naming another seat or its own, a spectator or a wrong key naming a seat, and a
 reissued seat's old and new token.
 """
@@ -147,7 +147,7 @@ async def test_api_keys_guard_game_creation(redis_url: str) -> None:
                 "/v1/games", json={"kind": "TREELINGS", "players": 2}, headers=headers
             )
             assert rest.status_code == 401
-            # issue 31: titled for what is missing, not "Not a seat of this game"
+            # Titled for what is missing, not "Not a seat of this game"
             assert rest.json()["title"] == "API key needed"
             assert rest.headers["content-type"] == "application/problem+json"
         listing = await http.get("/v1/games")
@@ -170,7 +170,7 @@ async def test_api_keys_guard_game_creation(redis_url: str) -> None:
         )
 
 
-# Acting for a seat and reissued tokens (issue 31), on a server with two tenants' keys: the
+# Acting for a seat and reissued tokens, on a server with two tenants' keys: the
 # game is ACME's, seat 0 is to act, and seat 0's first token was reissued before each call.
 # A caller is (API key, bearer token, the seat it names: asSeat / X-Act-As-Seat).
 ACTING_CALLERS: dict[str, tuple[str | None, str | None, int | None]] = {

@@ -1,6 +1,6 @@
-"""Turn clocks (issue 19): the deadline in every view, lazy enforcement on a read, the worker
+"""Turn clocks: the deadline in every view, lazy enforcement on a read, the worker
 sweep with no client connected, and a timeout racing a last-second move (exactly one wins).
-Their cost is bounded (issue 29): minimums, a few timeouts per read, one per game per sweep."""
+Their cost is bounded: minimums, a few timeouts per read, one per game per sweep."""
 
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ async def test_a_clock_below_its_minimum_is_refused_naming_the_minimum(
     http: httpx.AsyncClient, bad: dict[str, Any], least: dict[str, Any], minimum: str
 ) -> None:
     """Each timeout costs a commit and maybe a bot decision: a clock of nanoseconds would buy
-    one tenant the workers' time (issue 29). The minimum itself is a clock."""
+    one tenant the workers' time. The minimum itself is a clock."""
     variables = {"input": {"kind": "TREETOPIA", "players": 4, "clock": bad}}
     assert minimum in (await post(http, CREATE, variables, ACME))["errors"][0]["message"]
     response = await http.post(
@@ -263,7 +263,7 @@ async def _timeouts(store: RedisStore, game_id: str) -> int:
 
 async def test_a_read_of_a_game_far_behind_applies_a_bounded_few_timeouts() -> None:
     """No worker on this Redis. An anonymous read pays for LAZY_TIMEOUTS bot decisions at
-    most (it paid for 64 before issue 29); the game answered is still due: the sweep goes on."""
+    most (it once paid for 64); the game answered is still due: the sweep goes on."""
     with own_redis() as url:
         store = RedisStore(connect(Settings(), url), Settings())
         try:
@@ -313,7 +313,7 @@ async def test_a_sweep_serves_the_tenants_clocks_in_turn(
 ) -> None:
     """acme has more games due long ago in globex's game's lane than a pass claims there;
     globex's clock ran out just now. One pass times out globex's game, among the first
-    (before issue 29's fair clocks it waited behind every one of acme's)."""
+    (unfair clocks once made it wait behind every one of acme's)."""
     with own_redis() as url:
         store = RedisStore(connect(Settings(), url), Settings())
         worker = Worker(Settings(api_keys=KEYS), url, "sweeper")

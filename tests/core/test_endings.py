@@ -1,4 +1,4 @@
-"""Resign and abandon (issue 19): typed refusals, history entries, events, metrics, indexes."""
+"""Resign and abandon: typed refusals, history entries, events, metrics, indexes."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Fair seeds (issue 19): a commitment at create, the seed revealed only once the game is over,
+"""Fair seeds: a commitment at create, the seed revealed only once the game is over,
 and the whole game replayed from its public history to the very state the service holds.
-Issue 29, finding 4: the commitment of a client's seed is salted too (a guessable seed gave
+The commitment of a client's seed is salted too (a guessable seed gave
 every hidden card away), and in production only a tenant's key may choose a seed."""
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ async def _live_game(http: httpx.AsyncClient, seed: str) -> tuple[str, list[str]
 async def test_a_spectator_cannot_recover_a_chosen_seed_from_its_commitment(
     http: httpx.AsyncClient,
 ) -> None:
-    """The attack of issue 29: the seed "hello" of a live game guessed from its commitment."""
+    """The attack: the seed "hello" of a live game guessed from its commitment."""
     game_id, _ = await _live_game(http, "hello")
     seen = await _read(http, game_id)  # a spectator: no token
     commitment = seen["seedCommitment"]

@@ -1,4 +1,4 @@
-"""Finished games cost at most 4 KiB (issue 21): the history is folded into the record without
+"""Finished games cost at most 4 KiB: the history is folded into the record without
 its labels, which the engine gives back; idempotency keys stay for a grace period only."""
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def test_a_history_with_an_entry_the_engine_did_not_make_keeps_its_labels() -> N
 
 
 def test_entries_with_an_event_keep_their_labels_and_events_through_the_fold() -> None:
-    """A resignation has no move and a timeout's label says it was one (issue 19): the
+    """A resignation has no move and a timeout's label says it was one: the
     engine cannot give those labels back, so the fold keeps them, with the events."""
     game = games()["TREELINGS"]
     record = Record(FORMAT, "TREELINGS", 2, 2, True, "s", [], b"", 0.0, 0.0, {}, {})

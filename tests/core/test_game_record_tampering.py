@@ -1,5 +1,5 @@
 """A game record edited in any way fails verification at the FIRST step that differs, with the
-reason that says why (service/core/game_records.py, issue 32). The records are the engine's own
+reason that says why (service/core/game_records.py). The records are the engine's own
 games, exported as the service exports them: the replay needs no Redis, by design. Records
 with takebacks are played on the game service (on a real Redis) and judged step by step: the
 version taken back to, who agreed, the policy and the state a TAKEN step restores."""

@@ -1,4 +1,4 @@
-"""Portable game records (issue 32) through the real app: a game that is over exported over
+"""Portable game records through the real app: a game that is over exported over
 GraphQL and REST alike, verified on the server with no stored game read, and refused before
 the end (the record reveals the seed: RULINGS ALL-4); games with takebacks of every kind,
 taken alone, with consent, declined or agreed by a bot, round trip too. The replay's own checks, step by step,

@@ -1,8 +1,7 @@
-"""Tenants, player ids and listing (issue 19): a tenant's games, a player's, "my turn".
+"""Tenants, player ids and listing: a tenant's games, a player's, "my turn".
 
 Two tenants on one server (RULES_API_KEYS `acme:...,globex:...`); every listing is checked
-against the games each one created, over GraphQL and REST. Then the cost of a listing
-(issue 29): on a Redis of its own holding many games, every page of every filter sends at
+against the games each one created, over GraphQL and REST. Then the cost of a listing: on a Redis of its own holding many games, every page of every filter sends at
 most `budget(first)` commands (counted by the server's INFO commandstats) and the pages
 still list exactly the games the filters select, newest first.
 """
@@ -274,7 +273,7 @@ async def test_a_kind_listing_among_many_games_of_other_kinds_costs_few_commands
     page = await list_games(store, TENANT, GameFilter(kind="TREETOPIA"), 1, None)
     spent = await _commands(store) - before
     assert [loaded.id for _, loaded in page.games] == [made[3][0]]
-    assert spent <= 100, f"{spent} commands for one game"  # 17,003 before (issue 29)
+    assert spent <= 100, f"{spent} commands for one game"  # 17,003 before
 
 
 async def test_every_filters_pages_list_what_it_selects_within_the_budget(

@@ -1,4 +1,4 @@
-"""Past states with bounded cost (issue 29, finding 9): `stateAt` replays from the latest
+"""Past states with bounded cost: `stateAt` replays from the latest
 checkpoint at or below the version asked, not from the seed, and answers byte for byte what
 the full replay from the seed answers, for every version of games of every kind, active or
 finished (folded)."""

@@ -56,7 +56,7 @@ async def test_a_past_state_is_what_each_viewer_saw_at_that_version(
 ) -> None:
     game_id, tokens, seen = finished
     redis = connect(Settings(), redis_url)  # one server, or the cluster of the cluster pass
-    try:  # the finished game's history is folded into its record (issue 21)
+    try:  # the finished game's history is folded into its record
         assert await redis.exists(f"g:{{{game_id}}}:h") == 0
     finally:
         await redis.aclose()

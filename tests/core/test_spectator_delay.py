@@ -1,4 +1,4 @@
-"""Delayed spectators (issue 32, service/core/access.py `spectator_delay`, applied by
+"""Delayed spectators (service/core/access.py `spectator_delay`, applied by
 GameService.read): over random games of every kind, played to their end, a spectator is shown
 exactly the game as of `spectatorDelay` versions ago (its version, view, toAct, scores, history,
 past states), never a newer version, in reads and in its events; seats and the game's keyed

@@ -1,4 +1,4 @@
-"""Takebacks under a fair policy (issue 32, service/core/takebacks.py), case by case for every
+"""Takebacks under a fair policy (service/core/takebacks.py), case by case for every
 game, through the game service on a real Redis: alone while nothing hidden was revealed,
 nothing random happened and no other seat decided; refused beyond that under OWN_DECISIONS;
 asked, accepted, declined and lapsed under WITH_CONSENT; bots accept; idempotent; clocks
@@ -442,7 +442,7 @@ async def test_a_delayed_spectator_sees_a_takeback_only_as_late_as_any_version(
     service: GameService,
 ) -> None:
     """A takeback is a version like any other to a spectator kept `spectatorDelay` behind: it
-    is shown the state of the version delay steps ago, never the live one (issue 32)."""
+    is shown the state of the version delay steps ago, never the live one."""
     seed, made = _scene("TREELINGS")
     i = first(made, safe=True)
     states = _states("TREELINGS", 2, seed, made[: i + 1])

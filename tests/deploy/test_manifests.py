@@ -488,7 +488,7 @@ def test_alert_expressions_parse_and_name_only_exported_metrics(name: str) -> No
         assert rule["annotations"]["summary"]
 
 
-# Findings of issue #17: what made drains, memory pressure and zone-less clusters go wrong.
+# What made drains, memory pressure and zone-less clusters go wrong.
 
 
 def least_replicas(docs: tuple[Object, ...], workload: Object) -> int:

@@ -1,4 +1,4 @@
-"""Enum values in both casings (service/engine/casing.py, issue #31 finding 5): over whole games
+"""Enum values in both casings (service/engine/casing.py): over whole games
 of every kind, each legal move's JSON with its enum strings given as the typed names (as
 `legalMoves { typedMoveInput }` spells them) parses to that very move."""
 

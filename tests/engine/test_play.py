@@ -181,8 +181,7 @@ def test_fields_without_a_reason_get_the_generic_ones() -> None:
 
 
 def test_a_legal_move_has_no_refusal_to_explain() -> None:
-    """Every field is checked, so no "each field fine, not together" reason exists (issue #18:
-    each documented reason is one a refusal can give)."""
+    """Every field is checked, so no "each field fine, not together" reason exists (each documented reason is one a refusal can give)."""
     legal = [Pair(a=1, b=2), Pair(a=2, b=1)]
     with pytest.raises(ValueError, match="is legal"):
         explain(Pair(a=2, b=1), legal, {}, "X-1", TEXTS)

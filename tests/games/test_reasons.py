@@ -1,4 +1,4 @@
-"""Every reason code of every game is produced by a refusal in real play (issue #18).
+"""Every reason code of every game is produced by a refusal in real play.
 
 Random games of each kind are played; at every position the seat to act sends, for each entry
 of its game's reason table, a move built to break exactly that part: a kind of decision it does
@@ -127,7 +127,7 @@ def test_every_reason_is_documented_with_its_rule(kind: str) -> None:
 
 
 def test_set_valued_moves_are_accepted_in_any_order_and_recorded_sorted() -> None:
-    """Treetopia's Whirlwind cards and the Avenue's Redraw slots are sets (issue #18)."""
+    """Treetopia's Whirlwind cards and the Avenue's Redraw slots are sets."""
     game = games()["TREETOPIA"]
     state = start(game, 2, {}, "whirl").state
     seat = game.to_act(state)[0]

@@ -1,4 +1,4 @@
-"""Score breakdowns are machine-readable (issue #18): every item names its seat and what it is
+"""Score breakdowns are machine-readable: every item names its seat and what it is
 (castle letter, glade id, colour, card, project, tree type), where it is, and the numbers its
 points come from, so a checker can verify the points without parsing the `detail` text."""
 

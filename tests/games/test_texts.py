@@ -1,4 +1,4 @@
-"""Every user-visible text of every game goes through a catalog (issue #32, docs/translating.md).
+"""Every user-visible text of every game goes through a catalog (docs/translating.md).
 
 Random games of every kind are played; under the pseudo-locale (en-XA) every label of every legal
 move and every step, every refusal (the probes of test_reasons, plus the engine's own checks)

@@ -1,4 +1,4 @@
-"""Every field of every game's view is documented in docs/rules/<game>.md (issue #18), under
+"""Every field of every game's view is documented in docs/rules/<game>.md, under
 a heading named for its object, so that client teams never meet an unexplained field."""
 
 from __future__ import annotations

@@ -34,11 +34,11 @@ async def game(api: Api) -> tuple[dict[str, Any], list[str]]:
     return await create(api, "TREELINGS", 2, seed="hostile-http")
 
 
-TWELVE = [  # issue #15 item 9, and the REST router's own two
+TWELVE = [  # the original twelve, and the REST router's own two
     ("POST", "/graphql", {"content-type": "application/json"}, b"{bad"),
     ("POST", "/graphql", {"content-type": "application/json"}, b'[{"query": "{ catalog { kind } }"}]'),
     ("POST", "/graphql", {"content-type": "application/json"}, b""),
-    # GET answers queries only (issue 31): a mutation over GET is 405, with Allow
+    # GET answers queries only: a mutation over GET is 405, with Allow
     ("GET", "/graphql?query=mutation%7Bresign(gameId:%22x%22)%7B__typename%7D%7D", {}, b""),
     ("POST", "/graphql", {"content-type": "multipart/form-data; boundary=x"}, b"--x\r\n"),
     ("POST", "/graphql", {"content-type": "application/x-www-form-urlencoded"}, b"query=x"),

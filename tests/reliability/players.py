@@ -255,7 +255,7 @@ async def audit(
             msgspec.msgpack.decode(item, type=HistoryRecord)
             for item in await redis.lrange(_record_key(played_game.id) + ":h", 0, -1)  # type: ignore[misc]
         ]
-        if not history:  # a finished game's history is folded into its record (issue 21)
+        if not history:  # a finished game's history is folded into its record
             history = await _folded(redis, played_game.id, record)
         idem = {
             k.decode(): int(v)

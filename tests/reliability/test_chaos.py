@@ -1,4 +1,4 @@
-"""Issue 30: `make topology` starts the production shape and leaves nothing behind; the short
+"""`make topology` starts the production shape and leaves nothing behind; the short
 chaos run (every kind of fault under mixed traffic through the load balancer) passes its
 independent audit with RULES_REPLICA_ACK=1; and the audit itself catches what it must (a lost
 acknowledged move, a rolled-back game, a gap, an untyped 5xx)."""

@@ -1,4 +1,4 @@
-"""A failover (issue #30): on a Redis Cluster with a replica per master, the master that owns a
+"""A failover: on a Redis Cluster with a replica per master, the master that owns a
 game's slot is killed. Once its replica has taken over, the service reads and commits there
 (the store reads the map of slots again), and the moves made there reach a subscriber that was
 following the game all along, every version once and in order (the event connection moves to

@@ -1,5 +1,5 @@
 """The service under granian, as a real process, for what an ASGI server must hold before it
-may replace uvicorn in the image (issue 21): graphql-transport-ws subscriptions with a real
+may replace uvicorn in the image: graphql-transport-ws subscriptions with a real
 client and text frames, the lifespan hooks, a graceful SIGTERM with moves in flight, and
 X-Forwarded-For believed only from FORWARDED_ALLOW_IPS. docs/performance.md has the outcome."""
 

@@ -1,4 +1,4 @@
-"""Two releases side by side on one Redis, both directions (issue 30, docs/reliability.md,
+"""Two releases side by side on one Redis, both directions (docs/reliability.md,
 "Rolling upgrades"): this tree, and the next release, made by the test from a copy of
 `service/` whose Record has one more trailing field and whose FORMAT is one higher. Each runs
 as real service and worker processes.

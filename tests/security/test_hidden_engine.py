@@ -5,7 +5,7 @@ For random reachable states (random seed, player count, options and moves) and e
 a twin is made that changes only what that viewer may not see (tests/security/hidden.py).
 Then the viewer's view, its legal moves and their labels, the history steps that the same
 move produces in both (as far as the viewer's view is still the same before each step), the
-rejections of probe moves it sends (code, message, reason and rule: issue #18), and the scores
+rejections of probe moves it sends (code, message, reason and rule), and the scores
 must be identical; and no view, move or label carries the seed or the RNG state. The probes
 include, as in tests/games/test_reasons.py, a move of each kind the game met and legal moves
 with the fields of its reason table changed, so that reasons of every game are compared.

@@ -63,7 +63,7 @@ def test_saved_folded_history_decodes_and_replays_to_its_labels(path: Path) -> N
 
 
 class _EntryBefore31(msgspec.Struct, array_like=True):
-    """HistoryRecord as releases before issue 31 wrote and read it (no `acted_by`)."""
+    """HistoryRecord as releases before `acted_by` wrote and read it (no `acted_by`)."""
 
     version: int
     seat: int
@@ -115,7 +115,7 @@ def test_a_record_of_a_newer_release_reads_without_the_fields_it_added() -> None
 
 
 def test_a_record_from_before_spectator_delays_reads_as_live_for_spectators() -> None:
-    """Format 3 records end with `rules`: they decode with `spectator_delay` 0 (issue 32)."""
+    """Format 3 records end with `rules`: they decode with `spectator_delay` 0."""
     saved = Path(__file__).parent / "fixtures" / "treelings-format3.msgpack"
     fields = msgspec.msgpack.decode(saved.read_bytes())
     record = record_decoder.decode(saved.read_bytes())
@@ -124,7 +124,7 @@ def test_a_record_from_before_spectator_delays_reads_as_live_for_spectators() ->
 
 
 def test_records_and_entries_of_format_4_keep_their_takebacks() -> None:
-    """Format 4 added takebacks and delayed spectators (issue 32): the policy, the pending request and the clock banks
+    """Format 4 added takebacks and delayed spectators: the policy, the pending request and the clock banks
     of a record; the takeback note of a history entry, also through a fold. Earlier records
     read as NONE with none pending."""
     record = record_decoder.decode(

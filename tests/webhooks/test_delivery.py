@@ -1,4 +1,4 @@
-"""Webhook delivery end to end, in the fast tier (issue 20 asks for it in `make test`): real
+"""Webhook delivery end to end, in the fast tier: real
 worker and receiver processes, the API on a Redis of their own. Events are signed as Standard
 Webhooks (checked with its reference library), match their committed schemas, arrive exactly
 for accepted changes and in order per game, are retried after errors and timeouts, survive a
@@ -135,7 +135,7 @@ async def test_a_game_arrives_signed_in_order_and_as_its_schemas_say() -> None:
 
 
 async def test_a_takeback_arrives_signed_as_its_schema_says() -> None:
-    """game.takeback (issue 32) reaches the endpoint like every event, signed and in order."""
+    """game.takeback reaches the endpoint like every event, signed and in order."""
     async with hooks() as h:
         endpoint = await register(h.redis, "acme", h.receiver.url("/ok"))
         payload = await create_game(
@@ -285,7 +285,7 @@ async def test_retries_used_up_fail_the_event_and_mark_the_endpoint_failing() ->
 async def test_a_private_address_is_refused_at_delivery_too() -> None:
     """An endpoint saved while its name resolved outward and pointing inward now (DNS
     rebinding) is caught by the check made before every attempt; so is an IPv6 form of the
-    metadata address (issue 29)."""
+    metadata address."""
     async with hooks(RULES_WEBHOOK_ALLOW_PRIVATE="0", RULES_WEBHOOK_RETRY_SECONDS="0.2") as h:
         loopback = await register(h.redis, "acme", h.receiver.url("/ok"))
         nat64 = await register(h.redis, "acme", "http://[64:ff9b::a9fe:a9fe]/hook")
@@ -306,7 +306,7 @@ async def test_a_private_address_is_refused_at_delivery_too() -> None:
 
 
 async def test_a_token_in_a_receiver_url_never_reaches_the_worker_log() -> None:
-    """Issue 29: httpx logs every request's method and URL at INFO, and a webhook URL may carry
+    """httpx logs every request's method and URL at INFO, and a webhook URL may carry
     a tenant's token; the worker keeps third-party loggers at WARNING (service/logs.py)."""
     token = "s3cr3t" + secrets.token_hex(8)
     async with hooks(LOG_LEVEL="debug") as h:
@@ -323,7 +323,7 @@ async def test_a_token_in_a_receiver_url_never_reaches_the_worker_log() -> None:
 
 
 async def test_an_unreadable_endpoint_leaves_the_tenants_other_endpoints_delivering() -> None:
-    """Issue 29: one endpoint record the worker cannot decode is left out of its passes (logged
+    """One endpoint record the worker cannot decode is left out of its passes (logged
     once), and the tenant's other endpoint still gets its events."""
     async with hooks() as h:
         broken = await register(h.redis, "acme", h.receiver.url("/broken"))

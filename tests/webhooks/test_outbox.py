@@ -161,7 +161,7 @@ async def test_only_a_tenant_with_an_enabled_endpoint_fills_an_outbox(
 
 
 async def test_a_takeback_has_its_event(setup: tuple[httpx.AsyncClient, RedisStore]) -> None:
-    """game.takeback (issue 32): who asked, back to which version, who agreed; then the turn
+    """game.takeback: who asked, back to which version, who agreed; then the turn
     of the seat that took back starts again."""
     http, store = setup
     await register(store.redis, "acme", "http://127.0.0.1:9/unused")

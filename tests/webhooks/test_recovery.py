@@ -1,4 +1,4 @@
-"""Webhooks that recover fast (issue 31, findings 1 and 6): a delivery to an endpoint drains
+"""Webhooks that recover fast: a delivery to an endpoint drains
 the games waiting there for a retry, in their order; the endpoint is FAILING while an event is
 retrying; an event still retrying is sent by hand at once (GraphQL and REST); a signed test
 event; and the payload schemas a receiver validates with accept added fields. Real worker and

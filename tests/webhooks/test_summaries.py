@@ -1,4 +1,4 @@
-"""Every webhook event about a game carries a summary (issue #32): a message of the shared
+"""Every webhook event about a game carries a summary: a message of the shared
 catalog, with typed params and its English text, for the receiver to say in its user's
 language; each event type's summary, made from a real game's commits."""
 

@@ -1,4 +1,4 @@
-"""Which addresses may receive webhooks (service/webhooks/urls.py, issue 29): every IPv6 form
+"""Which addresses may receive webhooks (service/webhooks/urls.py): every IPv6 form
 that carries an IPv4 address is judged by the address it carries, and special, deprecated and
 non-global ranges of both families are refused. Literal addresses resolve to themselves, so this
 is the check made when an endpoint is saved and before every attempt, with no DNS."""
@@ -11,7 +11,7 @@ from service.webhooks import urls
 
 # (address, why it is refused: a part of the reason given; None: accepted)
 ADDRESSES: list[tuple[str, str | None]] = [
-    # the forms issue 29 found accepted
+    # forms once accepted
     ("64:ff9b::a9fe:a9fe", "NAT64 of 169.254.169.254: link-local"),
     ("64:ff9b::7f00:1", "NAT64 of 127.0.0.1: loopback"),
     ("64:ff9b::a00:1", "NAT64 of 10.0.0.1: private"),

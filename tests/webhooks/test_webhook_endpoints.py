@@ -1,4 +1,4 @@
-"""The webhook endpoint API (issue 20), GraphQL and REST, through the real app and a real Redis:
+"""The webhook endpoint API, GraphQL and REST, through the real app and a real Redis:
 CRUD, the secret shown once, tenants kept apart, the per-lane flags the commit script reads,
 redelivery, the delivery log, limits, rate limits and outages. Refused input:
 test_webhook_inputs.py."""
@@ -539,7 +539,7 @@ async def test_an_unreadable_endpoint_is_typed_and_leaves_the_others_listed(
     dev: Tenants, redis: Client, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A damaged endpoint record (or one another release wrote) is UNREADABLE_RECORD where it is
-    asked for by id and left out of the listing, logged once, with no traceback (issue 29)."""
+    asked for by id and left out of the listing, logged once, with no traceback."""
     kept = (await dev.create(dev.a, description="kept"))["endpoint"]["id"]
     broken = (await dev.create(dev.a, description="broken"))["endpoint"]["id"]
     await redis.hset(endpoints_key(dev.a), broken, b"\xc1 not msgpack")

@@ -61,7 +61,7 @@ PRIVATE = [
     "https://169.254.169.254/latest/meta-data",
     "https://0.0.0.0/hook",
     "https://[fe80::1]/hook",
-    # IPv6 forms that carry an inward IPv4 address, and deprecated ranges (issue 29)
+    # IPv6 forms that carry an inward IPv4 address, and deprecated ranges
     "http://[64:ff9b::a9fe:a9fe]/hook",
     "https://[64:ff9b:1::a00:1]/hook",
     "https://[::ffff:0:7f00:1]/hook",
@@ -104,7 +104,7 @@ async def test_production_takes_https_only(production: Tenants) -> None:
 
 
 async def test_nat64_of_the_metadata_address_is_refused_in_production(production: Tenants) -> None:
-    """Issue 29: an IPv6 form of 169.254.169.254 (through a NAT64 translator), on create and on
+    """An IPv6 form of 169.254.169.254 (through a NAT64 translator), on create and on
     update, through both APIs."""
     nat64 = "https://[64:ff9b::a9fe:a9fe]/hook"
     await _refused_everywhere(production, nat64)

@@ -1,4 +1,4 @@
-"""Blast walls (issue 29, finding 1): a game whose record cannot be read stops nobody else.
+"""Blast walls: a game whose record cannot be read stops nobody else.
 
 Two tenants share a real worker process. One tenant's clocked game and one of its bot games
 get garbage for a record; the worker sets each aside once (logged in one line, listed with

@@ -1,4 +1,4 @@
-"""A worker drains on SIGTERM (issue 30): it takes no new job, finishes the one in hand
+"""A worker drains on SIGTERM: it takes no new job, finishes the one in hand
 (decision, commit, acknowledgement) and exits 0; a job that does not finish within
 RULES_WORKER_DRAIN_SECONDS is left pending for another worker, and the worker exits anyway."""
 

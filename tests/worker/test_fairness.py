@@ -1,4 +1,4 @@
-"""A fair share of a worker for each tenant's bot turns (service/worker, issue 29): one tenant's
+"""A fair share of a worker for each tenant's bot turns (service/worker): one tenant's
 backlog does not hold back another tenant's bot turn, and jobs an earlier release queued on a
 lane's own stream are still played. One real worker process; on one Redis and on a cluster."""
 

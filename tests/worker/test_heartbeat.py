@@ -1,4 +1,4 @@
-"""A worker's liveness probe (issue 29): `/healthz` fails once a loop has not turned within
+"""A worker's liveness probe: `/healthz` fails once a loop has not turned within
 RULES_WORKER_STALL_SECONDS; `/metrics` is served beside it as before."""
 
 from __future__ import annotations

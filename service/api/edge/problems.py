@@ -64,7 +64,7 @@ class Problem(Exception):
         self.code, self.detail, self.current_version = code, detail, current_version
         self.explained = explained or {}  # ILLEGAL_MOVE: {"reason": ..., "rule": ...}
         self.title = title or PROBLEMS[code][1]  # routes about other things than games name them
-        self.said: Message | None = None  # the engine's message, else the code's (issue #32)
+        self.said: Message | None = None  # the engine's message, else the code's
 
 
 def from_refusal(refused: Refused, title: str | None = None) -> Problem:

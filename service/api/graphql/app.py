@@ -269,7 +269,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
             return None, payload
         scope["rules.operation"] = plan.operation
         token = credential(header(scope, b"authorization"))
-        api_key = header(scope, b"x-api-key")  # the game's tenant sees it live (issue 32)
+        api_key = header(scope, b"x-api-key")  # the game's tenant sees it live
         tenant = None if api_key is None else self.service.tenant_of(api_key)
         accept = header(scope, b"accept-language")
         result = await fastpath.run(

@@ -1,4 +1,4 @@
-"""Portable game records over GraphQL (issue 32): `exportGame` and `verifyGameRecord`, beside
+"""Portable game records over GraphQL: `exportGame` and `verifyGameRecord`, beside
 the REST mirror's `GET /v1/games/{id}/record` and `POST /v1/game-records/verify`. The document
 and the replay are service/core/game_records.py's; here they are only shaped."""
 

@@ -36,7 +36,7 @@ MAX_OPERATION_ID = 128
 
 log = logging.getLogger("service.sockets")
 # A send racing the client's close raises starlette's SendAfterClose: the "Cannot call send
-# once a close message has been sent" traceback of issue #15.
+# once a close message has been sent" traceback.
 DISCONNECTS = (WebSocketDisconnect, WebSocketDisconnected, SendAfterClose, OSError)
 
 

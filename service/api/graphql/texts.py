@@ -1,4 +1,4 @@
-"""GraphQL's localizable text (issue #32, docs/translating.md): a `Message` beside every label,
+"""GraphQL's localizable text (docs/translating.md): a `Message` beside every label,
 refusal and score detail, its `text` in the language asked for (`text(language:)`, else the
 request's Accept-Language, else English)."""
 

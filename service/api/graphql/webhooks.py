@@ -1,4 +1,4 @@
-"""GraphQL for a tenant's webhook endpoints (issue 20, docs/webhooks.md): the types, and the
+"""GraphQL for a tenant's webhook endpoints (docs/webhooks.md): the types, and the
 queries and mutations that graphql.py's Query and Mutation inherit.
 
 Every operation acts for the caller's tenant (X-API-Key); another tenant's endpoint is

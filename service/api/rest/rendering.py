@@ -73,7 +73,7 @@ def legal_moves_json(
     loaded: LoadedGame, language: str = ENGLISH, messages: bool = True
 ) -> list[dict[str, Any]]:
     """The viewer's legal moves (none for a spectator), each with its label and the label's
-    message (issue #32)."""
+    message."""
     if not messages:
         return [{"move": move, "label": label} for move, label in loaded.legal_moves()]
     catalog = loaded.game.texts
@@ -84,7 +84,7 @@ def legal_moves_json(
 
 
 def scores_json(loaded: LoadedGame, language: str = ENGLISH, messages: bool = True) -> Any:
-    """The scores, each entry with its items' details as messages (issue #32)."""
+    """The scores, each entry with its items' details as messages."""
     scores = loaded.scores()
     if not messages:
         return scores  # the Struct: the encoder writes the same JSON as to_builtins would

@@ -51,7 +51,7 @@ class AvenueView(Wire):
     over: bool = False
 
 
-# The turn's working fields are shown only in the phases they describe, never stale (issue #18).
+# The turn's working fields are shown only in the phases they describe, never stale.
 AFTER_CHOICE = {Phase.CELL, Phase.ACTION, Phase.RELOCATE_TO, Phase.CARRY, Phase.EXTRA_TO}
 WITH_CELL = {Phase.TILES, Phase.ACTION, Phase.RELOCATE_TO, Phase.CARRY, Phase.EXTRA_TO}
 

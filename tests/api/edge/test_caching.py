@@ -1,4 +1,4 @@
-"""Cache-Control on every answer (service/api/edge/caching.py, issue 31 finding 7): what a
+"""Cache-Control on every answer (service/api/edge/caching.py): what a
 spectator reads may be kept by shared caches for a moment, what a seat or a tenant reads never,
 and neither may writes, refusals, errors or health."""
 

@@ -1,5 +1,5 @@
 """gzip and brotli on HTTP answers of 1 KiB and more, never on streams; permessage-deflate on
-WebSockets (service/api/edge/compression.py, issue 31 finding 4)."""
+WebSockets (service/api/edge/compression.py)."""
 
 from __future__ import annotations
 

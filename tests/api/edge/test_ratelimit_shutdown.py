@@ -1,7 +1,7 @@
 """The rate limiter's sync task ends when the app shuts down, wherever the close lands.
 
 A cancel that arrives while a sync is inside redis-py's pipeline can be swallowed there; the
-sync loop then ran on and the app's lifespan shutdown waited forever (issue #17: a test run
+sync loop then ran on and the app's lifespan shutdown waited forever (a test run
 that sat idle in tests/api/edge/test_hostile.py). Closing at many points of the sync cycle pins it.
 """
 

@@ -1,4 +1,4 @@
-"""Automatic persisted queries over GET (issue 31 finding 7), as Apollo's client sends them
+"""Automatic persisted queries over GET, as Apollo's client sends them
 (gql has neither APQ nor GET, so httpx speaks the protocol): a hash alone, then the text with
 its hash after PERSISTED_QUERY_NOT_FOUND, then the hash alone again. Queries only: a mutation
 over GET is refused with 405 and changes nothing."""

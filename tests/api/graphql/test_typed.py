@@ -1,4 +1,4 @@
-"""The typed GraphQL fields (issue #18): generated from the Structs, equal to the JSON fields.
+"""The typed GraphQL fields: generated from the Structs, equal to the JSON fields.
 
 Random games of every kind are played with typed moves only, through documents gql's DSL builds
 from the committed SDL; at every step the typed view, legal moves and score items must answer
@@ -124,7 +124,7 @@ ALL_VIEWS = """query($id: ID!, $v: Int!) { game(id: $id) { version state stateAt
 async def test_one_document_asks_every_views_phase_without_aliases_and_a_typed_view_at(
     api: Api, kind: str
 ) -> None:
-    """Issue #31 finding 5: `<game>Phase`/`<game>Seats` beside `phase`/`seats` (which collide
+    """`<game>Phase`/`<game>Seats` beside `phase`/`seats` (which collide
     across views), and `viewAt`, `stateAt` typed."""
     game, tokens = await create(api, kind, 2, seed="twins")
     seen = (await api.gql(ALL_VIEWS, {"id": game["id"], "v": game["version"]}, tokens[0]))["game"]

@@ -165,7 +165,7 @@ mutation($id: ID!) { resign(gameId: $id) { ... on MoveApplied { game { seedRevea
 
 
 async def test_the_seed_reveal_gives_the_create_options_typed_too(api: Api) -> None:
-    """Issue #31 finding 5: `seedReveal.options` was JSON only. Typed, they are the options as
+    """`seedReveal.options` was JSON only. Typed, they are the options as
     the game read them (defaults filled in); `options` stays as sent."""
     avenue = {"avenue": {"randomOrder": False, "startSeat": 2}}
     created = await api.gql(
@@ -207,7 +207,7 @@ def test_typed_documents_fall_back_to_strawberry_and_json_reads_keep_the_fast_pa
 
 
 async def test_a_json_move_may_spell_its_enum_values_as_the_typed_names(api: Api) -> None:
-    """One casing across both forms (issue #31 finding 5): JSON `"GREEN"` is `"green"`; the
+    """One casing across both forms: JSON `"GREEN"` is `"green"`; the
     history and every output keep the JSON values; an unknown name is still MALFORMED_MOVE."""
     game, tokens = await create(api, "TREELINGS", 2, seed="typed-casing")
     seen = (await api.gql(gql.GAME, {"id": game["id"]}, tokens[0]))["game"]

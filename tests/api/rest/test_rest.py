@@ -67,7 +67,7 @@ ETAGGED = ["", "/legal-moves", "/scores", "/history?after=0"]
 
 
 async def test_etags_are_per_viewer_so_only_the_same_viewer_gets_304(api: Api) -> None:
-    """Issue 31: a tag is the version and a digest of the viewer. Another seat (or a
+    """A tag is the version and a digest of the viewer. Another seat (or a
     spectator) sending a seat's tag gets its own answer, never a 304."""
     http = api.http
     game, tokens = await _create(http, "rest-etags")

@@ -1,5 +1,5 @@
 """The turn's working fields of an Avenue view are shown only in the phases they describe
-(issue #18; docs/rules/avenue.md, AvenueView): never a stale value from an earlier phase."""
+(docs/rules/avenue.md, AvenueView): never a stale value from an earlier phase."""
 
 from __future__ import annotations
 

@@ -52,7 +52,7 @@ def _observe(digest: Any, state: Any) -> None:
 
 def _scores_as_recorded(scores: Scores) -> dict[str, Any]:
     """Scores in the shape they had when the digest was recorded: the typed details added
-    since (issue #18: ids, seats, cells, terms, team totals) are checked by test_scoring."""
+    since (ids, seats, cells, terms, team totals) are checked by test_scoring."""
     return {
         "final": scores.final,
         "winners": scores.winners,
