@@ -7,7 +7,7 @@ A tenant's key may act for a human seat of its own games (`as_seat`, `viewer_of`
 its token; in production only with RULES_API_KEYS (without them every caller is the default
 tenant, which owns every game).
 
-Delayed spectators (issue 32): a game created with `spectatorDelay` n is shown n versions
+Delayed spectators: a game created with `spectatorDelay` n is shown n versions
 behind to whoever is neither one of its seats nor its tenant, while it is ACTIVE
 (`spectator_delay` decides who and how far; PastVersions.as_seen applies it to every read).
 """
@@ -35,7 +35,7 @@ TOKEN = re.compile(r"(0|[1-9][0-9]{0,2})\.([A-Za-z0-9_-]{32})")  # seat.secret, 
 
 class KeyNeeded(Refused):
     """UNAUTHORIZED for want of a tenant's API key (X-API-Key), not of a seat's token: REST
-    titles it so (issue 31)."""
+    titles it so."""
 
     def __init__(self, message: str) -> None:
         super().__init__(Code.UNAUTHORIZED, message)

@@ -1,4 +1,4 @@
-"""Turn clocks (issue 19): the create option, the deadline after each decision, and the
+"""Turn clocks: the create option, the deadline after each decision, and the
 timeout's due time. The timeout itself is applied by `GameService` (lazily, on a read or a move that
 comes after the deadline) and by the workers' sweep (service/worker), both through the same
 version-checked commit, so exactly one of them (or a last-second move) wins.
@@ -11,7 +11,7 @@ is added after each decision of the seat on the clock.
 
 Each clock has a floor (MIN_PER_DECISION, MIN_PER_SEAT_TOTAL): every timeout costs a commit
 and, for AUTO clocks, a bot decision, so a clock of nanoseconds would let one tenant keep the
-workers busy applying timeouts and delay every other tenant's clocks (issue 29).
+workers busy applying timeouts and delay every other tenant's clocks.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Finished games' histories, folded into their records (issue 21, docs/performance.md).
+"""Finished games' histories, folded into their records (docs/performance.md).
 
 When a game ends, its history list (one entry per version, each with its label) becomes one
 compressed value in the record's hash (RedisStore.fold) without the labels: they are

@@ -1,4 +1,4 @@
-"""Portable game records (issue 32): a game that is over, as one self-contained JSON document
+"""Portable game records: a game that is over, as one self-contained JSON document
 that any instance (or `python -m service.replay`, offline) replays and verifies with the engine
 alone, no Redis record needed.
 

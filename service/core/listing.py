@@ -1,8 +1,8 @@
-"""Listing a tenant's games (issue 19): pages, newest first, over the per-lane indexes.
+"""Listing a tenant's games: pages, newest first, over the per-lane indexes.
 
 The index of the most selective filter (player > kind > status > the tenant's) answers for
 the tenant and that filter; the other filters are checked on the records. A request sends at
-most `budget(first)` Redis commands whatever the filters (issue 29): when they skip too many
+most `budget(first)` Redis commands whatever the filters: when they skip too many
 entries the page ends early, with a cursor to go on from. docs/reliability.md explains the
 keys and the cost.
 """
@@ -107,7 +107,7 @@ async def list_games(
                 loaded = LoadedGame(indexes.game_of(member), record, games()[record.kind], None)
                 found.append((indexes.encode_cursor(member), loaded))
                 if len(found) == first:
-                    # a page that ends with the last entry has no next page (issue 31)
+                    # a page that ends with the last entry has no next page
                     more = taken < len(batch) or any(
                         lane.members or not lane.done for lane in lanes
                     )

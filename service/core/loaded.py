@@ -25,7 +25,7 @@ class LoadedGame:
     _state: Any = field(default=None, repr=False)
     _moves: list[Any] | None = field(default=None, repr=False)  # the viewer's, when known
     _to_act: list[int] | None = field(default=None, repr=False)
-    # the versions this viewer is kept behind the live game (a delayed spectator, issue 32:
+    # the versions this viewer is kept behind the live game (a delayed spectator:
     # access.spectator_delay); `record` is then the game as of that earlier version; 0: live
     delay: int = 0
 

@@ -1,5 +1,5 @@
 """Every text an answer shows, as a message of a catalog in the language the request asks for
-(issue #32, docs/translating.md): shared by GraphQL and REST so both say the same.
+(docs/translating.md): shared by GraphQL and REST so both say the same.
 
 Labels of legal moves come from the game as messages; a stored label (history) and a score
 item's detail are English texts that the catalogs read back into their messages

@@ -1,6 +1,6 @@
 """A game as of an earlier version: rebuilt for `stateAt`, for the first answer to an
 idempotency key used already, for a takeback's state, and for delayed spectators, to whom
-`PastVersions.as_seen` (the one place the spectator delay is applied, issue 32) shows nothing
+`PastVersions.as_seen` (the one place the spectator delay is applied) shows nothing
 newer. A version is replayed from the latest checkpoint at or below it (else the seed and the
 options) and the history's decisions after it."""
 
@@ -30,7 +30,7 @@ class PastVersions:
         self.kept: dict[tuple[str, int], tuple[Record, Any]] = {}
 
     async def as_seen(self, loaded: LoadedGame, tenant: str | None) -> LoadedGame:
-        """The one place the spectator delay is applied (issue 32): `loaded` as its viewer may
+        """The one place the spectator delay is applied: `loaded` as its viewer may
         see it, the game as of `spectatorDelay` versions ago for a delayed spectator
         (access.spectator_delay), rebuilt as `stateAt` rebuilds a past version. Every answer
         read from it follows: version, status, toAct, state, scores, history (cut at its

@@ -71,7 +71,7 @@ async def suggest(
     budget_ms = max(min(budget_ms or DEFAULT_BUDGET_MS, service.max_suggest_ms), 1)
     if iterations is not None:
         iterations = min(max(iterations, 1), MAX_SUGGEST_ITERATIONS)
-        budget_ms = service.max_suggest_ms  # iterations, but never past the time cap (#15)
+        budget_ms = service.max_suggest_ms  # iterations, but never past the time cap
     request = HintRequest(
         record.kind,
         record.state,

@@ -1,4 +1,4 @@
-"""The portable game record's document (issue 32, docs/api.md "Portable game records"): its
+"""The portable game record's document (docs/api.md "Portable game records"): its
 format, the types its JSON Schema (schema/game-record.json) is made from, the reasons a record
 fails verification, and the digests it carries. service/core/record_replay.py replays one;
 service/core/game_records.py exports and verifies them."""

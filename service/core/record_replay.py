@@ -1,5 +1,5 @@
 """A game replayed from its seed one step of a game record at a time, as the service played
-it (issue 32): the engine's rules, the forced steps, the clock's timeouts and the takeback
+it: the engine's rules, the forced steps, the clock's timeouts and the takeback
 policy (service/core/takebacks.py). service/core/game_records.py exports and verifies with it."""
 
 from __future__ import annotations

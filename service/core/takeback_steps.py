@@ -1,4 +1,4 @@
-"""The steps of a takeback (issue 32, docs/architecture.md "The path of a takeback"):
+"""The steps of a takeback (docs/architecture.md "The path of a takeback"):
 requestTakeback (`ask`) and answerTakeback (`answer`), judged by the policy of takebacks.py.
 
 Each step (ASKED, ACCEPTED, DECLINED, TAKEN) is one version-checked commit with one history

@@ -1,4 +1,4 @@
-"""Takebacks under a fair policy (issue 32, docs/architecture.md "The path of a takeback"): the
+"""Takebacks under a fair policy (docs/architecture.md "The path of a takeback"): the
 policy, what a takeback would undo and whether a seat may take it back alone. The steps of a
 takeback, each a commit, are takeback_steps.py; game records judge theirs with this module too
 (record_replay.py).

@@ -17,12 +17,8 @@ import msgspec
 # new field and write it back without it. Every write names FORMAT in the record (`format`) and
 # beside it in the game's hash (`w`, which the commit script compares), and a release refuses
 # to write a record whose format is newer than its own (UpgradeInProgress). Readers of any
-# format read newer records: msgspec ignores trailing fields it does not know.
-# 1: every record before rolling upgrades were guarded; 2: `Record.rules`; 3: `acted_by` of
-# HistoryRecord and FoldedHistory (an older release folding would drop it); 4:
-# takebacks and delayed spectators: `Record.takebacks`, `takeback`, `banks`,
-# `spectator_delay`, `HistoryRecord.takeback` and `FoldedHistory.takebacks` (an older release
-# writing the record back would drop them, and show spectators the live game).
+# format read newer records: msgspec ignores trailing fields it does not know. What each
+# format added: docs/architecture.md, "Record format".
 FORMAT = 4
 
 
