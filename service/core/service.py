@@ -8,19 +8,20 @@ token fits a seat of it, the idempotency key was not used already, the expected 
 current, then the engine's own checks (game over, seat to act, well-formed, legal).
 docs/architecture.md follows an applyMove through here.
 
-The longer paths live beside it, each a module of plain functions (or, with state of its own,
-an object the service holds): who asks and as which seat (callers.py), loading a game
-(loading.py), a move's decision and idempotent replays (moves.py), past versions and the
-spectator delay (past_versions.py), endings (endings.py), dry runs, hints and history
-(reads.py), portable records (record_requests.py), takebacks (takebacks.py, the policy;
-takeback_steps.py, its steps).
+The longer paths live in the folders beside it, each a module of plain functions (or, with
+state of its own, an object the service holds) that receives what it needs and never the
+service: who asks and as which seat (access/), one game as loaded, its clock, its past
+versions and its folded history (game/), a decision from opening the game to its commit
+(moves/), takebacks (takebacks/), portable records (records/), and answers that change
+nothing: dry runs, hints, history, listings, subscriptions (reads/). docs/architecture.md,
+"The core's rooms", draws them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
@@ -28,38 +29,39 @@ import msgspec
 
 from service import metrics
 from service.bots.hints import HintPool
-from service.core import (
-    callers,
-    clocks,
-    endings,
-    listing,
-    moves,
-    reads,
-    record_requests,
-    takeback_steps,
-    takebacks,
+from service.core.access import callers
+from service.core.access.callers import Caller, caller_of
+from service.core.access.keys import KeyNeeded, Tenants, new_token, tenant_seat
+from service.core.game import clocks
+from service.core.game.creation import new_game
+from service.core.game.folding import Labels
+from service.core.game.loaded_game import Applied, LoadedGame
+from service.core.game.past_versions import PastVersions
+from service.core.moves import applying, endings
+from service.core.moves.decisions import bot_due, history_entries
+from service.core.moves.opening import (
+    Opened,
+    check_idempotency_key,
+    not_found,
+    open_for_decision,
+    timeouts,
 )
-from service.core.access import KeyNeeded, Tenants, new_token, tenant_seat
-from service.core.callers import Caller, caller_of
-from service.core.creation import new_game
-from service.core.decisions import bot_due, history_entries
-from service.core.folding import Labels
-from service.core.loaded import Applied, LoadedGame
-from service.core.loading import load, not_found, timeouts
-from service.core.past_versions import PastVersions
-from service.core.record_format import RecordVerification
-from service.engine import BadSetup, Game
+from service.core.reads import answers, following, listing
+from service.core.records import requests as record_requests
+from service.core.records.format import RecordVerification
+from service.core.takebacks import policy as takebacks
+from service.core.takebacks import steps as takeback_steps
+from service.engine import BadSetup
 from service.games import games
 from service.refusals import Code, Refused
-from service.store import Done, HistoryRecord, Record, RedisStore
+from service.store import HistoryRecord, RedisStore
 from service.store.events import Subscriber
 from service.store.jobs import new_game_id
-from service.store.records import ACTED_BY_TENANT, Outcome
 from service.webhooks.events import of_commit as webhook_events
 
 __all__ = ["Caller", "GameService"]
 
-RETRIES_WITHOUT_EXPECTED_VERSION = 3
+RETRIES_WITHOUT_EXPECTED_VERSION = 3  # decisions that lost a race, tried again
 
 CREATE_NEEDS_KEY = "creating games needs an API key (X-API-Key)"
 SEED_NEEDS_KEY = (
@@ -97,11 +99,11 @@ class GameService:
         self.labels = Labels(store)
         self.past_versions = PastVersions(store, self.tenants)
         # game records replayed at once by this process, each on a thread of its own: the
-        # replay is CPU-bound (game_records.MAX_STEPS bounds one) and the event loop goes on
+        # replay is CPU-bound (records/format.py's MAX_STEPS bounds one) and the event loop goes on
         self.replays = asyncio.Semaphore(record_requests.REPLAYS_AT_ONCE)
 
     def tenant_of(self, api_key: str | None) -> str | None:
-        """The tenant an X-API-Key names; None for no or an unknown key (access.Tenants)."""
+        """The tenant an X-API-Key names; None for no or an unknown key (keys.Tenants)."""
         return self.tenants.of(api_key)
 
     def webhook_tenant(self, api_key: str | None) -> str:
@@ -164,17 +166,13 @@ class GameService:
         self, game_id: str, caller: Caller | str | None, expected_version: int | None
     ) -> Applied:
         """The caller's seat gives up: the game is over, the best of the other seats win."""
-        return await endings.resign(self, game_id, caller_of(caller), expected_version)
+        return await endings.resign(
+            self.store, self.tenants_may_act, game_id, caller_of(caller), expected_version
+        )
 
     async def abandon(self, game_id: str, tenant: str | None) -> Applied:
         """The game's tenant calls it off: ABANDONED, no winners (endings.abandon)."""
-        return await endings.abandon(self, game_id, tenant)
-
-    async def end(
-        self, game_id: str, record: Record, outcome: Outcome, seat: int, label: str, by: str = ""
-    ) -> Applied:
-        """One version more that ends the game without a move of its rules (endings.end)."""
-        return await endings.end(self, game_id, record, outcome, seat, label, by)
+        return await endings.abandon(self.store, game_id, tenant)
 
     async def read(self, game_id: str, caller: Caller | str | None) -> LoadedGame:
         """The game as the caller's seat sees it (no token nor seat: a spectator, kept
@@ -201,6 +199,17 @@ class GameService:
         subscribe first, then read the game, so no version falls between the two."""
         return self.store.events(game_id, on_drop)
 
+    def follow(
+        self,
+        game_id: str,
+        caller: Caller | str | None,
+        after: int | None,
+        on_drop: Callable[[], None],
+    ) -> AsyncGenerator[following.Version, None]:
+        """Every version after `after`, then each new one as it is committed, as the caller
+        may see it (gameEvents: reads/following.py)."""
+        return following.follow(self.read, self.events, game_id, caller, after, on_drop)
+
     async def _requeue_if_stuck(self, loaded: LoadedGame) -> None:
         """A game from before the lanes, on a cluster, whose bot turn was not queued (the
         process that committed died before appending it): queued again once it has waited
@@ -217,7 +226,7 @@ class GameService:
     async def list_games(
         self, tenant: str | None, only: listing.GameFilter, first: int, after: str | None
     ) -> listing.Page:
-        """A page of the caller's tenant's games, newest first (service/core/listing.py)."""
+        """A page of the caller's tenant's games, newest first (service/core/reads/listing.py)."""
         if tenant is None:
             raise KeyNeeded(LIST_NEEDS_KEY)
         page = await listing.list_games(self.store, tenant, only, first, after)
@@ -242,25 +251,30 @@ class GameService:
         expected_version: int | None,
         idempotency_key: str | None,
     ) -> Applied:
-        kind = "unknown"  # the game's kind once it is loaded, for the metrics
-        caller = caller_of(caller)
+        """The caller's seat plays `move`: the game opened (moves/opening.py), the move
+        decided and committed (moves/applying.py)."""
+        kind = "unknown"  # the game's kind once it is opened, for the metrics
+
+        async def decide(opened: Opened) -> Applied | None:
+            nonlocal kind
+            kind = opened.record.kind
+            return await applying.decide(
+                self.store,
+                self.past_versions,
+                game_id,
+                opened,
+                move,
+                expected_version,
+                idempotency_key,
+            )
+
         try:
-            moves.check_idempotency_key(idempotency_key)
-            for _ in range(RETRIES_WITHOUT_EXPECTED_VERSION):
-                record, done = await load(self.store, game_id, caller, idempotency_key)
-                kind = record.kind
-                seat = callers.seat(game_id, record, caller, self.tenants_may_act)
-                by = ACTED_BY_TENANT if caller.for_tenant else ""
-                applied = await moves.decide(
-                    self, game_id, record, seat, done, move, expected_version, idempotency_key, by
-                )
-                if applied is not None:
-                    metrics.child(metrics.MOVES, kind, "ACCEPTED").inc()
-                    return applied
-            raise Refused(Code.STALE_VERSION, "other moves kept winning the race; try again")
+            applied = await self._decided(game_id, caller_of(caller), idempotency_key, decide)
         except Refused as refused:
             metrics.child(metrics.MOVES, kind, refused.code.value).inc()
             raise
+        metrics.child(metrics.MOVES, kind, "ACCEPTED").inc()
+        return applied
 
     async def request_takeback(
         self,
@@ -270,10 +284,8 @@ class GameService:
         idempotency_key: str | None,
     ) -> Applied:
         """The caller's seat takes back its last decision, or asks the others to agree
-        (service/core/takeback_steps.py)."""
-        return await takeback_steps.ask(
-            self, game_id, caller_of(caller), expected_version, idempotency_key
-        )
+        (takebacks/steps.py)."""
+        return await self._takeback(game_id, caller, "ask", expected_version, idempotency_key)
 
     async def answer_takeback(
         self,
@@ -284,25 +296,52 @@ class GameService:
         idempotency_key: str | None,
     ) -> Applied:
         """The caller's seat accepts or declines the pending takeback request."""
-        return await takeback_steps.answer(
-            self, game_id, caller_of(caller), accept, expected_version, idempotency_key
-        )
+        what = "accept" if accept else "decline"
+        return await self._takeback(game_id, caller, what, expected_version, idempotency_key)
 
-    # what takeback_steps.py shares with applyMove: the key, loading, the seat, replays
-    check_idempotency_key = staticmethod(moves.check_idempotency_key)
-
-    async def load_for(
-        self, game_id: str, caller: Caller, idempotency_key: str | None
-    ) -> tuple[Record, Done | None]:
-        return await load(self.store, game_id, caller, idempotency_key)
-
-    def seat_for(self, game_id: str, record: Record, caller: Caller) -> int:
-        return callers.seat(game_id, record, caller, self.tenants_may_act)
-
-    async def replayed(
-        self, game_id: str, record: Record, game: Game[Any, Any], seat: int, done: Done, asked: str
+    async def _takeback(
+        self,
+        game_id: str,
+        caller: Caller | str | None,
+        what: str,
+        expected_version: int | None,
+        idempotency_key: str | None,
     ) -> Applied:
-        return await moves.replayed(self, game_id, record, game, seat, done, asked)
+        async def decide(opened: Opened) -> Applied | None:
+            return await takeback_steps.decide(
+                self.store,
+                self.past_versions,
+                self.takeback_seconds,
+                game_id,
+                opened,
+                what,
+                expected_version,
+                idempotency_key,
+            )
+
+        return await self._decided(game_id, caller_of(caller), idempotency_key, decide)
+
+    async def _decided(
+        self,
+        game_id: str,
+        caller: Caller,
+        idempotency_key: str | None,
+        decide: Callable[[Opened], Awaitable[Applied | None]],
+    ) -> Applied:
+        """A decision on the game opened for the caller's seat, opened again and decided again
+        while it loses races (None: only without an expected version, or to a retried key)."""
+        check_idempotency_key(idempotency_key)
+        for _ in range(RETRIES_WITHOUT_EXPECTED_VERSION):
+            opened = await open_for_decision(
+                self.store, game_id, caller, idempotency_key, self.tenants_may_act
+            )
+            applied = await decide(opened)
+            if applied is not None:
+                return applied
+        raise Refused(Code.STALE_VERSION, "other decisions kept winning the race; try again")
+
+    # the webhook endpoints' idempotency keys are checked as decisions' are
+    check_idempotency_key = staticmethod(check_idempotency_key)
 
     async def at_version(self, loaded: LoadedGame, version: int) -> LoadedGame:
         """The game as of `version` (0 up to its own), seen by the same viewer
@@ -316,8 +355,10 @@ class GameService:
     async def validate(
         self, game_id: str, caller: Caller | str | None, move: object
     ) -> Refused | None:
-        """A dry run of `apply`: the refusal it would give now, or None (reads.validate)."""
-        return await reads.validate(self, game_id, caller_of(caller), move)
+        """A dry run of `apply`: the refusal it would give now, or None (answers.validate)."""
+        return await answers.validate(
+            self.store, self.tenants_may_act, game_id, caller_of(caller), move
+        )
 
     async def suggest(
         self,
@@ -328,30 +369,41 @@ class GameService:
         iterations: int | None,
         seed: int | None,
     ) -> tuple[int, Any, str]:
-        """A hint for the caller's seat: the seat, a legal move and its label (reads.suggest)."""
-        return await reads.suggest(
-            self, game_id, caller_of(caller), strategy, budget_ms, iterations, seed
+        """A hint for the caller's seat: the seat, a legal move and its label (answers.suggest)."""
+        opened = await open_for_decision(
+            self.store, game_id, caller_of(caller), None, self.tenants_may_act
+        )
+        return await answers.suggest(
+            self.hints,
+            self.max_suggest_ms,
+            opened.record,
+            opened.seat,
+            strategy,
+            budget_ms,
+            iterations,
+            seed,
         )
 
     async def history(self, loaded: LoadedGame, after: int | None) -> list[HistoryRecord]:
-        """Entries after `after` up to the game's version (reads.history)."""
-        return await reads.history(self, loaded, after)
+        """Entries after `after` up to the game's version (answers.history)."""
+        return await answers.history(self.store, self.labels, loaded, after)
 
     async def export_record(self, game_id: str, caller: Caller | str | None) -> dict[str, Any]:
-        """The portable record of a game that is over (service/core/game_records.py), for
+        """The portable record of a game that is over (service/core/records/documents.py), for
         whoever may read its history and seed reveal: anyone, once it is over. Before, the
         record would tell the seed, and with it every hidden card (RULINGS ALL-4)."""
-        return await record_requests.export(self, await self.read(game_id, caller))
+        loaded = await self.read(game_id, caller)
+        return await record_requests.export(self.store, self.replays, loaded)
 
     async def verify_record(self, document: object) -> RecordVerification:
-        """Whether a game record replays step by step to its result (game_records.verify),
+        """Whether a game record replays step by step to its result (records/documents.py),
         on this instance's engine alone: no stored game is read."""
-        return await record_requests.verify(self, document)
+        return await record_requests.verify(self.replays, document)
 
     async def reissue_token(
         self, game_id: str, tenant: str | None, seat: int
     ) -> tuple[str, str | None]:
-        """A new token for a human seat of the tenant's game (access.tenant_seat) and the
+        """A new token for a human seat of the tenant's game (keys.tenant_seat) and the
         seat's player id; the seat's
         earlier tokens stop working with the next request, on every replica (every request
         loads the record and its reissued tokens: RedisStore.load)."""

@@ -1,8 +1,10 @@
-"""A worker's liveness (issue 29): its job loop and its sweep each beat once per iteration,
-and the liveness probe (`/healthz` beside `/metrics`, service/worker/processes.py) fails when
-either has not beaten for RULES_WORKER_STALL_SECONDS, so a supervisor restarts a worker that
-is alive but stuck. An iteration that ended on a Redis failure counts: a restart would not
-bring Redis back. Idle, the job loop still turns once per poll interval (the sweep rings it).
+"""A worker's liveness, so that a supervisor restarts a worker that is alive but stuck.
+
+Its job loop, its sweep and its clock sweep each beat once per iteration, and the liveness
+probe (`/healthz` beside `/metrics`, service/worker/processes.py) fails when one of them has not
+beaten for RULES_WORKER_STALL_SECONDS. An iteration that ended on a Redis failure counts: a
+restart would not bring Redis back. Idle, the job loop still turns once per poll interval (the
+sweep rings it).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import asyncio
 import sys
 from datetime import UTC, datetime
 
-from service.core.decisions import bot_due
+from service.core.moves.decisions import bot_due
 from service.engine.play import decode_state
 from service.games import games
 from service.settings import Settings

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.core import GameService
-from service.core.takebacks import TAKEN
+from service.core.takebacks.policy import TAKEN
 from tests.core.takeback_scenes import OPTIONS, Decision, decisions, first, first_answered
 
 SCENES = ("ALONE", "WITH_CONSENT", "DECLINED", "BOTS", "THREE_SEATS")

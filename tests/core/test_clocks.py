@@ -16,9 +16,10 @@ import httpx
 import msgspec
 import pytest
 
-from service.core import Applied, GameService, clocks
-from service.core.creation import new_game
-from service.core.decisions import LAZY_TIMEOUTS, enforce_clock, history_entries, timeout_step
+from service.core import Applied, GameService
+from service.core.game import clocks
+from service.core.game.creation import new_game
+from service.core.moves.decisions import LAZY_TIMEOUTS, enforce_clock, history_entries, timeout_step
 from service.engine.play import decode_state
 from service.games import games
 from service.refusals import Refused

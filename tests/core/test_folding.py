@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from service.core import GameService
-from service.core.folding import replayable
+from service.core.game.folding import replayable
 from service.engine import start
 from service.games import games
 from service.settings import Settings

@@ -1,4 +1,4 @@
-"""A subscriber's versions (service/core/following.py, gameEvents): every version after the one
+"""A subscriber's versions (service/core/reads/following.py, gameEvents): every version after the one
 it names, in order and each once, while moves race the catch-up. A cut event connection:
 here and through a service process in tests/api/graphql/test_subscriptions.py; a failover:
 tests/reliability/test_failover.py."""
@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from service.core import GameService
-from service.core.following import follow
 from service.refusals import Code, Refused
 from service.settings import Settings
 from service.store import RedisStore, connect
@@ -59,7 +58,7 @@ async def test_an_after_version_the_game_has_not_reached_is_out_of_range(
     loaded, _ = await service.create("TREELINGS", 2, "range", None)
     for after in (loaded.record.version + 1, -1):
         with pytest.raises(Refused) as refused:
-            async for _ in follow(service, loaded.id, None, after, lambda: None):
+            async for _ in service.follow(loaded.id, None, after, lambda: None):
                 pass
         assert refused.value.code is Code.OUT_OF_RANGE
 

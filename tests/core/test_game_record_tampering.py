@@ -1,5 +1,5 @@
 """A game record edited in any way fails verification at the FIRST step that differs, with the
-reason that says why (service/core/game_records.py). The records are the engine's own
+reason that says why (service/core/records/documents.py). The records are the engine's own
 games, exported as the service exports them: the replay needs no Redis, by design. Records
 with takebacks are played on the game service (on a real Redis) and judged step by step: the
 version taken back to, who agreed, the policy and the state a TAKEN step restores."""
@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.core import GameService
-from service.core.decisions import best_of, history_entries
-from service.core.game_records import export, verify
-from service.core.record_format import GameRecord
-from service.core.record_replay import Replay
+from service.core.moves.decisions import best_of, history_entries
+from service.core.records.documents import export, verify
+from service.core.records.format import GameRecord
+from service.core.records.replay import Replay
 from service.engine import encode_state, play, start
 from service.games import games
 from service.settings import Settings
@@ -130,7 +130,7 @@ def test_an_edited_seed_fails_before_any_step(record: Document) -> None:
 
 
 def test_a_seed_with_its_commitment_forged_deals_another_game(record: Document) -> None:
-    from service.core.record_format import commitment
+    from service.core.records.format import commitment
 
     def forge(r: Document) -> None:
         r["seed"]["seed"] = "forged"
@@ -311,7 +311,7 @@ def test_only_a_clock_times_out_and_an_ending_has_no_move(record: Document) -> N
     assert failure(resigned) == (version, "MALFORMED")
 
 
-# Games with takebacks (service/core/takebacks.py): the records are played on the game service
+# Games with takebacks (service/core/takebacks/policy.py): the records are played on the game service
 # (a takeback's steps are the service's, not the engine's) and exported as it exports them; the
 # replay of the edited ones still reads no Redis.
 

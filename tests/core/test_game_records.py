@@ -18,7 +18,7 @@ import pytest
 
 from service.app import create_app
 from service.core import GameService
-from service.core.record_format import MAX_RECORD_BYTES, MAX_STEPS
+from service.core.records.format import MAX_RECORD_BYTES, MAX_STEPS
 from service.games import games
 from service.settings import Settings
 from service.store import Record, RedisStore, connect

@@ -17,7 +17,7 @@ import msgspec
 import pytest
 from redis.asyncio.cluster import RedisCluster
 
-from service.core.listing import GameFilter, budget, list_games
+from service.core.reads.listing import GameFilter, budget, list_games
 from service.settings import Settings
 from service.store import Record, RedisStore, connect
 from service.store.jobs import new_game_id

@@ -13,7 +13,7 @@ import msgspec
 import pytest
 
 from service.core import GameService
-from service.core.loaded import LoadedGame
+from service.core.game.loaded_game import LoadedGame
 from service.engine import encode_state, replay
 from service.games import games
 from service.settings import Settings

@@ -1,4 +1,4 @@
-"""Delayed spectators (service/core/access.py `spectator_delay`, applied by
+"""Delayed spectators (service/core/access/keys.py `spectator_delay`, applied by
 GameService.read): over random games of every kind, played to their end, a spectator is shown
 exactly the game as of `spectatorDelay` versions ago (its version, view, toAct, scores, history,
 past states), never a newer version, in reads and in its events; seats and the game's keyed
@@ -15,8 +15,7 @@ import msgspec
 import pytest
 
 from service.core import Caller, GameService, LoadedGame
-from service.core.following import follow
-from service.core.listing import GameFilter
+from service.core.reads.listing import GameFilter
 from service.games import games
 from service.refusals import Code, Refused
 from service.settings import Settings
@@ -199,13 +198,13 @@ async def test_a_spectators_events_are_each_version_delay_behind_and_all_at_the_
     tenant: list[tuple[int, str]] = []
 
     async def collect(caller: Caller, into: list[tuple[int, str]], after: int | None) -> None:
-        async for event in follow(service, loaded.id, caller, after, lambda: None):
+        async for event in service.follow(loaded.id, caller, after, lambda: None):
             into.append((event.version, event.status))
 
     first = loaded.record.version
     beyond = max(first - delay, 0) + 1
     with pytest.raises(Refused) as refused:  # past what a spectator may see: the future
-        async for _ in follow(service, loaded.id, SPECTATOR, beyond, lambda: None):
+        async for _ in service.follow(loaded.id, SPECTATOR, beyond, lambda: None):
             pass
     assert refused.value.code is Code.OUT_OF_RANGE
     tasks = [

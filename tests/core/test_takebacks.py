@@ -1,4 +1,4 @@
-"""Takebacks under a fair policy (service/core/takebacks.py), case by case for every
+"""Takebacks under a fair policy (service/core/takebacks/policy.py), case by case for every
 game, through the game service on a real Redis: alone while nothing hidden was revealed,
 nothing random happened and no other seat decided; refused beyond that under OWN_DECISIONS;
 asked, accepted, declined and lapsed under WITH_CONSENT; bots accept; idempotent; clocks
@@ -15,7 +15,7 @@ import msgspec
 import pytest
 
 from service.core import GameService
-from service.core.takebacks import pending
+from service.core.takebacks.policy import pending
 from service.engine import encode_state, play, start
 from service.games import games
 from service.refusals import Code, Refused
@@ -388,7 +388,7 @@ async def test_a_subscriber_is_given_every_takeback_step_as_a_version(
     service: GameService,
 ) -> None:
     """Versions only grow: the request and the takeback reach a follower (gameEvents' path,
-    service/core/following.py) like moves."""
+    service/core/reads/following.py) like moves."""
     seed, made = _scene("TREETOPIA")
     k = first_answered(made)
     table = await Table.open(service, "TREETOPIA", seed, "WITH_CONSENT")

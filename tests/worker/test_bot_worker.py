@@ -19,7 +19,7 @@ import pytest
 from redis.exceptions import ResponseError
 
 from service.app import create_app
-from service.core.access import DEFAULT_TENANT, new_token
+from service.core.access.keys import DEFAULT_TENANT, new_token
 from service.engine import start as engine_start
 from service.engine.play import encode_state
 from service.games import games

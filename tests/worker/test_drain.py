@@ -12,7 +12,7 @@ import pytest
 from redis.asyncio import Redis
 
 from service.app import create_app
-from service.core.access import DEFAULT_TENANT
+from service.core.access.keys import DEFAULT_TENANT
 from service.settings import Settings
 from service.store.embedded import EmbeddedRedis
 from service.store.jobs import GROUP, job_key, lane_of

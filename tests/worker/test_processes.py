@@ -9,8 +9,6 @@ import asyncio
 import os
 import signal
 import socket
-import subprocess
-import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -20,12 +18,12 @@ import pytest
 from redis.exceptions import ResponseError
 
 from service.app import create_app
-from service.core.access import DEFAULT_TENANT
+from service.core.access.keys import DEFAULT_TENANT
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.embedded import free_port
 from service.store.jobs import GROUP, WAKE, job_key, lane_of
-from service.worker.processes import quota_cores
+from service.worker.processes import quota_cores, usable_cores
 from tests.conftest import Api, client_for, own_redis
 from tests.support.gql import CREATE_WITH_BOTS
 from tests.support.play import bot_seats, create_game, until_seat_acts
@@ -177,9 +175,10 @@ def test_a_cpu_quota_counts_in_whole_cores_rounded_up() -> None:
 
 
 def test_one_per_core_means_the_cores_the_process_may_run_on() -> None:
-    pinned = (
-        "import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
-        "from service.worker.processes import usable_cores; print(usable_cores())"
-    )
-    out = subprocess.run([sys.executable, "-c", pinned], capture_output=True, text=True)
-    assert out.stdout.strip() == "1", out.stderr
+    """Pinned to one core (this thread only: Linux's affinity is per thread), one process."""
+    cores = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(cores)})
+    try:
+        assert usable_cores() == 1
+    finally:
+        os.sched_setaffinity(0, cores)

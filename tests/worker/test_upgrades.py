@@ -17,7 +17,7 @@ import pytest
 
 from service import metrics
 from service.app import create_app
-from service.core.access import DEFAULT_TENANT
+from service.core.access.keys import DEFAULT_TENANT
 from service.settings import Settings
 from service.store import FORMAT
 from service.store.indexes import clock_key

@@ -16,19 +16,13 @@ import jsonschema
 import pytest
 
 from service.api.contracts import SCHEMA_DIR
-from service.api.graphql import typed
+from service.api.graphql import struct_types
 from service.games import games
 from tests.api.graphql import typed_client
 from tests.conftest import Api
 from tests.support.play import create
 
 KINDS = list(games())
-SCHEMA_FILES = {
-    "TREELINE": "treeline",
-    "TREELINGS": "treelings",
-    "TREETOPIA": "treetopia",
-    "TREE_LINED_AVENUE": "tree_lined_avenue",
-}
 MAX_MOVES = 2000
 PLAYERS = {"TREELINE": 4, "TREELINGS": 5, "TREETOPIA": 2, "TREE_LINED_AVENUE": 4}  # teams in 4p
 SCHEMA_EVERY = 7  # jsonschema is slow: the JSON Schemas check every 7th reading and the last
@@ -36,7 +30,7 @@ SCHEMA_EVERY = 7  # jsonschema is slow: the JSON Schemas check every 7th reading
 
 @functools.cache
 def _validator(kind: str, part: str) -> jsonschema.Draft202012Validator:
-    document = json.loads((SCHEMA_DIR / "games" / f"{SCHEMA_FILES[kind]}.json").read_text())
+    document = json.loads((SCHEMA_DIR / "games" / f"{kind.lower()}.json").read_text())
     schema = {"$defs": document["$defs"], **document["properties"][part]}
     return jsonschema.Draft202012Validator(schema)
 
@@ -62,14 +56,16 @@ def _check(kind: str, seen: dict[str, Any], against_json_schema: bool) -> None:
 
 
 def test_no_view_move_option_or_score_field_falls_back_to_json() -> None:
-    assert typed.UNTYPED == ()
+    assert struct_types.UNTYPED == ()
 
 
 def test_each_game_has_one_typed_move_input_field_per_move_type() -> None:
     fields = typed_client.SDL.get_type("TypedMoveInput").fields  # type: ignore[union-attr]
     for kind, prefix in typed_client.PREFIXES.items():
-        mine = [name for name in fields if typed.of_game(name, prefix[:1].lower() + prefix[1:])]
-        assert len(mine) == len(typed.move_structs(games()[kind])), kind
+        mine = [
+            name for name in fields if struct_types.of_game(name, prefix[:1].lower() + prefix[1:])
+        ]
+        assert len(mine) == len(struct_types.move_structs(games()[kind])), kind
 
 
 async def test_the_catalogs_typed_options_are_its_json_options(api: Api) -> None:
@@ -84,7 +80,8 @@ async def test_random_games_typed_fields_equal_the_json_and_fit_the_schemas(
 ) -> None:
     """Typed moves only; every view, legal move and score checked on the way to the end."""
     query, apply = typed_client.game_query(kind), typed_client.apply_mutation()
-    game, tokens = await create(api, kind, PLAYERS[kind], seed=f"typed-{kind}")
+    players = PLAYERS.get(kind, games()[kind].max_players)
+    game, tokens = await create(api, kind, players, seed=f"typed-{kind}")
     chooser = random.Random(kind)
     for step in range(MAX_MOVES):
         seat = chooser.choice(game["toAct"]) if game["toAct"] else None
@@ -109,15 +106,23 @@ async def test_random_games_typed_fields_equal_the_json_and_fit_the_schemas(
     assert typed_moves == [e["move"] for e in history["history"]]
 
 
-ALL_VIEWS = """query($id: ID!, $v: Int!) { game(id: $id) { version state stateAt(version: $v)
-  view { __typename
-    ... on TreelineView { treelinePhase treelineSeats { seat } }
-    ... on TreelingsView { treelingsPhase }
-    ... on TreetopiaView { treetopiaPhase treetopiaSeats { seat } }
-    ... on AvenueView { avenuePhase avenueSeats { seat } } }
-  viewAt(version: $v) { __typename
-    ... on TreelineView { treelinePhase } ... on TreelingsView { treelingsPhase }
-    ... on TreetopiaView { treetopiaPhase } ... on AvenueView { avenuePhase } } } }"""
+def _all_views() -> str:
+    """One document asking every view's twinned `<game>Phase` (and `<game>Seats`, if it has
+    seats), in `view` and in `viewAt`."""
+    view, view_at = [], []
+    for field, kind in struct_types.OPTIONS.items():
+        struct = games()[kind].view_type
+        seats = f" {field}Seats {{ seat }}" if "seats" in struct.__struct_fields__ else ""
+        view.append(f"... on {struct.__name__} {{ {field}Phase{seats} }}")
+        view_at.append(f"... on {struct.__name__} {{ {field}Phase }}")
+    return (
+        "query($id: ID!, $v: Int!) { game(id: $id) { version state stateAt(version: $v) "
+        f"view {{ __typename {' '.join(view)} }} viewAt(version: $v) {{ __typename "
+        f"{' '.join(view_at)} }} }} }}"
+    )
+
+
+ALL_VIEWS = _all_views()
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -128,8 +133,8 @@ async def test_one_document_asks_every_views_phase_without_aliases_and_a_typed_v
     across views), and `viewAt`, `stateAt` typed."""
     game, tokens = await create(api, kind, 2, seed="twins")
     seen = (await api.gql(ALL_VIEWS, {"id": game["id"], "v": game["version"]}, tokens[0]))["game"]
-    prefix = next(field for field, of in typed.OPTIONS.items() if of == kind)
-    phase = typed.enum_value_name(seen["state"]["phase"])
+    prefix = next(field for field, of in struct_types.OPTIONS.items() if of == kind)
+    phase = struct_types.enum_value_name(seen["state"]["phase"])
     assert seen["view"][f"{prefix}Phase"] == seen["viewAt"][f"{prefix}Phase"] == phase
     assert seen["stateAt"] == seen["state"]
     if "seats" in seen["state"]:

@@ -14,7 +14,7 @@ import msgspec
 import msgspec.inspect as mi
 import strawberry
 
-from service.api.graphql.typed import Builder, enum_value_name, input_json
+from service.api.graphql.struct_types import Builder, enum_value_name, input_json
 
 
 class Phase(IntEnum):

@@ -34,16 +34,12 @@ from graphql import (
 )
 
 from service.api.contracts import SCHEMA_DIR
-from service.api.graphql.typed import of_game
+from service.api.graphql.struct_types import game_prefix, of_game
+from service.games import games
 
 SDL: GraphQLSchema = build_schema((SCHEMA_DIR / "schema.graphql").read_text())
 DS = DSLSchema(SDL)
-PREFIXES = {
-    "TREELINE": "Treeline",
-    "TREELINGS": "Treelings",
-    "TREETOPIA": "Treetopia",
-    "TREE_LINED_AVENUE": "Avenue",
-}
+PREFIXES = {kind: game_prefix(game)[1] for kind, game in games().items()}  # Avenue, Treeline
 Selection = DSLField | DSLFragment | DSLInlineFragment | DSLMetaField
 
 

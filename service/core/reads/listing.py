@@ -1,0 +1,160 @@
+"""Listing a tenant's games: pages, newest first, over the per-lane indexes.
+
+The index of the most selective filter (player > kind > status > the tenant's) answers for
+the tenant and that filter; the other filters are checked on the records. A request sends at
+most `budget(first)` Redis commands whatever the filters: when they skip too many
+entries the page ends early, with a cursor to go on from. docs/reliability.md explains the
+keys and the cost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from service.core.game.creation import MAX_PLAYER_ID
+from service.core.game.loaded_game import LoadedGame
+from service.games import games
+from service.refusals import Code, Refused
+from service.store import Record, RedisStore, indexes
+
+MAX_PAGE = 100
+LANE_READ = 16  # index entries read from a lane key at least (short members: one command)
+
+
+def budget(first: int) -> int:
+    """The Redis commands one request sends at most: every lane key read once, then the page's
+    records, and as much again for lanes read anew, skipped entries and expired games dropped."""
+    lanes = len(indexes.lanes())
+    return lanes + 2 * (lanes + first)
+
+
+@dataclass(frozen=True)
+class GameFilter:
+    status: str | None = None  # "ACTIVE" or "FINISHED"
+    kind: str | None = None
+    player_id: str | None = None
+    to_act_player_id: str | None = None
+    created_after: float | None = None  # epoch seconds
+
+
+@dataclass(frozen=True)
+class Page:
+    games: list[tuple[str, LoadedGame]]  # (cursor, game) newest first
+    end_cursor: str | None  # where the next page starts (may be past the last game: filters)
+    has_next: bool
+
+
+@dataclass
+class _Lane:
+    """One lane's key of the chosen index: the entries read from it and not yet taken."""
+
+    key: str
+    below: str | None  # the oldest member read so far: the next read starts below it
+    members: list[str] = field(default_factory=list)  # newest first
+    done: bool = False  # its last read came back short: nothing older is left
+
+
+async def list_games(
+    store: RedisStore, tenant: str, only: GameFilter, first: int, after: str | None
+) -> Page:
+    """A page of the tenant's games, newest first: the lanes of the chosen index merged, the
+    other filters checked on the records, within `budget(first)` Redis commands."""
+    if not 0 < first <= MAX_PAGE:
+        raise Refused(Code.OUT_OF_RANGE, f"first must be 1 to {MAX_PAGE}")
+    below = None if after is None else indexes.decode_cursor(after)
+    if after is not None and below is None:
+        raise Refused(Code.OUT_OF_RANGE, "after must be a cursor this listing returned")
+    for player in (only.player_id, only.to_act_player_id):
+        if player is not None and not 0 < len(player) <= MAX_PLAYER_ID:
+            raise Refused(Code.OUT_OF_RANGE, f"a playerId has 1 to {MAX_PLAYER_ID} characters")
+    lanes = [_Lane(_index_key(lane, tenant, only), below) for lane in indexes.lanes()]
+    floor = None
+    if only.created_after is not None:
+        floor = indexes.since(max(int(only.created_after * 1000) + 1, 0))
+    # the index answers one of these filters; with more, entries may be skipped: read the
+    # records in growing batches rather than a page's worth at a time
+    exact = (
+        sum(f is not None for f in (only.status, only.kind, only.player_id, only.to_act_player_id))
+        <= 1
+    )
+    found: list[tuple[str, LoadedGame]] = []
+    left, scanned, cursor = budget(first), 0, below  # cursor: the last entry scanned
+    while True:
+        empty = [lane for lane in lanes if not lane.members and not lane.done]
+        if len(empty) > left:
+            break
+        if empty:
+            count = max(first + 1, LANE_READ)
+            reads = await store.listed([(lane.key, lane.below) for lane in empty], floor, count)
+            left -= len(empty)
+            for lane, members in zip(empty, reads, strict=True):
+                lane.members, lane.done = members, len(members) < count
+                lane.below = members[-1] if members else lane.below
+        if all(lane.done and not lane.members for lane in lanes):
+            return Page(found, found[-1][0] if found else None, False)
+        need = first - len(found)
+        batch = _newest(lanes, min(left, need if exact else max(need, scanned)))
+        if not batch:
+            break
+        records = await store.records([indexes.game_of(m) for m, _ in batch])
+        left, scanned = left - len(batch), scanned + len(batch)
+        gone = [e for e, r in zip(batch, records, strict=True) if r is None][:left]
+        await store.unlist(gone)
+        left -= len(gone)
+        for taken, ((member, _), record) in enumerate(zip(batch, records, strict=True), 1):
+            cursor = member
+            if isinstance(record, Record) and _matches(record, tenant, only):
+                loaded = LoadedGame(indexes.game_of(member), record, games()[record.kind], None)
+                found.append((indexes.encode_cursor(member), loaded))
+                if len(found) == first:
+                    # a page that ends with the last entry has no next page
+                    more = taken < len(batch) or any(
+                        lane.members or not lane.done for lane in lanes
+                    )
+                    return Page(found, found[-1][0], more)
+    # the budget is spent: every lane's entries newer than `cursor` were scanned
+    return Page(found, indexes.encode_cursor(cursor) if cursor else None, True)
+
+
+def _newest(lanes: list[_Lane], count: int) -> list[tuple[str, str]]:
+    """Up to `count` (member, key) taken newest first across the lanes, while every lane that
+    may hold a newer entry has one read (else the merge would skip it)."""
+    taken: list[tuple[str, str]] = []
+    while len(taken) < count and all(lane.members or lane.done for lane in lanes):
+        live = [lane for lane in lanes if lane.members]
+        if not live:
+            break
+        newest = max(live, key=lambda lane: lane.members[0])
+        taken.append((newest.members.pop(0), newest.key))
+    return taken
+
+
+def _index_key(lane: int, tenant: str, only: GameFilter) -> str:
+    if only.to_act_player_id is not None:
+        return indexes.acting_key(lane, tenant, only.to_act_player_id)
+    if only.player_id is not None:
+        return indexes.player_key(lane, tenant, only.player_id)
+    if only.kind is not None:
+        return indexes.kind_key(lane, tenant, only.kind)
+    if only.status is not None:
+        return indexes.status_key(lane, tenant, only.status)
+    return indexes.tenant_key(lane, tenant)
+
+
+def _matches(record: Record, tenant: str, only: GameFilter) -> bool:
+    """Every filter but the creation time, checked on the record (the chosen index answers
+    for one of them)."""
+    return (
+        record.tenant == tenant
+        and (only.status is None or only.status == record.status())
+        and (only.kind is None or only.kind == record.kind)
+        and (only.player_id is None or only.player_id in record.player_ids)
+        and acts(record, only)
+    )
+
+
+def acts(record: Record, only: GameFilter) -> bool:
+    """The `toActPlayerId` filter, checked on the record (as a spectator sees it, too)."""
+    return only.to_act_player_id is None or any(
+        record.player_ids[s] == only.to_act_player_id for s in record.acting
+    )

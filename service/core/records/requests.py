@@ -1,0 +1,59 @@
+"""exportGameRecord and verifyGameRecord as `GameService` answers them: which stored games have
+a portable record (over, with its create options, under this release's rules) and the replays
+of service/core/records/documents.py, CPU-bound, each on a thread of its own (asyncio.to_thread),
+at most REPLAYS_AT_ONCE at once per process (`GameService.replays`) so the event loop goes on."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import msgspec
+
+from service.core.game.loaded_game import LoadedGame
+from service.core.records import documents
+from service.core.records.format import RecordVerification, Unverifiable
+from service.refusals import Code, Refused
+from service.store import RedisStore, UnreadableRecord, UpgradeInProgress
+
+REPLAYS_AT_ONCE = 2
+
+
+async def export(
+    store: RedisStore, replays: asyncio.Semaphore, loaded: LoadedGame
+) -> dict[str, Any]:
+    """The portable record of `loaded`, read as its caller may read it, once it is over."""
+    game_id, record, game = loaded.id, loaded.record, loaded.game
+    if not record.finished:
+        raise Refused(
+            Code.GAME_NOT_OVER,
+            "a game's record is given once the game is over: it reveals the seed",
+            record.version,
+        )
+    if record.options is None:
+        raise Refused(
+            Code.OUT_OF_RANGE, "this game was created by an older release: it has no record"
+        )
+    if record.rules > game.rules_version:
+        raise UpgradeInProgress(game_id, f"{record.kind} rules {record.rules}")
+    if record.rules < game.rules_version:
+        raise Refused(
+            Code.RULES_CHANGED,
+            f"this game was played under version {record.rules} of the rules of "
+            f"{record.kind}, which this release no longer has: it cannot replay it",
+        )
+    entries, _ = await store.read_history(game_id, 0, record.version)
+    async with replays:
+        try:
+            exported = await asyncio.to_thread(documents.export, game_id, record, entries)
+        except Unverifiable as failed:  # the stored history does not replay
+            raise UnreadableRecord(game_id, f"record: {failed.difference}") from None
+    document: dict[str, Any] = msgspec.to_builtins(exported)
+    return document
+
+
+async def verify(replays: asyncio.Semaphore, document: object) -> RecordVerification:
+    """Whether a game record replays step by step to its result (documents.verify),
+    on this instance's engine alone: no stored game is read."""
+    async with replays:
+        return await asyncio.to_thread(documents.verify, document)
