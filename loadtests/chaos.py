@@ -41,6 +41,7 @@ from service.store.embedded import ask
 
 CLIENTS = 4  # players of human games
 FOLLOWERS = 3  # humans against bots, on gameEvents
+SOLO = 4  # the outside audit's client: one game each, retries with the same key (chaos_traffic)
 SETTLE_SECONDS = 90.0  # after the traffic: for the last clocks and webhooks (a bound, not a wait)
 
 
@@ -162,7 +163,8 @@ async def settle(traffic: Traffic, topology: Topology, seconds: float) -> None:
                 if loaded is not None and not loaded.record.finished:
                     pending += 1
             expected = set()
-            for game in [*traffic.human, *(f.game for f in traffic.followed), *traffic.clocked]:
+            every = [*traffic.human, *traffic.solo, *(f.game for f in traffic.followed)]
+            for game in [*every, *traffic.clocked]:
                 loaded = await load(redis, game.id)
                 if loaded is not None and loaded.record.status() == "FINISHED":
                     expected.add(f"msg_{game.id}.{loaded.record.version}.game.finished")
@@ -217,7 +219,7 @@ async def chaos(
         traffic = Traffic(topology.url)
         traffic.receiver = receiver
         await traffic.register_webhook(receiver.url)
-        running = asyncio.create_task(traffic.run(CLIENTS, FOLLOWERS))
+        running = asyncio.create_task(traffic.run(CLIENTS, FOLLOWERS, SOLO))
         scenario = Chaos(topology, traffic, quiet, roll_all)
         try:
             await scenario.run()

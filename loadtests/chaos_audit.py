@@ -4,6 +4,10 @@ tests/reliability/players.py, and checks what the clients were told against it:
 
 - every acknowledged move is in its game's history exactly once, at the acknowledged version
   (`lost`: acknowledged but missing; anything else wrong is a `problem`);
+- every `MoveApplied` answer, first or replayed, of every client names the version at which
+  its move's commit ends in the stored history (tests/reliability/players.py `check_answers`:
+  the move sent, by its seat, at expectedVersion + 1, then only forced steps), and the entries
+  a solo client read in its answer are the stored ones;
 - no game is lost or rolled back (its version is never below one a client was told);
 - every subscriber socket saw a gap-free run of versions, and across reconnects too when
   gameEvents resumes (`afterVersion`);
@@ -34,7 +38,9 @@ from tests.reliability.players import (
     _check_game,
     _check_intent,
     _folded,
+    _plain,
     _record_key,
+    check_answers,
     replay,
 )
 
@@ -117,7 +123,7 @@ async def audit(
     result = Audit()
     by_key = {intent.key: intent for intent in intents}
     games: dict[str, Loaded] = {}
-    every = [*traffic.human, *(f.game for f in traffic.followed), *traffic.clocked]
+    every = [*traffic.human, *traffic.solo, *(f.game for f in traffic.followed), *traffic.clocked]
     for game in every:
         loaded = await load(redis, game.id)
         if loaded is None:
@@ -128,7 +134,7 @@ async def audit(
             report.problems.append(
                 f"{game.id}: rolled back to v{loaded.record.version} below v{told[game.id]}"
             )
-    for game in traffic.human:
+    for game in [*traffic.human, *traffic.solo]:
         if game.id in games:
             g = games[game.id]
             _check_game(result, game, g.record, g.history, g.idem, by_key)
@@ -142,6 +148,22 @@ async def audit(
     for intent in intents:
         if intent.game_id in games:
             _check_intent(result, intent, games[intent.game_id].idem)
+            check_answers(result, intent, games[intent.game_id].history)
+    # What a solo client read in its answer (strawberry's document): the stored entries.
+    for answer in traffic.solo_answers:
+        stored = games.get(answer.intent.game_id)
+        if stored is None:
+            continue
+        for entry in answer.entries:
+            at = entry["version"]
+            held = stored.history[at - 1] if 1 <= at <= len(stored.history) else None
+            if held is None or (held.seat, _plain(held.move), held.forced) != (
+                entry["seat"], entry["move"], entry["forced"]
+            ):  # fmt: skip
+                result.problems.append(
+                    f"{answer.intent.key}: its answer read v{at} as {entry}, stored "
+                    f"{None if held is None else (held.seat, _plain(held.move), held.forced)}"
+                )
     report.lost = [p for p in result.problems if p.endswith("acknowledged but not in the history")]
     lost_keys = {p.partition(":")[0] for p in report.lost}
     report.problems += [  # a lost move's "told vN, stored otherwise" is the same loss
@@ -204,10 +226,16 @@ async def audit(
         r.seconds for r in requests if not _inside(r.started, r.started + r.seconds, windows)
     ]
     acked = acknowledged(intents)
+    solo_ids = {game.id for game in traffic.solo}
     report.figures = {
         "replica_ack": replica_ack,
         "games": len(games),
         "human_games": len(traffic.human),
+        "solo_games": len(traffic.solo),
+        "answers_checked": result.answers,
+        "answers_replayed": sum(1 for i in intents for a in i.attempts if a.outcome == REPLAYED),
+        "solo_moves_acknowledged": sum(1 for i in acked if i.game_id in solo_ids),
+        "solo_answers_with_entries": len(traffic.solo_answers),
         "bot_games": len(traffic.followed),
         "clock_games": len(traffic.clocked),
         "commits": result.commits,

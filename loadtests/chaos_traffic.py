@@ -7,6 +7,13 @@ does and what it was told, for the audit (loadtests/chaos_audit.py).
 - followers: each plays seat 0 of a game against bot seats, moving when a `gameEvents` event
   (graphql-transport-ws over the load balancer) says it is its turn; a dropped socket is opened
   again, with `afterVersion` where the schema has it;
+- solo clients (the client of an outside audit): each plays both seats of its own
+  TREELINGS game, a fresh idempotency key and the expected version per decision, the very same
+  request again after a lost answer or a typed UNAVAILABLE for as long as it takes (through
+  the load balancer, so on any API replica, across failovers); half of them send the document
+  the GraphQL fast path answers, half one that only strawberry answers (it also reads the
+  commit's entries, `history(after: expectedVersion)`, in the answer); every `MoveApplied` is
+  checked against the stored history (loadtests/chaos_audit.py);
 - clock games nobody plays: each must time out (FORFEIT) on the workers' sweep;
 - a webhook receiver (https on loopback, in this process) that keeps every webhook-id.
 """
@@ -21,6 +28,7 @@ import ssl
 import subprocess
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -32,6 +40,7 @@ import websockets
 from service.store.embedded import free_port
 from tests.reliability.players import (
     APPLIED,
+    APPLY,
     GAME,
     REPLAYED,
     TRANSPORT,
@@ -55,6 +64,16 @@ EVENTS = (
     if RESUMES
     else "subscription E($id: ID!) { gameEvents(gameId: $id) { version status } }"
 )
+# the solo clients' applyMove documents: the fast path answers the first (tests/reliability
+# players.APPLY), strawberry the second (a second variable: service/api/graphql/fastpath.py)
+SOLO_APPLY = (
+    APPLY,
+    """mutation S($input: ApplyMoveInput!, $after: Int) { applyMove(input: $input) {
+  __typename ... on MoveApplied { replayed game { version status
+    history(after: $after) { version seat move forced } } }
+  ... on MoveRejected { code currentVersion } } }""",
+)
+SOLO_THINK_SECONDS = 0.5  # at most, before each decision: about the outside audit's pace
 # answers that are the service's failure, not the client's mistake (GraphQL answers them with 200)
 SERVER_CODES = ("UNAVAILABLE", "INTERNAL_SERVER_ERROR", "ERROR")
 KINDS = ("TREELINGS", "TREELINE", "TREETOPIA", "TREE_LINED_AVENUE")
@@ -137,6 +156,16 @@ class ChaosPlayers(Players):
 
 
 @dataclass
+class SoloAnswer:
+    """A MoveApplied answer of a solo client that read its commit's entries with it (the
+    strawberry document): the audit compares them with the stored history."""
+
+    intent: Intent
+    request: Request
+    entries: list[dict[str, Any]]
+
+
+@dataclass
 class Traffic:
     """Every client of the run and what they were told."""
 
@@ -147,6 +176,8 @@ class Traffic:
     human: list[PlayedGame] = field(default_factory=list)
     followed: list[Followed] = field(default_factory=list)
     clocked: list[PlayedGame] = field(default_factory=list)
+    solo: list[PlayedGame] = field(default_factory=list)
+    solo_answers: list[SoloAnswer] = field(default_factory=list)
     receiver: Receiver | None = None
     stop: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -154,12 +185,92 @@ class Traffic:
         self.players = ChaosPlayers(self.url, self.seed)
         self.players.games = self.human
 
-    async def run(self, clients: int, followers: int) -> None:
+    async def run(self, clients: int, followers: int, solo: int = 0) -> None:
         """Until `stop` is set."""
         tasks = [self._creator(), self._clocks()]
         tasks += [self._player(i) for i in range(clients)]
         tasks += [self._follower(i) for i in range(followers)]
+        tasks += [self._solo(i) for i in range(solo)]
         await asyncio.gather(*tasks)
+
+    async def _solo(self, index: int) -> None:
+        """One game after another, both seats played by this client (the outside audit's)."""
+        rng = random.Random(f"{self.seed}-solo-{index}")
+        count = 0
+        game: PlayedGame | None = None
+        while not self.stop.is_set():
+            if game is None or game.finished:
+                count += 1
+                game = await self.players.create(
+                    "TREELINGS", 2, f"solo-{self.seed}-{index}-{count}"
+                )
+                if game is None:
+                    continue
+                self.solo.append(game)
+            if not await self._solo_decision(index, game, rng):
+                await asyncio.sleep(0.1)  # the store is out: do not spin
+
+    async def _solo_decision(self, index: int, game: PlayedGame, rng: random.Random) -> bool:
+        """Read the game as the seat to act, pick a random legal move, send it with a fresh key
+        and the version read as expectedVersion, and send the same request again after a lost
+        answer or a typed UNAVAILABLE until it has another answer (or the run stops). False
+        when the game could not be read."""
+        _, data = await self.players.post(0, "read", GAME, {"id": game.id}, game.tokens[0])
+        if data is None:
+            return False
+        seen = data["game"]
+        if seen["status"] != "ACTIVE":
+            game.finished = True
+            return True
+        if not seen["toAct"]:
+            return True
+        seat = seen["toAct"][0]
+        if seat != 0:
+            _, data = await self.players.post(0, "read", GAME, {"id": game.id}, game.tokens[seat])
+            if data is None:
+                return False
+            seen = data["game"]
+        if seen["status"] != "ACTIVE" or not seen["legalMoves"]:
+            return True
+        await asyncio.sleep(SOLO_THINK_SECONDS * rng.random())  # a player, not a benchmark
+        move = rng.choice(seen["legalMoves"])["move"]
+        version = seen["version"]
+        intent = Intent(game.id, seat, move, f"s{index}-{uuid.uuid4().hex}", version, version)
+        self.players.record.intents.append(intent)
+        document = SOLO_APPLY[index % len(SOLO_APPLY)]
+        attempt = 0
+        while True:
+            outcome = await self._solo_send(intent, game.tokens[seat], document)
+            if outcome not in (UNAVAILABLE, TRANSPORT) or self.stop.is_set():
+                return True
+            attempt += 1
+            await asyncio.sleep(min(0.05 * attempt, 0.5))
+
+    async def _solo_send(self, intent: Intent, token: str, document: str) -> str:
+        variables: dict[str, Any] = {
+            "input": {
+                "gameId": intent.game_id,
+                "move": intent.move,
+                "expectedVersion": intent.expected,
+                "idempotencyKey": intent.key,
+            }
+        }
+        if document is not APPLY:
+            variables["after"] = intent.expected
+        request, data = await self.players.post(0, "apply", document, variables, token)
+        if data is not None:
+            result = data["applyMove"]
+            if result["__typename"] == "MoveApplied":
+                request.outcome = REPLAYED if result["replayed"] else APPLIED
+                request.version = result["game"]["version"]
+                if "history" in result["game"]:
+                    entries = result["game"]["history"]
+                    self.solo_answers.append(SoloAnswer(intent, request, entries))
+            else:
+                request.outcome = result["code"]
+                request.version = result["currentVersion"]
+        intent.attempts.append(request)
+        return request.outcome
 
     async def _player(self, index: int) -> None:
         """`Players._player` (it returns when no game is live: then again, under new keys)."""

@@ -24,7 +24,7 @@ class Code(StrEnum):
     UNAUTHORIZED = "UNAUTHORIZED"
     NOT_FOUND = "NOT_FOUND"
     IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"
-    # a takeback the game's policy does not allow now (service/core/takebacks.py): takebacks
+    # a takeback the game's policy does not allow now (service/core/takebacks/policy.py): takebacks
     # off, nothing of the seat's to take back, one that needs consent under OWN_DECISIONS, no
     # request to answer
     TAKEBACK_NOT_ALLOWED = "TAKEBACK_NOT_ALLOWED"

@@ -1,5 +1,5 @@
 """`python -m service.replay FILE`: verify a game record offline, with the engine alone (no
-server, no Redis), as `verifyGameRecord` does on a server (service/core/game_records.py).
+server, no Redis), as `verifyGameRecord` does on a server (service/core/records/documents.py).
 
 Exit status 0: the record is valid (its final scores are printed); 1: it is not (the first
 step that differs is printed); 2: the file cannot be read as JSON (missing, too large, not
@@ -8,13 +8,14 @@ JSON). `-` reads the record from standard input.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from typing import BinaryIO
 
 import msgspec
 
-from service.core.game_records import verify
-from service.core.record_format import MAX_RECORD_BYTES
+from service.core.records.documents import verify
+from service.core.records.format import MAX_RECORD_BYTES
 
 VALID, INVALID, UNREADABLE = 0, 1, 2
 
@@ -34,13 +35,17 @@ def _bounded(file: BinaryIO) -> bytes:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python -m service.replay FILE  (- for standard input)", file=sys.stderr)
-        return UNREADABLE
+    parser = argparse.ArgumentParser(
+        prog="python -m service.replay",
+        description=__doc__.split("\n\n")[0].split(": ", 1)[1],
+        epilog="Exit status 0: valid; 1: invalid; 2: unreadable (or these arguments wrong).",
+    )
+    parser.add_argument("file", help="the game record (JSON); - reads standard input")
+    path = parser.parse_args(argv).file  # --help prints the usage and exits 0; a wrong call 2
     try:
-        document = msgspec.json.decode(_read(argv[0]))
+        document = msgspec.json.decode(_read(path))
     except (OSError, ValueError, RecursionError) as exc:  # msgspec.DecodeError is a ValueError
-        print(f"{argv[0]}: unreadable: {exc}", file=sys.stderr)
+        print(f"{path}: unreadable: {exc}", file=sys.stderr)
         return UNREADABLE
     verdict = verify(document)
     difference = verdict.difference

@@ -8,7 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from service.core.record_format import MAX_RECORD_BYTES
+import pytest
+
+from service.core.records.format import MAX_RECORD_BYTES
+from service.replay import main
 from tests.core.test_game_record_tampering import finished
 
 
@@ -33,26 +36,39 @@ def test_a_valid_record_exits_0_with_its_final_scores(tmp_path: Path) -> None:
     assert from_stdin.returncode == 0 and from_stdin.stdout == run.stdout
 
 
-def test_an_edited_record_exits_1_naming_the_first_step_that_differs(tmp_path: Path) -> None:
+def test_an_edited_record_exits_1_naming_the_first_step_that_differs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     record = finished("TREE_LINED_AVENUE", 2, "cli-edited")
     record["steps"][6]["digest"] = "0" * 64
     path = tmp_path / "edited.json"
     path.write_text(json.dumps(record))
-    run = replay(str(path))
-    assert run.returncode == 1
-    assert run.stdout.startswith("invalid: version 7: STATE_MISMATCH: ")
+    assert main([str(path)]) == 1
+    assert capsys.readouterr().out.startswith("invalid: version 7: STATE_MISMATCH: ")
 
 
-def test_what_cannot_be_read_exits_2(tmp_path: Path) -> None:
-    assert replay(str(tmp_path / "missing.json")).returncode == 2
+def test_what_cannot_be_read_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The exit codes as main() returns them (the test above runs the command itself)."""
+    assert main([str(tmp_path / "missing.json")]) == 2
     (tmp_path / "bad.json").write_text("{not json")
-    bad = replay(str(tmp_path / "bad.json"))
-    assert bad.returncode == 2 and "unreadable" in bad.stderr
+    assert main([str(tmp_path / "bad.json")]) == 2
+    assert "unreadable" in capsys.readouterr().err
     (tmp_path / "huge.json").write_text(json.dumps({"x": "y" * MAX_RECORD_BYTES}))
-    assert replay(str(tmp_path / "huge.json")).returncode == 2
+    assert main([str(tmp_path / "huge.json")]) == 2
     (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
-    assert replay(str(tmp_path / "deep.json")).returncode == 2  # msgspec stops recursing
-    assert replay().returncode == 2  # no file named
+    assert main([str(tmp_path / "deep.json")]) == 2  # msgspec stops recursing
+    with pytest.raises(SystemExit) as exited:
+        main([])  # no file named
+    assert exited.value.code == 2
     (tmp_path / "list.json").write_text("[]")
-    not_a_record = replay(str(tmp_path / "list.json"))
-    assert not_a_record.returncode == 1 and "MALFORMED" in not_a_record.stdout
+    assert main([str(tmp_path / "list.json")]) == 1
+    assert "MALFORMED" in capsys.readouterr().out
+
+
+def test_help_is_the_usage_not_a_file_name(capsys: pytest.CaptureFixture[str]) -> None:
+    for asked in ("--help", "-h"):
+        with pytest.raises(SystemExit) as exited:
+            main([asked])
+        assert exited.value.code == 0
+        said = capsys.readouterr()
+        assert said.out.startswith("usage: python -m service.replay") and not said.err

@@ -10,7 +10,7 @@ subscribed when its first local subscriber arrives and unsubscribed when its las
 If the connection breaks (Redis restarted, a network cut, a master killed), the shard
 reconnects with backoff and subscribes its channels again; when Redis confirms, each
 subscriber gets a `RESYNC` marker, because events published meanwhile are lost and the caller
-must re-read the game (service/core/following.py turns that into the versions it missed). On a
+must re-read the game (service/core/reads/following.py turns that into the versions it missed). On a
 cluster the shard first refreshes the map of slots and hands each channel whose slot another
 master serves now (its replica, promoted by a failover; a migrated slot) to that master's
 shard, and the same happens when the server itself unsubscribes a channel (`sunsubscribe`:
@@ -49,26 +49,38 @@ def _name(channel: bytes | str) -> str:
 
 
 class Subscriber:
-    """One local subscription: events of one game, in order, at most `size` behind."""
+    """One local subscription: events of one game, in order, at most `size` behind. Lean on
+    purpose (a list and a future, not an asyncio.Queue): a process holds thousands."""
+
+    __slots__ = ("dropped", "events", "on_drop", "size", "waiting")
 
     def __init__(self, size: int, on_drop: Callable[[], None]) -> None:
-        self.queue: asyncio.Queue[bytes] = asyncio.Queue(size)
+        self.size = size
         self.on_drop = on_drop
         self.dropped = False
+        self.events: list[bytes] = []
+        self.waiting: asyncio.Future[None] | None = None
 
     def push(self, data: bytes) -> bool:
         """Queue one event; False (and dropped) when the subscriber is too far behind."""
-        try:
-            self.queue.put_nowait(data)
-        except asyncio.QueueFull:
+        if len(self.events) >= self.size:
             self.dropped = True
             self.on_drop()
             return False
+        self.events.append(data)
+        if self.waiting is not None and not self.waiting.done():
+            self.waiting.set_result(None)
         return True
 
     async def next(self) -> bytes:
         """The next event's JSON, or RESYNC."""
-        return await self.queue.get()
+        while not self.events:
+            self.waiting = asyncio.get_running_loop().create_future()
+            try:
+                await self.waiting
+            finally:
+                self.waiting = None
+        return self.events.pop(0)
 
 
 @dataclass

@@ -118,7 +118,7 @@ async def read_history(
 ) -> tuple[list[HistoryRecord], bytes | None]:
     """Entries of versions after `after` up to `until` (inclusive; None: the latest), and
     None if they carry their labels, else the digest of the labels left to the engine
-    (a folded history: service/core/folding.py)."""
+    (a folded history: service/core/game/folding.py)."""
     record_key, history_key, _, _ = game_keys(game_id)
     last = -1 if until is None else until - 1
 

@@ -45,7 +45,7 @@ class Clock(msgspec.Struct, array_like=True):
 
 class TakebackRequest(msgspec.Struct, array_like=True):
     """A takeback a seat asked for under WITH_CONSENT, waiting for the other human seats
-    (service/core/takebacks.py). It lapses at `expires` (epoch seconds) or with the next
+    (service/core/takebacks/policy.py). It lapses at `expires` (epoch seconds) or with the next
     decision of anyone: `asked` is the version its request made, and any other version voids it."""
 
     seat: int
@@ -67,7 +67,7 @@ class TakebackNote(msgspec.Struct, array_like=True):
 
 class Bank(msgspec.Struct, array_like=True):
     """The seats' perSeatTotal clock banks as of a version, so a takeback gives back the time
-    spent since (service/core/clocks.py keeps the last few)."""
+    spent since (service/core/game/clocks.py keeps the last few)."""
 
     version: int
     remaining: list[float]
@@ -102,17 +102,17 @@ class Record(msgspec.Struct, array_like=True):
     remaining: list[float] = msgspec.field(default_factory=list)  # per seat, perSeatTotal clocks
     deadline: float | None = None  # epoch seconds when the seat on the clock times out
     # the RULES_VERSION of its kind's package when the game was created: it is played and
-    # replayed only by those rules (service/core/decisions.py, `playable`); 1 in records of
+    # replayed only by those rules (service/core/moves/decisions.py, `playable`); 1 in records of
     # earlier releases, created under the first versioned rules
     rules: int = 1
-    # takebacks (service/core/takebacks.py): the create option (NONE in records of
+    # takebacks (service/core/takebacks/policy.py): the create option (NONE in records of
     # earlier releases), the request waiting for consent, and the clock banks of the latest
     # versions (perSeatTotal clocks only)
     takebacks: str = "NONE"
     takeback: TakebackRequest | None = None
     banks: list[Bank] = msgspec.field(default_factory=list)
     # versions a spectator (no seat, not the game's tenant) is kept behind the live game while
-    # it is ACTIVE (service/core/access.py, `spectator_delay`); 0 in records of earlier releases
+    # it is ACTIVE (service/core/access/keys.py, `spectator_delay`); 0 in records of earlier releases
     spectator_delay: int = 0
 
     def status(self) -> str:

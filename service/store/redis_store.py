@@ -55,6 +55,7 @@ service uses.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any
@@ -75,7 +76,7 @@ from service.store.connection import (
     UpgradeInProgress,
 )
 from service.store.deadlines import Deadlines
-from service.store.events import EventHub, Subscriber
+from service.store.events import EventHub, Subscriber, events_channel
 from service.store.jobs import WAKE, in_lane_slot, job_key, lane_of
 from service.store.reading import decode_record, decoded, game_keys, with_reissued
 from service.store.records import FORMAT, Checkpoint, HistoryRecord, Record
@@ -91,6 +92,8 @@ from service.store.scripts import (
     outbox_keys,
 )
 
+log = logging.getLogger("service.store")
+
 
 class Committed(msgspec.Struct, frozen=True):
     outcome: str  # "ok", "stale", "dup" or "gone" ("new" becomes UpgradeInProgress)
@@ -98,14 +101,24 @@ class Committed(msgspec.Struct, frozen=True):
 
 
 class Done(msgspec.Struct, frozen=True):
-    """An idempotency entry: the version its move produced and the request's fingerprint
-    (None in entries written by earlier releases)."""
+    """An idempotency entry: the version its move produced, the request's fingerprint (None
+    in entries written by earlier releases) and the field it was read under ("<seat>:<key>";
+    a replayed answer confirms that the master still holds it, `confirm_replicated`)."""
 
     version: int
     fingerprint: str | None = None
+    field: str = ""
 
 
 _events_encoder = msgspec.json.Encoder()
+
+
+def _same_entry(entry: list[bytes | None], done: Done) -> bool:
+    """Whether an idempotency entry read again (version, fingerprint) is the one `done` was."""
+    version, fingerprint = entry
+    if version is None or int(version) != done.version:
+        return False
+    return done.fingerprint is None or (fingerprint or b"").decode() == done.fingerprint
 
 
 class RedisStore:
@@ -243,7 +256,7 @@ class RedisStore:
         return record, decoded(
             game_id,
             "idempotency",
-            lambda: Done(int(version), fingerprint.decode() if fingerprint else None),
+            lambda: Done(int(version), fingerprint.decode() if fingerprint else None, idempotency),
         )
 
     async def commit(
@@ -312,20 +325,33 @@ class RedisStore:
     async def announce(self, game_id: str, version: int, status: str) -> None:
         await self.acks.announce(game_id, version, status)
 
-    async def confirm_replicated(self, game_id: str, version: int, status: str) -> None:
+    async def confirm_replicated(
+        self, game_id: str, version: int, status: str, done: Done | None = None
+    ) -> None:
         """With RULES_REPLICA_ACK: return once enough replicas hold every write the game's
         master made so far (a replayed answer's move among them), else NotReplicated; then
         announce the game's `version` (the first try may have been refused unannounced). WAIT
         counts only its own connection's writes, so it follows a short-lived marker in the
         game's slot, written on that connection: a replica reaches it after all before it.
-        The record's version is read first on that connection: below `version`, the answer
-        was read from a master a failover has since replaced without it (UNAVAILABLE: the
-        retry finds no entry and applies the move anew)."""
-        record_key = game_keys(game_id)[0]
-        read = ("HGET", record_key, "v")
-        stored = await self.acks.confirm_marked("replicated", f"{record_key}:w", "", read)
-        if self.replica_ack and (stored is None or int(stored) < version):
+        What the answer rests on is read first on that connection: the record's version
+        (below `version`, the answer was read from a master a failover has since replaced
+        without it) and, for a replayed answer, its idempotency entry `done`, which must be
+        there as it was read. A version alone does not tell the move: a promoted replica that
+        never got the replayed move may since have taken another one at that version. Either
+        missing is UNAVAILABLE: the retry finds no entry and decides the move anew (against
+        its expectedVersion, STALE_VERSION if the game moved on)."""
+        record_key, _, idem_key, _ = game_keys(game_id)
+        reads: list[Command] = [("HGET", record_key, "v")]
+        if done is not None and done.field:
+            reads.append(("HMGET", idem_key, done.field, f"f:{done.field}"))
+        replies = await self.acks.confirm_marked("replicated", f"{record_key}:w", "", *reads)
+        if replies is None:  # without RULES_REPLICA_ACK nothing is waited for or announced
+            return
+        stored = replies[0]
+        if stored is None or int(stored) < version:
             raise StoreUnavailable(f"{game_id} is behind v{version} on its master now")
+        if len(replies) > 1 and done is not None and not _same_entry(replies[1], done):
+            raise StoreUnavailable(f"{game_id}: {done.field} is not on its master now")
         await self.announce(game_id, version, status)
 
     async def confirmed_version(self, game_id: str) -> tuple[int, str] | None:
@@ -334,7 +360,8 @@ class RedisStore:
         unreadable); NotReplicated when they do not yet."""
         record_key = game_keys(game_id)[0]
         read = ("HGET", record_key, "r")
-        raw = await self.acks.confirm_marked("replicated", f"{record_key}:w", "", read)
+        replies = await self.acks.confirm_marked("replicated", f"{record_key}:w", "", read)
+        raw = None if replies is None else replies[0]
         try:
             record = None if raw is None else decode_record(game_id, raw)
         except UnreadableRecord:
@@ -453,7 +480,20 @@ class RedisStore:
         )
         if done:
             self.acks.confirmed("reissue", confirmed, CHANGE_NOT_REPLICATED)
+            await self._tell(game_id, {"gameId": game_id, "reissued": seat})
         return bool(done)
+
+    async def _tell(self, game_id: str, event: dict[str, object]) -> None:
+        """An event that is no version (a seat's token reissued) to the game's subscribers on
+        every replica; failing to publish fails nothing (service/core/reads/following.py)."""
+        channel = events_channel(game_id)
+        data = msgspec.json.encode(event)
+        try:
+            await self.commands.timed(
+                "announce", lambda: self.commands.execute([(self._publish, channel, data)], channel)
+            )
+        except StoreUnavailable as exc:
+            log.warning("event %s of %s not published (%s)", event, game_id, exc)
 
     def events(
         self, game_id: str, on_drop: Callable[[], None] = lambda: None

@@ -78,7 +78,7 @@ class ReplicaAcks:
     async def announce(self, game_id: str, version: int, status: str) -> None:
         """With RULES_REPLICA_ACK, the event of a confirmed version (the commit script leaves
         it out): one event of the latest version, since a subscriber is given every version
-        up to the one an event names (service/core/following.py). A write whose confirmation
+        up to the one an event names (service/core/reads/following.py). A write whose confirmation
         timed out is announced by its retry (`confirm_replicated`), by the store's own
         `follow_up`, or with the game's next version. Failing to publish fails nothing: the
         write stands, acknowledged; a subscriber catches up with the next event or when it
@@ -128,22 +128,21 @@ class ReplicaAcks:
         await asyncio.gather(*self._follow_ups, return_exceptions=True)
 
     async def confirm_marked(
-        self, command: str, marker: str, message: str, read: Command | None = None
-    ) -> Any:
+        self, command: str, marker: str, message: str, *reads: Command
+    ) -> list[Any] | None:
         """With RULES_REPLICA_ACK: return once enough replicas hold every write made so far on
         the master of `marker`'s slot, which a short-lived marker written there and WAIT on
-        its connection tell; else NotReplicated with `message` ("": a move's). A `read` of a
-        key in that slot goes first on the same connection: its reply, which the replicas
-        hold then, is returned."""
+        its connection tell; else NotReplicated with `message` ("": a move's). `reads` of keys
+        in that slot go first on the same connection: their replies, which the replicas hold
+        then, are returned (None without the setting: nothing was read)."""
         if not self.replica_ack:
             return None
-        reads = [] if read is None else [read]
         commands: list[Command] = [*reads, ("SET", marker, 1, "PX", MARKER_MS), self._wait]
         replies = await self.commands.timed(
             command, lambda: self.commands.execute(commands, marker)
         )
         self.confirmed(command, int(replies[-1]), message)
-        return replies[0] if reads else None
+        return replies[: len(reads)]
 
     async def script_acked(
         self, command: str, script: AsyncScript, keys: Sequence[str], args: list[Any], marker: str

@@ -4,7 +4,8 @@ endpoints, at least once, in order per game and endpoint.
 1. Fan-out. Each worker reads the outbox streams (one per tenant and lane, consumer group
    GROUP). For an entry it stores each event's body once under its message id and appends that
    id to the queue of every endpoint that wants it, one list per endpoint and game, all in one
-   script in the tenant's slot; then it acknowledges the entry. A worker that dies in between
+   script in the tenant's slot; then (with RULES_REPLICA_ACK once the replicas of the tenant's
+   slot hold that) it acknowledges the entry. A worker that dies in between
    leaves the entry pending; another takes it over (XAUTOCLAIM) and fans it out again, which
    changes nothing: message ids are fixed by the game, version and type, and an id already
    stored is not queued twice.
@@ -64,6 +65,7 @@ from service.webhooks.model import (
     failed_key,
     failing_key,
     log_key,
+    marker_key,
     message_id,
     message_key,
     parse_message_id,
@@ -191,8 +193,7 @@ class Deliverer:
             tenant = self.tenants[list(streams).index(key.decode())]
             if entries and not await self._replicated(lane, tenant):
                 continue  # left pending: reclaimed once the lease runs out
-            for entry, fields in entries:
-                await self._fan_out_entry(tenant, lane, entry, fields)
+            await self._fan_out_entries(tenant, lane, entries)
             if entries:
                 self.outbox_due.add(lane)  # maybe more
 
@@ -218,13 +219,42 @@ class Deliverer:
             )
             if reply[1] and not await self._replicated(lane, tenant):
                 continue
-            for entry, fields in reply[1]:
-                if fields:
-                    await self._fan_out_entry(tenant, lane, entry, fields)
+            await self._fan_out_entries(tenant, lane, [e for e in reply[1] if e[1]])
 
-    async def _fan_out_entry(
-        self, tenant: str, lane: int, entry: bytes, fields: dict[bytes, bytes]
+    async def _fan_out_entries(
+        self, tenant: str, lane: int, entries: list[tuple[bytes, dict[bytes, bytes]]]
     ) -> None:
+        """Fan the entries out, then acknowledge and delete them in the outbox, but with
+        RULES_REPLICA_ACK only once the replicas of the tenant's slot hold what the fan-out
+        wrote there: the outbox (the lane's slot) is often on another master, and an entry
+        deleted there while its fan-out dies with the tenant's master in a failover would be
+        an event lost for good. Left pending, it is fanned out again once its lease runs out,
+        which changes nothing the replicas already hold (a stored message id is not queued
+        twice)."""
+        if not entries:
+            return
+        for _, fields in entries:
+            await self._fan_out_entry(tenant, fields)
+        if not await self._fanned_out(tenant):
+            return
+        key = outbox_key(lane, tenant)
+        done = [entry for entry, _ in entries]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.xack(key, GROUP, *done)
+            pipe.xdel(key, *done)
+            await pipe.execute()
+
+    async def _fanned_out(self, tenant: str) -> bool:
+        """With RULES_REPLICA_ACK, whether the replicas of the tenant's slot hold every fan-out
+        written there so far (a marker after them, and WAIT); without the setting, True."""
+        try:
+            await self.store.confirm_marked("webhooks", marker_key(tenant), "")
+        except NotReplicated:
+            log.info("webhooks: the fan-out of %s waits for its replicas", tenant)
+            return False
+        return True
+
+    async def _fan_out_entry(self, tenant: str, fields: dict[bytes, bytes]) -> None:
         try:
             events = _events_decoder.decode(fields[b"e"])
             game_id = fields[b"g"].decode()
@@ -242,11 +272,6 @@ class Deliverer:
             body = _encoder.encode(event)
             args = [body, RETENTION, repr(now), game_id, message, event.type, oldest]
             await self._fan_out(keys=keys, args=args)
-        key = outbox_key(lane, tenant)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.xack(key, GROUP, entry)
-            pipe.xdel(key, entry)
-            await pipe.execute()
 
     # 2. Delivery
 

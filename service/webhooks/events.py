@@ -82,7 +82,7 @@ class SeatHappening(msgspec.Struct, rename="camel"):
 
 class Takeback(msgspec.Struct, rename="camel"):
     """game.takeback: the game went back to the state of `toVersion` as the new `version`
-    (service/core/takebacks.py): `seat` asked, `agreedBy` accepted (bots included; empty
+    (service/core/takebacks/policy.py): `seat` asked, `agreedBy` accepted (bots included; empty
     when the seat could take back alone)."""
 
     game_id: str

@@ -15,7 +15,7 @@ import msgspec
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
-from service.core.folding import replayed_steps
+from service.core.game.folding import replayed_steps
 from service.engine import encode_state, play, start
 from service.games import games
 from service.store.records import HistoryRecord, Record, label_digest, unfold
@@ -229,6 +229,7 @@ class Audit:
     versions: int = 0
     commits: int = 0
     applied_unknown: int = 0
+    answers: int = 0  # MoveApplied answers checked against the history (check_answers)
     problems: list[str] = field(default_factory=list)
 
 
@@ -268,6 +269,7 @@ async def audit(
         for intent in intents:
             if intent.game_id == played_game.id:
                 _check_intent(result, intent, idem)
+                check_answers(result, intent, history)
     return result
 
 
@@ -367,7 +369,7 @@ def _check_intent(result: Audit, intent: Intent, idem: dict[str, int]) -> None:
         if not applied:
             result.problems.append(f"{intent.key}: acknowledged but not in the history")
         for attempt in intent.attempts:
-            if attempt.outcome == APPLIED and attempt.version != idem.get(field_key):
+            if attempt.outcome in (APPLIED, REPLAYED) and attempt.version != idem.get(field_key):
                 result.problems.append(f"{intent.key}: told v{attempt.version}, stored otherwise")
     elif intent.rejected is not None and applied:
         result.problems.append(f"{intent.key}: rejected ({intent.rejected}) but applied")
@@ -375,6 +377,45 @@ def _check_intent(result: Audit, intent: Intent, idem: dict[str, int]) -> None:
         result.applied_unknown += 1
     if intent.expected is not None and intent.expected < intent.seen and applied:
         result.problems.append(f"{intent.key}: a stale expectedVersion was applied")
+
+
+def check_answers(result: Audit, intent: Intent, history: list[HistoryRecord]) -> None:
+    """Every MoveApplied answer, first or replayed, against the stored history, as a client
+    that kept its answers would check it: the version it names ends the commit of the move
+    sent. Walking back from it over the forced steps the server applied after the decision
+    (`forced: true`, which the answer's version includes) reaches the move, by its seat, at
+    expectedVersion + 1 when one was sent; the version after it, if any, starts another
+    commit. A move acknowledged and then lost in a failover fails this (another move, or
+    none, at its version)."""
+    versions = [entry.version for entry in history]
+    if versions != list(range(1, len(history) + 1)):
+        return  # `replay` reports it
+    for attempt in intent.attempts:
+        if attempt.outcome not in (APPLIED, REPLAYED) or attempt.version is None:
+            continue
+        result.answers += 1
+        told = attempt.version
+        if not 1 <= told <= len(history):
+            result.problems.append(
+                f"{intent.key}: told v{told} ({attempt.outcome}), the game has {len(history)}"
+            )
+            continue
+        start = told
+        while start > 1 and history[start - 1].forced:
+            start -= 1
+        entry = history[start - 1]
+        sent = (intent.seat, _plain(intent.move))
+        ends = told == len(history) or not history[told].forced
+        if entry.forced or (entry.seat, _plain(entry.move)) != sent or not ends:
+            result.problems.append(
+                f"{intent.key}: told v{told} ({attempt.outcome}) for seat {intent.seat} "
+                f"{_plain(intent.move)}, the history holds seat {entry.seat} "
+                f"{_plain(entry.move)} at v{start}"
+            )
+        elif intent.expected is not None and start != intent.expected + 1:
+            result.problems.append(
+                f"{intent.key}: told v{told}, its move is at v{start}, expected {intent.expected}"
+            )
 
 
 def summary(record: Record_, audit_result: Audit, lost: int) -> dict[str, int]:

@@ -92,3 +92,77 @@ class Link:
         for task in self.tasks:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+class Endpoint:
+    """A TCP proxy that stands for "the master" (a primary endpoint that follows a failover):
+    `move(port)` sends every connection's next commands to the server on `port`, the clients'
+    connections staying open, as a store that fails over under a request in flight sees it."""
+
+    def __init__(self, upstream: int) -> None:
+        self.upstream = upstream
+        self.port = 0
+        self.server: asyncio.Server | None = None
+        self.connections: list[_Spliced] = []
+
+    async def start(self) -> Endpoint:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+        return self
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    async def _serve(
+        self, client_in: asyncio.StreamReader, client_out: asyncio.StreamWriter
+    ) -> None:
+        spliced = _Spliced(client_in, client_out)
+        self.connections.append(spliced)
+        await spliced.attach(self.upstream)
+
+    async def move(self, port: int) -> None:
+        """From now on every connection speaks to the server on `port` (call it between
+        commands: a reply on its way from the old server is dropped)."""
+        self.upstream = port
+        for spliced in self.connections:
+            await spliced.attach(port)
+
+    async def aclose(self) -> None:
+        if self.server is not None:
+            self.server.close()
+        for spliced in self.connections:
+            await spliced.detach()
+            spliced.client_out.close()
+
+
+class _Spliced:
+    """One client connection of an `Endpoint` and its current server connection."""
+
+    def __init__(self, client_in: asyncio.StreamReader, client_out: asyncio.StreamWriter) -> None:
+        self.client_in = client_in
+        self.client_out = client_out
+        self.server_out: asyncio.StreamWriter | None = None
+        self.pumps: list[asyncio.Task[None]] = []
+
+    async def attach(self, port: int) -> None:
+        await self.detach()
+        server_in, self.server_out = await asyncio.open_connection("127.0.0.1", port)
+        self.pumps = [
+            asyncio.create_task(_pump(self.client_in, self.server_out)),
+            asyncio.create_task(_pump(server_in, self.client_out)),
+        ]
+
+    async def detach(self) -> None:
+        for task in self.pumps:
+            task.cancel()
+        await asyncio.gather(*self.pumps, return_exceptions=True)
+        if self.server_out is not None:
+            self.server_out.close()
+
+
+async def _pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    with contextlib.suppress(OSError):
+        while chunk := await reader.read(65536):
+            writer.write(chunk)
+            await writer.drain()

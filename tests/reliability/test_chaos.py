@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -24,8 +25,9 @@ from loadtests.chaos_traffic import Answer, Followed, Traffic
 from service.app import create_app
 from service.settings import Settings
 from service.store import connect
+from service.store.records import HistoryRecord
 from tests.conftest import client_for
-from tests.reliability.players import GAME, Intent
+from tests.reliability.players import GAME, Audit, Intent, Request, check_answers
 from tests.support.waiting import until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -189,3 +191,42 @@ async def test_the_audit_finds_a_lost_move_a_rollback_a_gap_and_an_untyped_error
     untyped = [p for p in found.problems if p.startswith("HTTP")]
     assert len(untyped) == 2 and "502" in untyped[0], found.problems
     assert len(found.late) == 1 and found.figures["unavailable_just_after_faults"] == 1
+
+
+def test_every_answer_is_checked_against_the_history_forced_steps_included() -> None:
+    """The answer of a move names the version after the forced steps the server applied
+    behind it (a TREELINGS seat left one colour to take: `forced: true`, the other seat's), so
+    the entry AT the answer's version may be another seat's forced move; the move is where the
+    commit begins, at expectedVersion + 1. A move acknowledged and then replaced by another
+    at its version (lost in a failover) is found, replayed answers as well as first ones."""
+    yellow, brown = (
+        {"type": "takeColour", "colour": "yellow"},
+        {"type": "takeColour", "colour": "brown"},
+    )
+    history = [
+        HistoryRecord(1, 0, {"type": "place"}, "a"),
+        HistoryRecord(2, 1, yellow, "b"),
+        HistoryRecord(3, 0, brown, "c", forced=True),  # the commit of v2 ends at v3
+        HistoryRecord(4, 0, {"type": "place"}, "d"),
+    ]
+
+    def told(move: Any, seat: int, expected: int, version: int, outcome: str) -> Intent:
+        intent = Intent("g", seat, move, "k", expected, expected)
+        intent.attempts.append(Request("apply", 0, 0.0, 0.0, outcome, version))
+        return intent
+
+    clean = Audit()
+    check_answers(clean, told(yellow, 1, 1, 3, "APPLIED"), history)
+    check_answers(clean, told(yellow, 1, 1, 3, "REPLAYED"), history)
+    check_answers(clean, told({"type": "place"}, 0, 3, 4, "APPLIED"), history)
+    assert (clean.answers, clean.problems) == (3, [])
+
+    for wrong in (
+        told(brown, 0, 1, 3, "REPLAYED"),  # another move holds that version: lost
+        told(yellow, 1, 1, 2, "APPLIED"),  # a version inside the commit's run, not its end
+        told(yellow, 1, 0, 3, "APPLIED"),  # not at expectedVersion + 1
+        told(yellow, 1, 1, 5, "APPLIED"),  # beyond the game
+    ):
+        found = Audit()
+        check_answers(found, wrong, history)
+        assert len(found.problems) == 1, (wrong, found.problems)

@@ -21,7 +21,7 @@ from service.settings import Settings
 from service.store import RedisStore, StoreUnavailable, connect
 from service.store.embedded import EmbeddedRedis, ask
 from tests.conftest import client_for
-from tests.reliability.replicas import Link, Pair, linked, replica_of
+from tests.reliability.replicas import Endpoint, Link, Pair, linked, replica_of
 from tests.support import gql
 from tests.support.play import create_game
 from tests.support.waiting import until
@@ -62,10 +62,19 @@ async def _seat_and_move(http: httpx.AsyncClient, game_id: str, tokens: list[str
 
 
 async def _apply(
-    http: httpx.AsyncClient, game_id: str, token: str, move: Any, key: str
+    http: httpx.AsyncClient,
+    game_id: str,
+    token: str,
+    move: Any,
+    key: str,
+    expected: int | None = None,
 ) -> dict[str, Any]:
-    """applyMove's whole GraphQL answer (data or errors)."""
-    variables = {"input": {"gameId": game_id, "move": move, "idempotencyKey": key}}
+    """applyMove's whole GraphQL answer (data or errors); with `expected`, as a careful client
+    sends it (expectedVersion and a key)."""
+    decision = {"gameId": game_id, "move": move, "idempotencyKey": key}
+    variables = {
+        "input": decision if expected is None else {**decision, "expectedVersion": expected}
+    }
     response = await http.post(
         "/graphql",
         json={"query": gql.APPLY, "variables": variables},
@@ -378,3 +387,91 @@ async def test_a_replayed_answer_is_confirmed_only_for_a_version_its_master_hold
         await pubsub.aclose()
         await listener.aclose()
         await store.close()
+
+
+async def _history_at(url: str, game_id: str, version: int) -> dict[str, Any]:
+    async with app_on(url) as http:
+        body = {"query": gql.HISTORY, "variables": {"id": game_id, "after": version - 1}}
+        game = (await http.post("/graphql", json=body)).json()["data"]["game"]
+        entry: dict[str, Any] = game["history"][0]
+        return entry
+
+
+async def test_a_replay_read_before_a_failover_is_not_confirmed_by_the_promoted_master(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A retry finds its key's entry on the old master (its first try was answered UNAVAILABLE:
+    the replica had not confirmed it); before the retry confirms it, the old master dies and
+    its replica, which never got that move, is promoted and takes another move at the same
+    version. The retry's confirmation runs on the promoted master: it must not answer the
+    first result (`replayed: true` with a move the game does not hold), but UNAVAILABLE; the
+    next retry then learns that the game moved on (STALE_VERSION). Before, the confirmation
+    compared the stored version only (at least the answer's: yes) and the replay was
+    acknowledged for a move that no server held."""
+    master = EmbeddedRedis().start()
+    link = await Link(master.port).start()
+    replica = replica_of(link.port)
+    endpoint = await Endpoint(master.port).start()  # "the master", as the service reaches it
+    standby: EmbeddedRedis | None = None
+    paused, released = asyncio.Event(), asyncio.Event()
+    confirm = RedisStore.confirm_replicated
+
+    async def held(self: RedisStore, *args: Any, **kwargs: Any) -> None:
+        if not paused.is_set():  # the first replay: between its read and its confirmation
+            paused.set()
+            await released.wait()
+        await confirm(self, *args, **kwargs)
+
+    try:
+        await linked(master, replica)
+        async with app_on(endpoint.url) as http:
+            game_id, tokens = await _new_game(http, "ack-replay-failover")
+            body = {"query": gql.GAME, "variables": {"id": game_id}}
+            seen = (await http.post("/graphql", json=body)).json()["data"]["game"]
+            token = tokens[seen["toAct"][0]]
+            headers = {"authorization": f"Bearer {token}"}
+            seen = (await http.post("/graphql", json=body, headers=headers)).json()["data"]["game"]
+            version, moves = seen["version"], [m["move"] for m in seen["legalMoves"]]
+            mine, theirs = moves[0], moves[-1]
+            assert mine != theirs
+            link.cut = True  # the replica gets nothing from now on
+            async with app_on(endpoint.url, UNCONFIRMED) as cut:
+                first = await _apply(cut, game_id, token, mine, "first", version)
+            assert _code(first) == "UNAVAILABLE", first  # on the master only
+            monkeypatch.setattr(RedisStore, "confirm_replicated", held)
+            retry = asyncio.create_task(_apply(http, game_id, token, mine, "first", version))
+            await asyncio.wait_for(paused.wait(), 60)  # it read the entry from the old master
+
+            # the failover: the replica (without the move) promoted, the endpoint moved to it
+            await link.aclose()
+            ask(replica.port, "REPLICAOF", "NO", "ONE")
+            standby = replica_of(replica.port)
+            await linked(replica, standby)
+            await endpoint.move(replica.port)
+            master.kill()
+            async with app_on(replica.url) as other:  # another decision at the same version
+                taken = (await _apply(other, game_id, token, theirs, "second", version))["data"]
+            assert taken["applyMove"]["game"]["version"] == version + 1, taken
+
+            released.set()
+            answer = await retry
+            if "errors" not in answer:  # what it must not be: a replay of a move nobody holds
+                told = answer["data"]["applyMove"]
+                held_there = await _history_at(replica.url, game_id, told["game"]["version"])
+                assert held_there["move"] == mine, (told, held_there)
+            assert _code(answer) == "UNAVAILABLE", answer
+            again = (await _apply(http, game_id, token, mine, "first", version))["data"]
+            assert again["applyMove"] == {
+                "__typename": "MoveRejected",
+                "code": "STALE_VERSION",
+                "message": again["applyMove"]["message"],
+                "currentVersion": version + 1,
+            }, again
+        assert (await _history_at(replica.url, game_id, version + 1))["move"] == theirs
+    finally:
+        released.set()
+        await link.aclose()
+        await endpoint.aclose()
+        for server in (standby, replica, master):
+            if server is not None:
+                server.cleanup()

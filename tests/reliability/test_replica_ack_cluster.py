@@ -5,6 +5,7 @@ over, every acknowledged write is there."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import secrets
 import signal
@@ -15,7 +16,7 @@ from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
 from service.settings import Settings
-from service.store import NotReplicated, RedisStore, StoreUnavailable, connect
+from service.store import Done, NotReplicated, RedisStore, StoreUnavailable, connect
 from service.store.embedded import EmbeddedRedis, EmbeddedRedisCluster, ask, free_port
 from service.store.embedded import _cluster_options as cluster_options
 from service.store.jobs import LANES
@@ -84,7 +85,12 @@ class ReplicatedCluster:
             infos = [ask(r.port, "INFO", "replication").decode() for r in self.replicas]
             return all("master_link_status:up" in info.split() for info in infos)
 
+        def served() -> bool:  # a replica answers READONLY reads only once it sees every slot
+            infos = [ask(r.port, "CLUSTER", "INFO").decode() for r in self.replicas]
+            return all("cluster_state:ok" in info.split() for info in infos)
+
         await until(linked, "every replica to copy its master")
+        await until(served, "every replica to see the whole cluster")
         return self
 
     def cleanup(self) -> None:
@@ -209,6 +215,68 @@ async def test_a_frozen_replica_holds_back_its_shard_only_and_a_failover_keeps_e
 
     await until(replayed, "the old master to rejoin as a replica")
     assert await _on_replica(master, game) == 4
+
+
+async def test_a_replay_read_from_a_master_is_not_confirmed_by_the_replica_that_replaced_it(
+    cluster: ReplicatedCluster, store: RedisStore
+) -> None:
+    """A move's first try is on its master only (the replica lags, cut off: UNAVAILABLE); its
+    retry reads the key's entry there; then the master dies, the replica that never got the
+    move takes over and takes another move at that version. The retry's confirmation reaches
+    the slot's new master (once the store has read the map of slots again): the version is
+    there, the entry is not, so it is UNAVAILABLE, not a replay of a move the game does not
+    hold (the version alone, all the confirmation compared before, would pass)."""
+    quick = dataclasses.replace(SETTINGS, replica_ack_timeout_ms=200)
+    hurried = RedisStore(connect(quick, cluster.url), quick)
+    try:
+        assert isinstance(hurried.redis, RedisCluster)
+        await hurried.redis.initialize()
+        game, _ = await _games_on_two_shards(store)
+        master = next(
+            m for m in cluster.masters if f"127.0.0.1:{m.port}" == _master_of(store, game)
+        )
+        replica = cluster.replica_of(cluster.node_id(master))
+        assert replica.process is not None
+        os.kill(replica.process.pid, signal.SIGSTOP)
+        try:
+            ask(master.port, "CLIENT", "KILL", "TYPE", "replica")  # what follows never reaches it
+            with pytest.raises(NotReplicated):
+                await hurried.commit(game, 1, factories.record(2), [factories.history_entry(2)],
+                                     "0:mine", "mine")  # fmt: skip
+            record, done = await store.load(game, "0:mine")  # the retry's read, on the old master
+            assert record is not None and done == Done(2, "mine", "0:mine")
+            master.kill()
+        finally:
+            os.kill(replica.process.pid, signal.SIGCONT)
+        ask(replica.port, "CLUSTER", "FAILOVER", "TAKEOVER")
+
+        async def theirs() -> bool:  # another move at version 2, on the new master
+            try:
+                await hurried.commit(game, 1, factories.record(2), [factories.history_entry(2, 1)],
+                                     "1:theirs", "theirs")  # fmt: skip
+            except NotReplicated:
+                return True  # written; no replica to confirm it yet
+            except StoreUnavailable:
+                return False  # the dead master, or a map not read again yet
+            raise AssertionError("acknowledged without a replica")
+
+        await until(theirs, "the replica to take over")
+        master.start()  # back, as the new master's replica: WAITs are confirmed again
+
+        async def confirmed() -> bool:
+            try:
+                await store.confirm_replicated(game, 2, "ACTIVE")  # the version alone: it is there
+            except StoreUnavailable:
+                return False
+            return True
+
+        await until(confirmed, "the old master to rejoin as a replica")
+        with pytest.raises(StoreUnavailable) as refused:
+            await store.confirm_replicated(game, record.version, record.status(), done)
+        assert not isinstance(refused.value, NotReplicated)
+        assert (await store.load(game, "0:mine"))[1] is None  # its retry decides the move anew
+    finally:
+        await hurried.close()
 
 
 async def _exists_on_replica(replica: EmbeddedRedis, key: str) -> bool:

@@ -6,6 +6,7 @@ Real servers: a master and a replica (frozen with SIGSTOP, or its link cut), the
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hashlib
 import json
@@ -16,20 +17,23 @@ from typing import Any
 
 import httpx
 import msgspec
+import pytest
 from redis.asyncio import Redis
 
 from service import metrics
 from service.app import create_app
 from service.settings import Settings
-from service.store import connect
+from service.store import RedisStore, connect
 from service.store.embedded import EmbeddedRedis
-from service.store.jobs import LANES
-from service.store.outbox import enabled_key
-from service.webhooks.model import Endpoint, endpoint_decoder, endpoints_key
+from service.store.jobs import LANES, lane_of
+from service.store.outbox import enabled_key, outbox_key
+from service.webhooks.deliverer import Deliverer
+from service.webhooks.model import Endpoint, endpoint_decoder, endpoints_key, message_key
 from tests.conftest import client_for
 from tests.reliability.replicas import Link, Pair, linked, replica_of
 from tests.support.play import create_game
 from tests.support.tenants import ACME
+from tests.support.waiting import until
 from tests.webhooks.harness import SETTINGS as HOOKS_SETTINGS
 from tests.webhooks.harness import WORKER, receiver_process, register, worker_process
 from tests.webhooks.webhook_tenants import (
@@ -89,7 +93,7 @@ async def _reissued(port: int, game_id: str, seat: int) -> str | None:
 
 
 def _token_hash(token: str) -> str:
-    """As service/core/access.py stores it: the sha256 of the part after "<seat>."."""
+    """As service/core/access/keys.py stores it: the sha256 of the part after "<seat>."."""
     return hashlib.sha256(token.partition(".")[2].encode()).hexdigest()
 
 
@@ -307,7 +311,7 @@ async def test_events_of_an_unconfirmed_commit_reach_no_receiver_before_the_repl
         **WORKER,
         "RULES_REPLICA_ACK": "1",
         "RULES_REPLICA_ACK_TIMEOUT_MS": "1000",
-        "RULES_WEBHOOK_TIMEOUT_SECONDS": "2",  # a read entry is taken over after 3 s idle
+        "RULES_WEBHOOK_TIMEOUT_SECONDS": "1",  # a read entry is taken over after 2 s idle
     }
     with receiver_process() as receiver:
         await receiver.ready()
@@ -338,3 +342,69 @@ async def test_events_of_an_unconfirmed_commit_reach_no_receiver_before_the_repl
                     json.loads(line["body"]) for line in lines if "game.finished" in line["body"]
                 ]
                 assert finished[0]["data"]["gameId"] == game_id, finished
+
+
+async def test_an_outbox_entry_is_deleted_only_once_the_replicas_hold_its_fan_out(
+    pair: Pair, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker fans an outbox entry out into the tenant's slot (the message, the endpoint's
+    queue and due set), then deletes it from the outbox. On a cluster the outbox (the lane's
+    slot) and the tenant's slot are often on two masters: deleted while the fan-out is on the
+    tenant's master only, the event is lost for good when that master fails over (a chaos run
+    counted a `game.finished` that never arrived). With RULES_REPLICA_ACK the entry stays
+    pending until the tenant's replicas hold its fan-out, and is fanned out again (no second
+    delivery: the message id is stored) once its lease runs out. Here the replica freezes
+    right after the outbox entry was confirmed, before the fan-out."""
+    settings = dataclasses.replace(HOOKS_SETTINGS, **ACKED)
+    quick = dataclasses.replace(
+        settings, **UNCONFIRMED, webhook_timeout_seconds=1.0, worker_reclaim_seconds=1.0
+    )
+    confirmed = Deliverer._replicated
+
+    async def then_frozen(self: Deliverer, lane: int, tenant: str) -> bool:
+        replicated = await confirmed(self, lane, tenant)
+        pair.freeze()
+        return replicated
+
+    with receiver_process() as receiver:
+        await receiver.ready()
+        redis = connect(Settings(), pair.master.url)
+        store = RedisStore(connect(quick, pair.master.url), quick)
+        deliverer = Deliverer(store, quick, "fan-out-test", ["acme"])
+        try:
+            async with client_for(create_app(settings, pair.master.url)) as http:
+                created = await create_game(http, key=ACME, seed="ack-fan-out")
+                game_id, token = created["game"]["id"], created["seats"][0]["token"]
+                await register(redis, "acme", receiver.url("/ok"))
+                resigned = await http.post(
+                    f"/v1/games/{game_id}/resign", headers={"authorization": f"Bearer {token}"}
+                )
+                assert resigned.status_code == 200, resigned.text  # the replica has it
+            outbox = outbox_key(lane_of(game_id), "acme")
+            assert await redis.xlen(outbox) == 1
+            monkeypatch.setattr(Deliverer, "_replicated", then_frozen)
+            try:
+                await deliverer._pass()
+                assert await redis.exists(message_key("acme", f"msg_{game_id}.1.game.finished"))
+                assert await redis.xlen(outbox) == 1, "deleted before the replica had its fan-out"
+            finally:
+                monkeypatch.undo()
+                pair.thaw()
+
+            async def deleted() -> bool:
+                await deliverer._pass()
+                return bool(await redis.xlen(outbox) == 0)
+
+            await until(deleted, "the entry fanned out again once its lease ran out, and deleted")
+            lines = await receiver.until(
+                lambda lines: any("game.finished" in line["body"] for line in lines),
+                "the ending delivered",
+            )
+            if deliverer.tasks:
+                await asyncio.wait(deliverer.tasks)
+            finished = [line for line in receiver.lines() if "game.finished" in line["body"]]
+            assert len(finished) == 1, lines  # fanned out twice, queued and delivered once
+        finally:
+            await deliverer.client.aclose()
+            await store.close()
+            await redis.aclose()

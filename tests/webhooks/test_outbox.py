@@ -18,7 +18,7 @@ import msgspec
 import pytest
 
 from service.app import create_app
-from service.core.decisions import enforce_clock
+from service.core.moves.decisions import enforce_clock
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.jobs import LANES, lane_of

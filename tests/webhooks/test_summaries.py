@@ -9,7 +9,8 @@ import time
 
 import msgspec
 
-from service.core.decisions import acting, advance
+from service.core.game.loaded_game import acting
+from service.core.moves.decisions import advance
 from service.engine import play, start
 from service.engine.play import encode_state
 from service.engine.texts import COMMON, PSEUDO, Message, Param, is_pseudo
