@@ -63,7 +63,7 @@ def _command(server: str, app: str, port: int) -> list[str]:
         ]  # fmt: skip
     return [
         sys.executable, "-m", "uvicorn", "--factory", app,
-        "--loop", "uvloop", "--http", "httptools", "--no-access-log",
+        "--loop", "uvloop", "--http", "httptools", "--ws", "wsproto", "--no-access-log",
         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
     ]  # fmt: skip
 

@@ -4,6 +4,7 @@ routes wired together (docs/architecture.md)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 import threading
@@ -26,16 +27,18 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from service import logs, metrics
 from service.api.edge.caching import Caching
 from service.api.edge.compression import compressed
-from service.api.edge.guard import Admission, Guard
+from service.api.edge.guard import Admission, Guard, Occupancy
+from service.api.edge.pacing import Pacer
 from service.api.edge.problems import unrouted
 from service.api.edge.ratelimit import RateLimiter
 from service.api.graphql.app import GRAPHIQL_DIR, GraphQLApp
 from service.api.rest import routes as rest
+from service.api.rest.events import Streams
 from service.api.rest.openapi import openapi
 from service.api.rest.records import VERIFY_PATH
 from service.bots.hints import HintPool
 from service.core import GameService
-from service.core.record_format import MAX_RECORD_BYTES
+from service.core.records.format import MAX_RECORD_BYTES
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.webhooks.endpoints import EndpointStore
@@ -58,6 +61,7 @@ CORS_REQUEST_HEADERS = [
     "X-API-Key",
     "X-Act-As-Seat",
     "Prefer",
+    "Last-Event-ID",  # EventSource's, when it resumes a server-sent event stream
 ]
 CORS_RESPONSE_HEADERS = [
     "ETag",
@@ -77,10 +81,12 @@ class Drain:
     uvicorn's graceful shutdown (stop accepting, finish the requests in flight, the lifespan's
     shutdown, the signal raised again). uvicorn installs its handler before it starts the
     lifespan, which wraps it here: the same for `python -m service` and for the container's
-    `uvicorn --factory`. A second SIGTERM, and SIGINT (Ctrl-C), stop at once."""
+    `uvicorn --factory`. A second SIGTERM, and SIGINT (Ctrl-C), stop at once. `on_stop` runs
+    as the server's handler is called: what would hold its shutdown open (event streams) ends."""
 
-    def __init__(self, delay: float) -> None:
+    def __init__(self, delay: float, on_stop: Callable[[], None] = lambda: None) -> None:
         self.delay = delay
+        self.on_stop = on_stop
         self.draining = False
 
     def install(self) -> Callable[[], None]:
@@ -94,13 +100,18 @@ class Drain:
             return lambda: None
         loop = asyncio.get_running_loop()
 
+        def stop(signum: int) -> None:
+            self.on_stop()
+            server_handler(signum, None)
+
         def begin(signum: int) -> None:
             log.info("SIGTERM: not ready; shutting down in %g s", self.delay)
-            loop.call_later(self.delay, server_handler, signum, None)
+            loop.call_later(self.delay, stop, signum)
 
         def on_sigterm(signum: int, frame: FrameType | None) -> None:
             if self.draining or self.delay <= 0:
                 self.draining = True
+                loop.call_soon_threadsafe(self.on_stop)
                 server_handler(signum, frame)
             else:
                 self.draining = True  # /readyz answers 503 from now on
@@ -115,7 +126,14 @@ class Drain:
         return undo
 
 
+# Python's default (700 allocations) runs the young collection, and with it the older ones,
+# so often that with thousands of sockets open the collector cost more than the sockets' sends
+# (docs/performance.md, "Live updates"): fewer, larger collections.
+GC_THRESHOLDS = (50_000, 20, 100)
+
+
 def create_app(settings: Settings, redis_url: str) -> ASGIApp:
+    gc.set_threshold(*GC_THRESHOLDS)
     store = RedisStore(connect(settings, redis_url), settings)
     hints = HintPool(settings.hint_processes, settings.hint_grace_ms)
     game_service = GameService(
@@ -135,12 +153,16 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     )
     admission = Admission(limiter)
     endpoints, tenant_events = EndpointStore(store, settings), TenantEvents(store)
-    graphql = GraphQLApp(game_service, settings, admission, endpoints, tenant_events)
+    # gameEvents and server-sent event streams share the live subscriptions per address and
+    # the pacing of replays (service/api/edge/pacing.py)
+    live, pacer = Occupancy(settings.max_subscriptions_per_address), Pacer(admission)
+    graphql = GraphQLApp(game_service, settings, admission, endpoints, tenant_events, live, pacer)
+    streams = Streams(live, pacer)
 
     async def healthz(request: Request) -> Response:
         return PlainTextResponse("ok")
 
-    drain = Drain(settings.shutdown_delay_seconds)
+    drain = Drain(settings.shutdown_delay_seconds, streams.close)
 
     async def readyz(request: Request) -> Response:
         if drain.draining:
@@ -170,7 +192,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         routes=[
             Route("/graphql", graphql, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
-            *rest.routes(game_service, endpoints, tenant_events, settings.max_json_depth),
+            *rest.routes(game_service, endpoints, tenant_events, settings.max_json_depth, streams),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", metrics_route),

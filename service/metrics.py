@@ -82,6 +82,19 @@ REQUESTS_IN_FLIGHT = Gauge(
     "rules_requests_in_flight", "HTTP requests being answered now.", registry=REGISTRY
 )
 REQUESTS_IN_FLIGHT.set_function(lambda: IN_FLIGHT.value)
+FOLLOWING = Tally()
+LIVE_FOLLOWERS = Gauge(
+    "rules_live_followers",
+    "gameEvents subscriptions and event streams following a game now.",
+    registry=REGISTRY,
+)
+LIVE_FOLLOWERS.set_function(lambda: FOLLOWING.value)
+LIVE_RENDERS = Counter(
+    "rules_live_renders_total",
+    "Live frames rendered (gameEvents, REST's server-sent events): once per audience and "
+    "version, however many sockets or streams get it.",
+    registry=REGISTRY,
+)
 MOVES = Counter(
     "rules_moves_total",
     "Decisions submitted, by game and outcome (ACCEPTED or a reject code).",

@@ -35,7 +35,7 @@ def service_processes(
             port = free_port()
             processes.append(
                 subprocess.Popen(
-                    [sys.executable, "-m", "uvicorn", "--factory", "service.app:from_env",
+                    [sys.executable, "-m", "uvicorn", "--factory", "service.app:from_env", "--ws", "wsproto",
                      "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
                      "--no-proxy-headers"],
                     env={

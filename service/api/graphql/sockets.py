@@ -17,12 +17,14 @@ import asyncio
 import logging
 from typing import Any, cast
 
+import msgspec
 from graphql import GraphQLError, OperationDefinitionNode, OperationType
 from starlette.websockets import WebSocketDisconnect
 from starlette.websockets import WebSocketDisconnected as SendAfterClose
 from strawberry.http.exceptions import WebSocketDisconnected
 from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import (
     BaseGraphQLTransportWSHandler,
+    Operation,
 )
 from strawberry.subscriptions.protocols.graphql_transport_ws.types import Message
 from strawberry.subscriptions.protocols.graphql_ws.handlers import BaseGraphQLWSHandler
@@ -140,6 +142,29 @@ class TransportHandler(Hardening, BaseGraphQLTransportWSHandler[dict[str, Any], 
         await super().handle_subscribe(message)
         self.hold(getattr(self.operations.get(message["id"]), "task", None))
 
+    async def run_operation(self, operation: Operation[dict[str, Any], None]) -> None:
+        """A gameEvents subscription with its frames rendered once per audience (live.py);
+        any other operation as strawberry runs it."""
+        live = self.view.live
+        plan = live and live.plan(operation.query, operation.operation_name)
+        if not plan:
+            await super().run_operation(operation)
+            return
+        prefix = f'{{"id":{msgspec.json.encode(operation.id).decode()},"type":"next","payload":'
+
+        async def send(payload: str) -> None:
+            if not operation.completed:
+                await self.websocket.send_text(prefix + payload + "}")
+
+        try:
+            if not await live.stream(plan, self.context, operation.variables, send):
+                await super().run_operation(operation)
+                return
+            await operation.send_operation_message({"id": operation.id, "type": "complete"})
+        except Exception as error:
+            await self.handle_task_exception(error)
+            self.operations.pop(operation.id, None)
+
     async def handle_task_exception(self, error: Exception) -> None:
         if isinstance(error, DISCONNECTS):  # the client left; uvicorn logs the close
             log.debug("socket closed during an operation: %s", type(error).__name__)
@@ -183,6 +208,35 @@ class LegacyHandler(Hardening, BaseGraphQLWSHandler[dict[str, Any], None]):
             return
         await super().handle_start(message)
         self.hold(self.tasks.get(message["id"]))
+
+    async def handle_async_results(
+        self,
+        operation_id: str,
+        query: str,
+        operation_name: str | None,
+        variables: dict[str, object] | None,
+    ) -> None:
+        """A gameEvents subscription with its frames rendered once per audience (live.py), as
+        on graphql-transport-ws; any other as strawberry runs it."""
+        live = self.view.live
+        plan = live and live.plan(query, operation_name)
+        if not plan:
+            await super().handle_async_results(operation_id, query, operation_name, variables)
+            return
+        prefix = f'{{"type":"data","id":{msgspec.json.encode(operation_id).decode()},"payload":'
+
+        async def send(payload: str) -> None:
+            await self.websocket.send_text(prefix + payload + "}")
+
+        try:
+            if not await live.stream(plan, self.context, variables, send):
+                await super().handle_async_results(operation_id, query, operation_name, variables)
+                return
+            await self.send_message({"type": "complete", "id": operation_id})
+        except asyncio.CancelledError:  # stopped by the client, as strawberry answers it
+            await self.send_message({"type": "complete", "id": operation_id})
+        finally:
+            self.tasks.pop(operation_id, None)
 
     def _not_subscription(self, query: str) -> tuple[str, str, dict[str, Any]] | None:
         """A refusal of a document that is not only subscriptions (strawberry refuses

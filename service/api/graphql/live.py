@@ -1,0 +1,260 @@
+"""gameEvents rendered once per audience: every socket that would get the same frame gets the
+same text.
+
+What an event of `gameEvents` sends is the subscriber's selection run over the event
+(`GameEvent`, and through `game` the game at that version as the subscriber sees it). That
+depends on the document, the variables its selection reads, the subscriber (its token, the
+tenant key of its upgrade request, its language) and the event: nothing else. So the `next`
+payload is rendered once per (audience, game, version, status) and every socket of that
+audience is sent the same text; a thousand spectators of a game cost one render per version,
+a seat's private view one render per seat. Each subscriber still follows the game on its own
+(service/core/reads/following.py: its position, catch-up and resume); only rendering is shared.
+
+A document takes this path when it is valid, its operation is a subscription of `gameEvents`
+alone (no directive on it) and its variables coerce; strawberry streams everything else, and
+refuses what is wrong, as before. tests/api/graphql/test_live.py proves both paths send the
+same frames.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from contextlib import aclosing
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import msgspec
+from graphql import (
+    DocumentNode,
+    ExecutionResult,
+    Executor,
+    FieldNode,
+    GraphQLError,
+    GraphQLSchema,
+    OperationType,
+    VariableNode,
+    create_source_event_stream,
+    execute_subscription_event,
+    get_operation_ast,
+    specified_rules,
+    visit,
+)
+from graphql.language import Visitor
+from strawberry.schema.schema import validate_document
+
+from service import metrics
+from service.api.edge.frames import Frames
+from service.api.edge.guard import client_address
+from service.api.edge.localized import language
+from service.api.edge.pacing import Pacer
+from service.api.graphql.documents import Documents, Lru
+from service.api.graphql.schema import typed_errors
+
+ROOT = "gameEvents"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A gameEvents document that takes the shared path."""
+
+    document: DocumentNode
+    operation_name: str | None
+    read: tuple[str, ...]  # the variables its selection reads (the root's arguments do not)
+    document_key: tuple[str, str | None]  # its query text and operation name
+
+
+class Audience:
+    """The subscribers that get the same frames, and the executor that renders them."""
+
+    __slots__ = ("executor", "key", "members", "speech")
+
+    def __init__(self, key: tuple[Any, ...], executor: Executor[Any], speech: str) -> None:
+        self.key, self.executor, self.speech, self.members = key, executor, speech, 0
+
+
+class Live:
+    """The shared path of one schema: plans by document, and the frames rendered."""
+
+    def __init__(
+        self,
+        schema: GraphQLSchema,
+        documents: Documents,
+        log_errors: Callable[[list[GraphQLError]], None],
+        pacer: Pacer,
+        size: int = 2048,
+    ) -> None:
+        self.schema = schema
+        self.documents = documents
+        self.log_errors = log_errors
+        self.pacer = pacer
+        self.plans: Lru = Lru(1024)
+        self.frames = Frames(size)
+        self.audiences: dict[tuple[Any, ...], Audience] = {}
+
+    def plan(self, query: str, operation_name: str | None) -> Plan | None:
+        key = (query, operation_name)
+        found: Plan | bool | None = self.plans.get(key, False)
+        if found is False:
+            found = self.plans.put(key, self._plan(query, operation_name))
+        return found if isinstance(found, Plan) else None
+
+    def _plan(self, query: str, operation_name: str | None) -> Plan | None:
+        documents = self.documents
+        parsed = documents.parsed.get(query) or documents.parsed.put(query, documents.parse(query))
+        if isinstance(parsed, GraphQLError):
+            return None
+        document = parsed[0]
+        operation = get_operation_ast(document, operation_name)
+        if operation is None or operation.operation is not OperationType.SUBSCRIPTION:
+            return None
+        roots = operation.selection_set.selections
+        if len(roots) != 1 or not isinstance(roots[0], FieldNode):
+            return None
+        root = roots[0]
+        if root.name.value != ROOT or root.directives:
+            return None
+        if validate_document(self.schema, document, (*specified_rules, *documents.limits)):
+            return None
+        read = _read_variables(document, root)
+        return Plan(document, operation_name, read, (query, operation_name))
+
+    async def stream(
+        self,
+        plan: Plan,
+        context: dict[str, Any],
+        variables: dict[str, Any] | None,
+        send: Callable[[str], Awaitable[None]],
+    ) -> bool:
+        """Every frame of one subscription through `send`, each rendered once per audience.
+        False, having sent nothing, when the subscription cannot start this way (strawberry
+        then runs it and answers its errors)."""
+        executor = Executor.build(
+            self.schema,
+            plan.document,
+            context_value=context,
+            raw_variable_values=variables,
+            operation_name=plan.operation_name,
+        )
+        if isinstance(executor, list):
+            return False
+        source = create_source_event_stream(executor)
+        if isinstance(source, Awaitable):
+            source = await source
+        if isinstance(source, ExecutionResult):
+            return False
+        audience = self._join(plan, context, variables, executor)
+        metrics.FOLLOWING.value += 1
+        try:
+            async with aclosing(source):  # type: ignore[type-var]
+                await self._follow(source, audience, context, send)
+        finally:
+            metrics.FOLLOWING.value -= 1
+            self._leave(audience)
+        return True
+
+    async def _follow(
+        self,
+        events: Any,
+        audience: Audience,
+        context: dict[str, Any],
+        send: Callable[[str], Awaitable[None]],
+    ) -> None:
+        """Send each event's frame; the versions the subscriber missed are paced
+        (edge/pacing.py), the live ones are not."""
+        token, replay = context.get("token"), None
+        request = context.get("request")
+        address = client_address(request.scope) if request is not None else ""
+        while True:
+            try:
+                event = await anext(events)
+            except StopAsyncIteration:
+                return
+            except Exception as error:  # a refusal while following ends it, as in strawberry
+                if not isinstance(error, GraphQLError):
+                    error = GraphQLError(str(error), original_error=error)
+                await send(self._encode(ExecutionResult(None, [error]), audience.speech))
+                return
+            key = (audience.key, event.game_id, event.version, event.status)
+            started = time.perf_counter() if event.catching_up else 0.0
+            # the audience's other sockets find the frame made: no coroutine for them
+            frame = self.frames.kept(key)
+            if frame is None:
+                frame = await self.frames.payload(key, partial(self._render, audience, event))
+            await send(frame)
+            if event.catching_up:
+                replay = replay or self.pacer.replay(token, address, event.game_id)
+                await replay.paced(time.perf_counter() - started)
+
+    def _join(
+        self,
+        plan: Plan,
+        context: dict[str, Any],
+        variables: dict[str, Any] | None,
+        executor: Executor[Any],
+    ) -> Audience:
+        """The subscriber's audience, who get the same frames: the document, the variables its
+        selection reads, the caller (token, tenant key) and its language. Its first member's
+        executor renders for all."""
+        request = context.get("request")
+        headers = request.headers if request is not None else {}
+        read = {name: (variables or {}).get(name) for name in plan.read}
+        speech = language(headers.get("accept-language"))
+        key = (
+            plan.document_key,
+            msgspec.json.encode(read, order="sorted") if read else b"",
+            context.get("token"),
+            headers.get("x-api-key"),
+            speech,
+        )
+        audience = self.audiences.get(key)
+        if audience is None:
+            audience = self.audiences[key] = Audience(key, executor, speech)
+        audience.members += 1
+        return audience
+
+    def _leave(self, audience: Audience) -> None:
+        audience.members -= 1
+        if not audience.members:
+            del self.audiences[audience.key]
+
+    def _render(self, audience: Audience, event: Any) -> str | Awaitable[str]:
+        """The payload of `event`: at once for a selection that needs no I/O (graphql-core
+        then executes synchronously), else a coroutine."""
+        metrics.LIVE_RENDERS.inc()
+        result = execute_subscription_event(audience.executor.build_per_event_executor(event))
+        if isinstance(result, ExecutionResult):
+            return self._encode(result, audience.speech)
+        return self._encoded(result, audience.speech)
+
+    async def _encoded(self, result: Awaitable[ExecutionResult], speech: str) -> str:
+        return self._encode(await result, speech)
+
+    def _encode(self, result: ExecutionResult, speech: str) -> str:
+        payload: dict[str, Any] = {"data": result.data}
+        if result.errors:
+            errors = typed_errors(result.errors, speech)
+            self.log_errors(errors)
+            payload["errors"] = [error.formatted for error in errors]
+        return msgspec.json.encode(payload).decode()
+
+
+def _read_variables(document: DocumentNode, root: FieldNode) -> tuple[str, ...]:
+    """The variables the document reads anywhere but in the root field's arguments."""
+    arguments = set(map(id, root.arguments or ()))
+    names: set[str] = set()
+
+    class Reads(Visitor):
+        def enter_argument(self, node: Any, *_: Any) -> Any:
+            return False if id(node) in arguments else None  # skip the root's arguments
+
+        def enter_variable(self, node: VariableNode, *_: Any) -> None:
+            names.add(node.name.value)
+
+        def enter_variable_definition(self, *_: Any) -> Any:
+            return False
+
+    for definition in document.definitions:
+        visit(definition, Reads())
+    return tuple(sorted(names))
