@@ -25,10 +25,11 @@ CLUSTER_DESELECT := \
 CLUSTER_TESTS := tests/store tests/webhooks/test_outbox.py tests/webhooks/test_webhook_endpoints.py \
   $(addprefix tests/core/test_,$(addsuffix .py,moves idempotency listing clocks endings folding)) \
   tests/worker/test_bot_worker.py tests/worker/test_fairness.py tests/api/graphql/test_subscriptions.py \
+  tests/api/graphql/test_reissued_events.py \
   $(CLUSTER_DESELECT)
 
-.PHONY: run test test-all test-stress lint lock schema screenshots clean bench profile load soak instructions \
-  topology chaos sdk sdk-python sdk-typescript sdk-lock
+.PHONY: run test test-all test-stress lint lock schema screenshots clean bench bench-live profile load soak instructions \
+  topology chaos sdk sdk-python sdk-typescript sdk-lock new-game
 
 # A fresh machine needs only python3 with pip: the venv gets the pinned uv, uv the rest.
 $(UV_STAMP):
@@ -51,7 +52,7 @@ lock: $(UV_STAMP)
 run: $(STAMP)
 	$(BIN)/python -m service
 
-RUFF := $(BIN)/ruff format --check service tests loadtests && $(BIN)/ruff check service tests loadtests
+RUFF := $(BIN)/ruff format --check service tests loadtests tools && $(BIN)/ruff check service tests loadtests tools
 # The layering (docs/architecture.md, "Layers"): import-linter's contracts in pyproject.toml.
 LAYERS := $(BIN)/lint-imports --no-cache
 
@@ -95,6 +96,12 @@ test-all: $(STAMP)
 # The suite three times in a row (RUNS=n) while burners keep every core busy (tests/stress.py).
 test-stress: lint
 	$(BIN)/python -m tests.stress --runs $(or $(RUNS),3) -- $(MAKE) --no-print-directory test
+
+# A fifth game's package, rules doc and tests, as a playable toy game to rewrite (tools/new_game.py,
+# docs/architecture.md "Adding a game"); standard library only, so no .venv needed.
+new-game:
+	@test -n "$(NAME)" || (echo 'usage: make new-game NAME=oak_grove TITLE="Oak Grove"'; exit 2)
+	$(PYTHON) tools/new_game.py $(NAME) $(if $(TITLE),--title "$(TITLE)")
 
 schema: $(STAMP)
 	$(BIN)/python -m service.api.contracts
@@ -144,6 +151,12 @@ $(LOAD_STAMP): $(STAMP) pyproject.toml uv.lock
 
 bench: $(LOAD_STAMP)
 	$(BIN)/python -m loadtests.bench
+
+# The live layer (gameEvents over graphql-transport-ws): 1 000-10 000 sockets on one API process
+# follow a game while moves are made; CPU per event, RSS per socket, latency, every version once
+# and in order (loadtests/live.py; --quick is the smoke test, --sockets/--moves/--plot).
+bench-live: $(LOAD_STAMP)
+	$(BIN)/python -m loadtests.live
 
 # Mixed traffic of every kind for SOAK_SECONDS (default 10 minutes; 20 is a smoke test), with the
 # service's memory and Redis's against the capacity model (docs/performance.md, "Soak").

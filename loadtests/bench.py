@@ -397,7 +397,7 @@ def main() -> None:
     if memory_results:
         print()
         print("Redis memory per game, all keys (MEMORY USAGE; an idempotency key on every move):")
-        print(memory.table(memory_results))
+        print(memory.loaded(memory_results))
     document = {
         "machine": info,
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(began)),

@@ -23,7 +23,7 @@ from typing import Any
 import msgspec
 
 from service.core import GameService
-from service.core.listing import GameFilter, list_games
+from service.core.reads.listing import GameFilter, list_games
 from service.engine import start as engine_start
 from service.engine.play import encode_state
 from service.games import games

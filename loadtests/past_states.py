@@ -26,7 +26,7 @@ from typing import Any
 import msgspec
 
 from service.core import GameService
-from service.core.loaded import LoadedGame
+from service.core.game.loaded_game import LoadedGame
 from service.engine import replay
 from service.games import games
 from service.settings import Settings

@@ -23,7 +23,7 @@ from graphql import GraphQLObjectType, GraphQLUnionType, get_named_type, is_leaf
 
 from loadtests.scripts import Table, play_random, random_players, record_of
 from loadtests.wire import Connection
-from service.api.graphql import typed
+from service.api.graphql import struct_types
 from service.api.graphql.schema import build_schema
 from service.games import games
 from service.settings import Settings
@@ -57,12 +57,12 @@ def typed_read(kind: str) -> str:
     of its move types and of the score items (docs/api.md, section 10)."""
     schema = build_schema().documents.schema
     assert schema is not None
-    prefix = typed.BUILDER.prefix(games()[kind].view_type)
+    prefix = struct_types.BUILDER.prefix(games()[kind].view_type)
 
     def fields(type_name: str) -> str:
         named = schema.get_type(type_name)
         if isinstance(named, GraphQLUnionType):
-            members = [m.name for m in named.types if typed.of_game(m.name, prefix)]
+            members = [m.name for m in named.types if struct_types.of_game(m.name, prefix)]
             return "__typename " + " ".join(f"... on {m} {{ {fields(m)} }}" for m in members)
         assert isinstance(named, GraphQLObjectType)
         return " ".join(

@@ -26,7 +26,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import msgspec
 
 from service.core import GameService
-from service.core.access import DEFAULT_TENANT
+from service.core.access.keys import DEFAULT_TENANT
 from service.games import games
 from service.settings import Settings
 from service.store import RedisStore, connect

@@ -15,7 +15,7 @@ import msgspec
 
 from service.api.graphql.schema import build_schema
 from service.api.rest.openapi import game_schema, openapi
-from service.core.record_format import json_schema as game_record_schema
+from service.core.records.format import json_schema as game_record_schema
 from service.games import games
 from service.webhooks.model import ALL_TYPES
 from service.webhooks.schemas import event_schema

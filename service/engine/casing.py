@@ -4,7 +4,7 @@ GraphQL enum names typed moves use (`GREEN`), walked over a move's msgspec type.
 `json_move` reads a JSON move whose enum strings may be given by their typed names, as the JSON
 form the engine decodes; `names` is the other way, a value in the typed form. Only what the typed
 inputs type as enums is renamed (a `Literal` of strings, an `Enum`): everything else is left as
-it is, so both directions follow service/api/graphql/typed.py's mapping of the same Structs.
+it is, so both directions follow service/api/graphql/struct_types.py's mapping of the same Structs.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from tests.conftest import Api
+from tests.support.play import create_game
+from tests.support.tenants import ACME, tenants_app
 
 REFUSE = """mutation($input: ApplyMoveInput!) { applyMove(input: $input) {
   ... on MoveRejected { code reason rule message currentVersion } } }"""
@@ -54,3 +56,26 @@ async def test_other_refusals_carry_no_reason(api: Api) -> None:
     )
     assert malformed["applyMove"]["code"] == "MALFORMED_MOVE"
     assert malformed["applyMove"]["reason"] is None and malformed["applyMove"]["rule"] is None
+
+
+async def test_a_refusal_for_want_of_a_tenant_key_says_so_in_every_language(
+    redis_url: str,
+) -> None:
+    """The text of KeyNeeded's message names the tenant's key only, as its detail does (the
+    code's own sentence names a seat token too, which would not do here)."""
+    async with tenants_app(redis_url) as http:
+        token = (await create_game(http, key=ACME))["seats"][0]["token"]
+        auth = {"authorization": f"Bearer {token}"}
+        for language, key_words in (("en", "API key"), ("fr", "clé d'API")):
+            headers = {**auth, "accept-language": language}
+            listed = await http.get("/v1/games", headers=headers)
+            assert listed.status_code == 401, listed.text
+            said = listed.json()["message"]
+            assert said["id"] == "common.refusal.keyNeeded", said
+            assert key_words in said["text"] and "X-API-Key" in listed.json()["detail"], said
+            asked = await http.post(
+                "/graphql", json={"query": "{ games { edges { cursor } } }"}, headers=headers
+            )
+            error = asked.json()["errors"][0]
+            assert error["extensions"]["code"] == "UNAUTHORIZED"
+            assert error["extensions"]["message"] == said, error

@@ -1,6 +1,6 @@
 """Takebacks over GraphQL and REST alike: the create option shown on the game, a
 takeback alone, a request answered by the other seat, the typed refusals, idempotent retries
-(service/core/takebacks.py; the policy case by case is in tests/core/test_takebacks.py)."""
+(service/core/takebacks/policy.py; the policy case by case is in tests/core/test_takebacks.py)."""
 
 from __future__ import annotations
 

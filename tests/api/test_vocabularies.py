@@ -16,9 +16,9 @@ from service.api.rest.openapi import openapi
 from service.api.rest.rendering import GAME_FIELDS, game_json
 from service.bots import STRATEGIES
 from service.core import LoadedGame
-from service.core.clocks import ON_TIMEOUT
-from service.core.record_format import PROBLEMS as RECORD_PROBLEMS
-from service.core.takebacks import POLICIES, STEPS
+from service.core.game.clocks import ON_TIMEOUT
+from service.core.records.format import PROBLEMS as RECORD_PROBLEMS
+from service.core.takebacks.policy import POLICIES, STEPS
 from service.engine import encode_state, start
 from service.games import games
 from service.refusals import DECISIONS, Code

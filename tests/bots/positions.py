@@ -15,6 +15,7 @@ from service.games.treeline.cards import GLADES
 from service.games.treelings.cards import FESTIVAL
 from service.games.treetopia.cards import CARDS as TOPIA_CARDS
 from service.games.treetopia.state import Phase as TreetopiaPhase
+from tests.games.twins import package_twin
 
 KINDS = list(games())
 OPTIONS = {"TREELINE": {"fullGame": True}}  # three hidden glades (TL-13)
@@ -78,8 +79,10 @@ def disguise(game: Game[Any, Any], state: Any, seat: int, salt: int) -> Any:
                 n = len(twin.projects[s])
                 twin.projects[s], pool = pool[:n], pool[n:]
             twin.project_deck = pool
-    else:
-        raise AssertionError(f"no disguise for {game.kind}")
+    else:  # a game's own twin (tests/games/<package>/twin.py), if it has one
+        own = package_twin(game)
+        assert own is not None, f"no disguise for {game.kind}"
+        twin = own(twin, seat, chooser)
     return twin
 
 

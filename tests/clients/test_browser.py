@@ -2,7 +2,8 @@
 
 GraphiQL runs a query and a subscription with every request that is not to the service
 blocked; a page served from another origin calls the API through CORS when its origin is
-listed in RULES_CORS_ORIGINS and is refused when it is not.
+listed in RULES_CORS_ORIGINS and is refused when it is not, and follows a game with
+EventSource (server-sent events, GET /v1/games/{id}/events).
 """
 
 from __future__ import annotations
@@ -129,3 +130,59 @@ async def test_a_browser_app_on_another_origin_calls_the_api_only_if_listed(
         assert answer["status"] == 201 and answer["location"].startswith("/v1/games/"), answer
     else:
         assert "refused" in answer, f"the browser let a foreign origin read the API: {answer}"
+
+
+FOLLOW = """(url) => {
+  window.seen = [];
+  window.source = new EventSource(url);
+  window.source.addEventListener("version", (event) => {
+    const game = JSON.parse(event.data);
+    window.seen.push({id: event.lastEventId, version: game.version, status: game.status});
+  });
+}"""
+
+
+async def _streams_opened(http: httpx.AsyncClient) -> float:
+    """The event streams this process answered (started, or answered 204)."""
+    text = (await http.get("/metrics")).text
+    prefix = 'rules_request_seconds_count{operation="rest.game_events"}'
+    return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith(prefix))
+
+
+async def test_a_browser_follows_a_game_with_event_source_from_another_origin(
+    browser: Browser, service: Service
+) -> None:
+    """Every version played arrives once and in order; after the FINISHED event the server
+    ends the stream, EventSource reconnects with Last-Event-ID (through CORS), is answered
+    204 and stops."""
+    async with httpx.AsyncClient(base_url=service.url, timeout=30) as http:
+        body = {"kind": "TREELINGS", "players": 2, "seed": "sse-browser"}
+        created = (await http.post("/v1/games", json=body)).json()
+        game_id, tokens = created["game"]["id"], [s["token"] for s in created["seats"]]
+        opened = await _streams_opened(http)
+        with _page_server(service.allowed_origin):
+            page = await browser.new_page()
+            blocked = await only_to(page, {service.url, service.allowed_origin})
+            await page.goto(service.allowed_origin, timeout=TIMEOUT_MS)
+            await page.evaluate(FOLLOW, f"{service.url}/v1/games/{game_id}/events")
+            await page.wait_for_function("() => window.seen.length === 1", timeout=TIMEOUT_MS)
+            for _ in range(3):
+                game = (await http.get(f"/v1/games/{game_id}")).json()
+                auth = {"authorization": f"Bearer {tokens[game['toAct'][0]]}"}
+                legal = (await http.get(f"/v1/games/{game_id}/legal-moves", headers=auth)).json()
+                moved = await http.post(f"/v1/games/{game_id}/moves", headers=auth,
+                                        json={"move": legal["legalMoves"][0]["move"]})  # fmt: skip
+                assert moved.status_code == 200, moved.text
+            resigned = await http.post(
+                f"/v1/games/{game_id}/resign", headers={"authorization": f"Bearer {tokens[0]}"}
+            )
+            final = resigned.json()["game"]["version"]
+            closed = "() => window.source.readyState === EventSource.CLOSED"
+            await page.wait_for_function(closed, timeout=TIMEOUT_MS)
+            seen = await page.evaluate("() => window.seen")
+            await page.close()
+        assert await _streams_opened(http) - opened == 2, "the stream, then the 204 reconnect"
+    assert blocked == []
+    assert [event["version"] for event in seen] == list(range(final + 1))
+    assert [event["id"] for event in seen] == [str(v) for v in range(final + 1)]
+    assert seen[-1]["status"] == "FINISHED"

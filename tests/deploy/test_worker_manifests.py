@@ -126,7 +126,7 @@ def test_worker_termination_grace_outlasts_its_drain(
 ) -> None:
     """SIGTERM drains a worker: the job in hand within RULES_WORKER_DRAIN_SECONDS, then its
     other loops (at most three Redis timeouts and one webhook attempt,
-    service/worker/__init__.py); all of it before the kubelet's SIGKILL."""
+    Worker.run in service/worker/worker.py); all of it before the kubelet's SIGKILL."""
     docs = overlay(name)
     settings = container_settings(docs, worker_container(docs), monkeypatch)
     stop = (

@@ -16,8 +16,8 @@ from typing import Any
 import msgspec
 import pytest
 
+from service.api.edge.localized import said_detail, said_label, texts
 from service.api.edge.problems import PROBLEMS
-from service.core.localized import said_detail, said_label, texts
 from service.engine import Game, IllegalMove, check, play, start
 from service.engine.texts import (
     COMMON,

@@ -66,7 +66,9 @@ async def closed_with(socket: ClientConnection) -> tuple[int | None, str]:
             return (frame.code, frame.reason) if frame else (None, "")
 
 
-async def create_game(url: str, seed: str, players: int = 2) -> tuple[dict[str, Any], list[str]]:
+async def create_game(
+    url: str, seed: str, players: int = 2, kind: str = "TREELINGS"
+) -> tuple[dict[str, Any], list[str]]:
     async with httpx.AsyncClient(base_url=url, timeout=WAIT) as http:
-        created = await play.create_game(http, seed=seed, players=players)
+        created = await play.create_game(http, seed=seed, players=players, kind=kind)
     return created["game"], [seat["token"] for seat in created["seats"]]

@@ -96,7 +96,7 @@ def test_the_benchmark_drives_every_target_without_an_error(tmp_path: Path) -> N
     command = [
         sys.executable, "-m", "loadtests.bench", "--clients", "4", "--seconds", "1.5",
         "--warmup", "1", "--initial-moves", "300", "--engine-seconds", "0.05",
-        "--memory-games", "0", "--servers", "uvicorn", "--out", str(tmp_path), *([] if plot else ["--no-plot"]),
+        "--memory-games", "1", "--servers", "uvicorn", "--out", str(tmp_path), *([] if plot else ["--no-plot"]),
     ]  # fmt: skip
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=360)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
@@ -120,6 +120,8 @@ def test_the_benchmark_drives_every_target_without_an_error(tmp_path: Path) -> N
         assert row["peak"]["errors"] == row["half"]["errors"] == 0, row["peak"]["first_error"]
         assert row["peak"]["requests"] > 0 and row["ratio_to_without"] > 0
     assert "RULES_REPLICA_ACK=1" in done.stdout
+    # the run reaches its end: the memory table (once a crash that wrote no results.json)
+    assert set(results["memory"]) == set(games()) and "after grace B" in done.stdout
     assert set(results["engine"]) == set(games())
     sizes = results["compression"]
     assert set(sizes) == set(games())

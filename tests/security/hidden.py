@@ -1,5 +1,6 @@
 """Twins for the hidden-information proofs (RULINGS ALL-4): a copy of a game state that differs
-only in what one viewer may not see, for each of the four games.
+only in what one viewer may not see, for each of the four games (a new game's is in its test
+package, tests/games/<package>/twin.py).
 
 A twin keeps everything a viewer sees and redraws the rest at random among the values the
 viewer cannot rule out: the order of face-down piles (keeping what their backs or the rules
@@ -9,7 +10,6 @@ make public), other seats' secret cards, unflipped glade identities, and the RNG
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 from service.engine import Rng
@@ -20,8 +20,7 @@ from service.games.treelings.cards import FESTIVAL
 from service.games.treetopia.cards import CARDS as TREETOPIA_CARDS
 from service.games.treetopia.state import Phase as TreetopiaPhase
 from tests.games.avenue.test_hidden import disguise as avenue_disguise
-
-Twin = Callable[[Any, "int | None", random.Random], Any]
+from tests.games.twins import Twin, package_twin
 
 
 def new_rng(chooser: random.Random) -> Rng:
@@ -86,6 +85,12 @@ TWINS: dict[str, Twin] = {
     "TREELINE": treeline_twin,
     "TREE_LINED_AVENUE": avenue_twin,
 }
+# any other game's twin is its test package's (tests/games/<package>/twin.py)
+TWINS |= {
+    kind: twin
+    for kind, game in games().items()
+    if kind not in TWINS and (twin := package_twin(game)) is not None
+}
 
 
 def secret_values(kind: str, state: Any, viewer: int | None) -> dict[str, list[int]]:
@@ -98,3 +103,18 @@ def secret_values(kind: str, state: Any, viewer: int | None) -> dict[str, list[i
     if kind == "TREELINE":
         return {"glade": [g.kind for g in state.glades if not state.forest[g.cell]]}
     return {}
+
+
+def values_under(value: Any, key: str) -> set[Any]:
+    """Every value stored under `key` in a JSON answer, at any depth, lists flattened: what
+    an answer shows of a kind of thing, to check against `secret_values`."""
+    found: set[Any] = set()
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == key:
+                found |= set(v) if isinstance(v, list) else {v}
+            found |= values_under(v, key)
+    elif isinstance(value, list):
+        for item in value:
+            found |= values_under(item, key)
+    return found

@@ -19,7 +19,7 @@ import httpx
 import msgspec
 import pytest
 
-from service.core.localized import message_json
+from service.api.edge.localized import message_json
 from service.engine import Game, IllegalMove, check
 from service.engine.play import decode_state
 from service.games import games

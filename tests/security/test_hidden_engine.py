@@ -219,7 +219,9 @@ TABLES = [
 
 @pytest.mark.parametrize(("kind", "players"), TABLES)
 def test_all4_no_viewer_can_tell_a_state_from_its_twin(kind: str, players: int) -> None:
-    assert set(TWINS) == set(games()), "every game needs its twin in tests/security/hidden.py"
+    assert set(TWINS) == set(games()), (
+        "every game needs its twin: tests/security/hidden.py or tests/games/<package>/twin.py"
+    )
     checked[kind] = 0
     reasons_compared[kind] = set()
 

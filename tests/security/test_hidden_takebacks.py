@@ -1,4 +1,4 @@
-"""RULINGS ALL-4 for takebacks (service/core/takebacks.py): a takeback never lets
+"""RULINGS ALL-4 for takebacks (service/core/takebacks/policy.py): a takeback never lets
 anyone learn what it could not see.
 
 - The verdict (may a seat take a decision back alone?) is the same in every twin of the state

@@ -11,7 +11,8 @@ import time
 import msgspec
 import pytest
 
-from service.core.decisions import acting, advance
+from service.core.game.loaded_game import acting
+from service.core.moves.decisions import advance
 from service.engine import play, start
 from service.engine.play import encode_state
 from service.games import games

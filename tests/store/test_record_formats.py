@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from service.core.folding import replayed_steps
+from service.core.game.folding import replayed_steps
 from service.engine import play
 from service.engine.play import decode_state
 from service.games import games
@@ -52,7 +52,7 @@ FOLDED = sorted(FIXTURES_DIR.glob("*.folded"))
 
 @pytest.mark.parametrize("path", FOLDED, ids=[p.stem for p in FOLDED])
 def test_saved_folded_history_decodes_and_replays_to_its_labels(path: Path) -> None:
-    """A finished game's folded history (service/core/folding.py): its labels, left out, come
+    """A finished game's folded history (service/core/game/folding.py): its labels, left out, come
     back from the engine exactly (the digest kept when it was folded)."""
     entries, digest = unfold(path.read_bytes())
     kind, players, seed = "TREELINGS", 2, "folded-fixture"  # as the fixture was made

@@ -60,7 +60,7 @@ async def test_commit_writes_record_history_and_idempotency_together(store: Redi
     )
     assert (committed.outcome, committed.version) == ("ok", 3)
     record, done = await store.load(game_id, "0:key")
-    assert record is not None and record.version == 3 and done == Done(3, None)
+    assert record is not None and record.version == 3 and done == Done(3, None, "0:key")
     assert [h.version for h in await store.history(game_id)] == [1, 2, 3]
     assert [h.version for h in await store.history(game_id, after=2)] == [3]
 

@@ -1,4 +1,4 @@
-"""Following a game in-process (service/core/following.py) while moves are made through the
+"""Following a game in-process (service/core/reads/following.py) while moves are made through the
 game service, also across a store outage: for the tests of gameEvents' guarantees."""
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from collections.abc import AsyncIterator
 import msgspec
 
 from service.core import GameService
-from service.core.following import follow
 from service.refusals import Code, Refused
 from tests.support.waiting import until
 
@@ -48,7 +47,7 @@ async def following(
     seen: list[int] = []
 
     async def collect() -> None:
-        async for event in follow(service, game_id, None, after, lambda: None):
+        async for event in service.follow(game_id, None, after, lambda: None):
             seen.append(event.version)
 
     task = asyncio.create_task(collect())

@@ -25,9 +25,13 @@ from service.api.edge.headers import headers_for
 from service.api.edge.parsing import credential, header, natural
 from service.api.edge.problems import refusal
 from service.api.edge.ratelimit import RateLimiter
-from service.core.access import seat_token
+from service.core.access.keys import seat_token
 
 OPEN_PATHS = {"/healthz", "/readyz", "/metrics", "/openapi.json"}
+# Set in the scope by an answer that streams (server-sent events): the request is answered,
+# for the in-flight gauge and the latency, when its stream starts; what follows is a live
+# subscription's life, not a request's time.
+STREAMING = "rules.streaming"
 TOO_MANY_SOCKETS_CLOSE = 4429
 
 
@@ -104,11 +108,24 @@ class Guard:
             return
         path: str = scope["path"]
         added = headers_for(path, scope["method"])
+        counted = False  # answered(): once, when the answer ends or its stream starts
+
+        def answered() -> None:
+            nonlocal counted
+            if not counted:
+                counted = True
+                metrics.IN_FLIGHT.value -= 1
+                operation = scope.get("rules.operation") or (
+                    path if path in OPEN_PATHS else "other"
+                )
+                metrics.REQUEST_SECONDS.labels(operation).observe(time.perf_counter() - started)
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [*message.get("headers", ()), *added]
                 message["headers"] = self.caching.headers(scope, message["status"], headers)
+                if scope.get(STREAMING):
+                    answered()
             await send(message)
 
         refused = self._refuse_early(scope, path)
@@ -132,9 +149,7 @@ class Guard:
         except BodyTooLarge:
             await self._too_large(path)(scope, receive, send_with_headers)
         finally:
-            metrics.IN_FLIGHT.value -= 1
-            operation = scope.get("rules.operation") or (path if path in OPEN_PATHS else "other")
-            metrics.REQUEST_SECONDS.labels(operation).observe(time.perf_counter() - started)
+            answered()
 
     async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
         """A WebSocket upgrade is admitted like a request; an address holds at most

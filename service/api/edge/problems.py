@@ -13,8 +13,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
-from service.core.access import KeyNeeded
-from service.core.localized import code_message, message_json, refusal_message
+from service.api.edge.localized import code_message, message_json, refusal_message
+from service.core.access.keys import KeyNeeded
 from service.engine.texts import ENGLISH, Message
 from service.refusals import Code, Refused
 
@@ -34,6 +34,7 @@ PROBLEMS = {
     "UNAVAILABLE": (503, "Store unavailable"),
     "PAYLOAD_TOO_LARGE": (413, "Request too large"),
     "RATE_LIMITED": (429, "Too many requests"),
+    "TOO_MANY_SUBSCRIPTIONS": (429, "Too many live subscriptions"),
     "UNKNOWN_ROUTE": (404, "No such route"),
     "METHOD_NOT_ALLOWED": (405, "Method not allowed"),
     "HINTS_BUSY": (503, "Every hint process is busy"),

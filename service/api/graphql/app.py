@@ -43,15 +43,17 @@ from strawberry.types.unset import UNSET, UnsetType
 
 from service.api.edge.caching import ERRORS
 from service.api.edge.guard import Admission, Occupancy
+from service.api.edge.localized import language
+from service.api.edge.pacing import Pacer
 from service.api.edge.parsing import BadInput, bearer_token, credential, decode_json, header
 from service.api.edge.problems import refusal
 from service.api.graphql import fastpath
 from service.api.graphql.documents import Lru
+from service.api.graphql.live import Live
 from service.api.graphql.schema import build_schema
 from service.api.graphql.sockets import LegacyHandler, TransportHandler, socket_token
 from service.core import Caller, GameService
-from service.core.localized import language
-from service.core.record_format import MAX_RECORD_BYTES
+from service.core.records.format import MAX_RECORD_BYTES
 from service.settings import Settings
 from service.webhooks.endpoints import EndpointStore
 from service.webhooks.tenant_events import TenantEvents
@@ -74,8 +76,11 @@ class TextFrames(ASGIWebSocketAdapter):
     require text, and gql, graphql-ws and browsers refuse binary frames."""
 
     async def send_json(self, message: Mapping[str, object]) -> None:
+        await self.send_text(msgspec.json.encode(message).decode())
+
+    async def send_text(self, text: str) -> None:
         try:
-            await self.ws.send_text(msgspec.json.encode(message).decode())
+            await self.ws.send_text(text)
         except WebSocketDisconnect as exc:
             raise WebSocketDisconnected from exc
 
@@ -92,6 +97,8 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         admission: Admission,
         endpoints: EndpointStore,
         tenant_events: TenantEvents,
+        live: Occupancy,
+        pacer: Pacer,
     ) -> None:
         schema = build_schema(settings)
         super().__init__(
@@ -103,6 +110,12 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
             max_subscriptions_per_connection=None,  # sockets.py refuses it, typed
         )
         self.documents = schema.documents
+        # gameEvents rendered once per audience (live.py); strawberry's own path without it
+        self.live = (
+            Live(schema._schema, schema.documents, schema.process_errors, pacer)
+            if settings.graphql_fast_path
+            else None
+        )
         self.service = service
         self.endpoints = endpoints
         self.tenant_events = tenant_events
@@ -112,7 +125,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         self.max_message = settings.max_body_bytes  # the guard and `_answer` bound HTTP bodies
         self.admission = admission
         self.per_socket = settings.max_subscriptions_per_socket
-        self.per_address = Occupancy(settings.max_subscriptions_per_address)
+        self.per_address = live  # live subscriptions per address, event streams' too
 
     async def render_graphql_ide(self, request: Request) -> Response:
         return HTMLResponse(GRAPHIQL_PAGE)

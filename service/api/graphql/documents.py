@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from typing import Any
 
 from graphql import (
@@ -41,12 +41,12 @@ PARSE_FAILED = {"code": "GRAPHQL_PARSE_FAILED"}
 MAX_NUMBER = 40  # characters of one number literal; Int is 32-bit, Float a double
 
 
-class Lru(OrderedDict[str, Any]):
+class Lru(OrderedDict[Hashable, Any]):
     def __init__(self, size: int) -> None:
         super().__init__()
         self.size = size
 
-    def put(self, key: str, value: Any) -> Any:
+    def put(self, key: Hashable, value: Any) -> Any:
         self[key] = value
         if len(self) > self.size:
             self.popitem(last=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from graphql import GraphQLError
 
-from service.core.localized import refusal_message
+from service.api.edge.localized import refusal_message
 from service.engine.texts import Message
 from service.refusals import DECISIONS, Code, Refused
 

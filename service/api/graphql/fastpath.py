@@ -27,9 +27,9 @@ from graphql import (
     VariableNode,
 )
 
+from service.api.edge.localized import message_json, refusal_message, said_detail
 from service.api.graphql.errors import REJECT_CODES, public_code
 from service.core import Applied, Caller, GameService, LoadedGame
-from service.core.localized import message_json, refusal_message, said_detail
 from service.engine.texts import ENGLISH, Message
 from service.refusals import Code, Refused
 

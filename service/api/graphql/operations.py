@@ -19,7 +19,8 @@ import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from service.api.graphql import typed
+from service.api.edge.localized import refusal_message
+from service.api.graphql import struct_types
 from service.api.graphql.errors import REJECT_CODES, api_error, public_code
 from service.api.graphql.records import RecordQueries
 from service.api.graphql.texts import Message, message
@@ -55,17 +56,15 @@ from service.api.graphql.types import (
 )
 from service.api.graphql.webhooks import WebhookMutations, WebhookQueries
 from service.core import Caller, LoadedGame
-from service.core.following import follow
-from service.core.listing import GameFilter as ListingFilter
-from service.core.localized import refusal_message
+from service.core.reads.listing import GameFilter as ListingFilter
 from service.games import games
 from service.refusals import Code, Refused
 from service.store import StoreUnavailable, UnreadableRecord
 
-if TYPE_CHECKING:  # generated from the Structs at import (typed.py): opaque to mypy
+if TYPE_CHECKING:  # generated from the Structs at import (struct_types.py): opaque to mypy
     TypedMoveInput: TypeAlias = Any
 else:
-    from service.api.graphql.typed import TypedMoveInput
+    from service.api.graphql.struct_types import TypedMoveInput
 
 
 @strawberry.type
@@ -214,8 +213,8 @@ def _move(move: JSON | None, typed_move: TypedMoveInput | None) -> object:
     if move is not None:
         return move
     try:
-        return typed.move_json(typed_move)
-    except typed.TypedInputError as exc:  # `false` for a move without fields: a wrong input
+        return struct_types.move_json(typed_move)
+    except struct_types.TypedInputError as exc:  # `false` for a move without fields: a wrong input
         raise Refused(Code.BAD_INPUT, str(exc)) from None
 
 
@@ -424,8 +423,8 @@ def _options(input: CreateGameInput) -> object:
     if input.options is not None:
         raise Refused(Code.BAD_INPUT, "give options or typedOptions, not both")
     try:
-        return typed.options_json(input.typed_options, input.kind.value)
-    except typed.TypedInputError as exc:
+        return struct_types.options_json(input.typed_options, input.kind.value)
+    except struct_types.TypedInputError as exc:
         raise Refused(Code.BAD_INPUT, str(exc)) from None
 
 
@@ -457,12 +456,16 @@ class Subscription:
         ] = None,
     ) -> AsyncGenerator[GameEvent, None]:
         service, drop = context_service(info), info.context.get("drop_slow_consumer", _ignore)
-        versions = follow(service, str(game_id), context_caller(info), after_version, drop)
+        versions = service.follow(str(game_id), context_caller(info), after_version, drop)
         try:
             async with contextlib.aclosing(versions):
                 async for seen in versions:
+                    status = GameStatus(seen.status)
                     yield GameEvent(
-                        game_id=game_id, version=seen.version, status=GameStatus(seen.status)
+                        game_id=game_id,
+                        version=seen.version,
+                        status=status,
+                        catching_up=seen.catching_up,
                     )
         except Refused as refused:
             raise api_error(refused) from None

@@ -1,6 +1,6 @@
 """Portable game records over GraphQL: `exportGame` and `verifyGameRecord`, beside
 the REST mirror's `GET /v1/games/{id}/record` and `POST /v1/game-records/verify`. The document
-and the replay are service/core/game_records.py's; here they are only shaped."""
+and the replay are service/core/records/documents.py's; here they are only shaped."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from strawberry.types import Info
 
 from service.api.graphql.errors import api_error
 from service.api.graphql.types import context_caller, context_service, vocabulary
-from service.core.record_format import PROBLEMS
-from service.core.record_format import RecordVerification as Verdict
+from service.core.records.format import PROBLEMS
+from service.core.records.format import RecordVerification as Verdict
 from service.refusals import Refused
 
 if TYPE_CHECKING:  # made from its source at import: opaque to mypy

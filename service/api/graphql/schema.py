@@ -13,9 +13,9 @@ from strawberry.schema.config import StrawberryConfig
 from strawberry.types.execution import ExecutionResult
 from strawberry.types.graphql import OperationType
 
+from service.api.edge.localized import language, message_json
 from service.api.graphql.documents import Documents
 from service.api.graphql.operations import Mutation, Query, Subscription
-from service.core.localized import language, message_json
 from service.engine.texts import Message
 from service.settings import Settings
 
@@ -33,22 +33,31 @@ def _code(error: GraphQLError) -> str:
     return "GRAPHQL_VALIDATION_FAILED"  # the document or its variables do not fit the schema
 
 
+MASK = MaskErrors(should_mask_error=_should_mask)
+
+
+def typed_errors(errors: list[GraphQLError], speech: str) -> list[GraphQLError]:
+    """Unexpected errors masked, and every error with an `extensions.code` (and what it says
+    in `speech`, the caller's language), so a client can tell a bad document from a refusal
+    from our fault."""
+    typed = []
+    for error in errors:
+        code = (error.extensions or {}).get("code") or _code(error)
+        if _should_mask(error):
+            error = MASK.anonymise_error(error)
+        error.extensions = {**(error.extensions or {}), "code": code}
+        said = getattr(error, "said", None) or getattr(error.original_error, "said", None)
+        if isinstance(said, Message):
+            error.extensions["message"] = message_json(said, speech)
+        typed.append(error)
+    return typed
+
+
 class TypedErrors(MaskErrors):
-    """Unexpected errors masked, and every error with an `extensions.code`, so a client can
-    tell a bad document from a refusal from our fault."""
+    """typed_errors on every answer."""
 
     def _process_errors(self, errors: list[GraphQLError]) -> list[GraphQLError]:
-        typed = []
-        for error in errors:
-            code = (error.extensions or {}).get("code") or _code(error)
-            if self.should_mask_error(error):
-                error = self.anonymise_error(error)
-            error.extensions = {**(error.extensions or {}), "code": code}
-            said = getattr(error, "said", None) or getattr(error.original_error, "said", None)
-            if isinstance(said, Message):
-                error.extensions["message"] = message_json(said, self._language())
-            typed.append(error)
-        return typed
+        return typed_errors(errors, self._language())
 
     def _language(self) -> str:
         context = self.execution_context.context

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 import strawberry
 from strawberry.types import Info
 
-from service.core.localized import language, texts
+from service.api.edge.localized import language, texts
 from service.engine.texts import PARAM_TYPES
 from service.engine.texts import Message as Said
 

@@ -13,21 +13,21 @@ import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from service.api.graphql import typed
+from service.api.edge.localized import said_detail, said_label
+from service.api.graphql import struct_types
 from service.api.graphql.errors import api_error
 from service.api.graphql.texts import Message, message
 from service.bots import STRATEGIES
 from service.core import Caller, GameService, LoadedGame
-from service.core.clocks import MIN_PER_DECISION, MIN_PER_SEAT_TOTAL, ON_TIMEOUT, clock_json
-from service.core.localized import said_detail, said_label
-from service.core.takebacks import POLICIES, STEPS, note_json, request_json
+from service.core.game.clocks import MIN_PER_DECISION, MIN_PER_SEAT_TOTAL, ON_TIMEOUT, clock_json
+from service.core.takebacks.policy import POLICIES, STEPS, note_json, request_json
 from service.engine.play import parse_options
 from service.games import games
 from service.refusals import DECISIONS, Refused
 from service.store.indexes import STATUSES
 from service.store.records import ACTED_BY_TENANT, END_REASONS
 
-if TYPE_CHECKING:  # generated from the Structs at import (typed.py): opaque to mypy
+if TYPE_CHECKING:  # generated from the Structs at import (struct_types.py): opaque to mypy
     Breakdown: TypeAlias = Any
     GameOptions: TypeAlias = Any
     GameView: TypeAlias = Any
@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # generated from the Structs at import (typed.py): opaque to 
     TypedMoveInput: TypeAlias = Any
     TypedOptionsInput: TypeAlias = Any
 else:
-    from service.api.graphql.typed import (
+    from service.api.graphql.struct_types import (
         Breakdown,
         GameOptions,
         GameView,
@@ -266,7 +266,7 @@ class LegalMove:
 
     @strawberry.field(description=TYPED_MOVE_INPUT)
     def typed_move_input(self) -> JSON:
-        return cast(JSON, typed.move_input(self.typed_move))
+        return cast(JSON, struct_types.move_input(self.typed_move))
 
 
 @strawberry.type
@@ -320,7 +320,7 @@ class HistoryEntry:
 
     @strawberry.field(description=TYPED_MOVE)
     def typed_move(self) -> TypedMove | None:
-        return None if self.move is None else typed.typed_move(self.game, self.move)
+        return None if self.move is None else struct_types.typed_move(self.game, self.move)
 
     @strawberry.field(description=LABEL_MESSAGE)
     def label_message(self) -> Message:
@@ -571,7 +571,7 @@ class Suggestion:
 
     @strawberry.field(description=TYPED_MOVE_INPUT)
     def typed_move_input(self) -> JSON:
-        return cast(JSON, typed.move_input(self.typed_move))
+        return cast(JSON, struct_types.move_input(self.typed_move))
 
 
 @strawberry.input
@@ -655,6 +655,7 @@ class GameEvent:
     game_id: strawberry.ID
     version: int
     status: GameStatus
+    catching_up: strawberry.Private[bool] = False  # a missed version (live.py paces them)
 
     @strawberry.field(
         description="The game at this event's version as the subscriber sees it (its seat's "

@@ -18,7 +18,7 @@ from strawberry.types import Info
 
 from service.api.graphql.errors import ApiError, api_error
 from service.api.graphql.types import PageInfo, context_api_key, context_service, vocabulary
-from service.core.moves import MAX_IDEMPOTENCY_KEY
+from service.core.moves.opening import MAX_IDEMPOTENCY_KEY
 from service.refusals import Refused
 from service.webhooks.endpoints import EndpointStore
 from service.webhooks.model import (

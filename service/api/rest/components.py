@@ -11,7 +11,7 @@ from service.api.edge.problems import STATUS
 from service.api.rest.operation import ref
 from service.api.rest.rendering import GAME_FIELDS
 from service.bots import STRATEGIES
-from service.core.clocks import MIN_PER_DECISION, MIN_PER_SEAT_TOTAL, ON_TIMEOUT
+from service.core.game.clocks import MIN_PER_DECISION, MIN_PER_SEAT_TOTAL, ON_TIMEOUT
 from service.engine import Scores
 from service.engine.texts import PARAM_TYPES
 from service.games import games

@@ -47,8 +47,8 @@ from service.api.rest.operation import (
 )
 from service.api.rest.rendering import game_json
 from service.core import Applied
-from service.core.access import MAX_SPECTATOR_DELAY
-from service.core.listing import GameFilter
+from service.core.access.keys import MAX_SPECTATOR_DELAY
+from service.core.reads.listing import GameFilter
 from service.games import games
 from service.store import indexes
 

@@ -18,10 +18,10 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from service.api.edge.localized import language
 from service.api.edge.parsing import bearer_token, natural, within_depth
 from service.api.edge.problems import Problem, from_refusal, problem_response
 from service.core import Caller, GameService, LoadedGame
-from service.core.localized import language
 from service.engine.texts import ENGLISH
 from service.refusals import Refused
 
@@ -152,7 +152,7 @@ class Rest:
 
     def caller(self, request: Request) -> Caller:
         """The bearer's token and, with X-Act-As-Seat, the seat it acts for and the tenant
-        of its X-API-Key (access.viewer_of)."""
+        of its X-API-Key (keys.viewer_of)."""
         raw = request.headers.get(ACT_AS_SEAT)
         if raw is None:  # the tenant still counts: the game's own sees it live
             return Caller(bearer_token(request), self.tenant_of(request))

@@ -12,7 +12,7 @@ from service.api.rest import games as game_routes
 from service.api.rest.components import named
 from service.api.rest.operation import RestRoute
 from service.api.rest.routes import ROUTES
-from service.core.record_format import GameRecord, RecordVerification
+from service.core.records.format import GameRecord, RecordVerification
 from service.engine import Game, Scores
 from service.games import games
 

@@ -18,7 +18,7 @@ from service.api.rest.operation import (
     problems,
     ref,
 )
-from service.core.record_format import MAX_RECORD_BYTES
+from service.core.records.format import MAX_RECORD_BYTES
 
 VERIFY_PATH = "/v1/game-records/verify"  # its body is a game record: up to MAX_RECORD_BYTES
 

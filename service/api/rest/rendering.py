@@ -7,11 +7,17 @@ from typing import Any
 
 from msgspec.structs import astuple
 
+from service.api.edge.localized import (
+    detail_raw,
+    label_raw,
+    message_json,
+    refusal_message,
+    said_raw,
+)
 from service.api.edge.problems import from_refusal
 from service.core import LoadedGame
-from service.core.clocks import clock_json
-from service.core.localized import detail_raw, label_raw, message_json, refusal_message, said_raw
-from service.core.takebacks import note_json, request_json
+from service.core.game.clocks import clock_json
+from service.core.takebacks.policy import note_json, request_json
 from service.engine import Game
 from service.engine.texts import ENGLISH
 from service.refusals import Refused

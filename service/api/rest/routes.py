@@ -20,6 +20,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from service.api.rest import (
+    events,
     games,
     history,
     moves,
@@ -68,7 +69,7 @@ WEBHOOK_ROUTES: tuple[RestRoute, ...] = (
     webhook_events.TEST,
     webhook_events.FEED,
 )
-ROUTES = (*GAME_ROUTES, *WEBHOOK_ROUTES)
+ROUTES = (*GAME_ROUTES, events.EVENTS, *WEBHOOK_ROUTES)
 
 
 def mounted(route: RestRoute, handed: Any) -> Route:
@@ -82,11 +83,16 @@ def mounted(route: RestRoute, handed: Any) -> Route:
 
 
 def routes(
-    service: GameService, endpoints: EndpointStore, tenant_events: TenantEvents, max_depth: int
+    service: GameService,
+    endpoints: EndpointStore,
+    tenant_events: TenantEvents,
+    max_depth: int,
+    streams: events.Streams,
 ) -> list[Route]:
     rest = Rest(service, max_depth)
     hooks = webhooks.Webhooks(service, endpoints, tenant_events, max_depth)
     return [
         *(mounted(route, rest) for route in GAME_ROUTES),
+        mounted(events.EVENTS, events.EventsRoute(rest, streams)),
         *(mounted(route, hooks) for route in WEBHOOK_ROUTES),
     ]

@@ -1,5 +1,5 @@
 """Takebacks: a seat takes back its last decision, or asks and the other seats answer
-(service/core/takebacks.py has the policy)."""
+(service/core/takebacks/policy.py has the policy)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from service.api.rest.operation import (
 )
 from service.api.rest.rendering import game_json
 from service.core import Applied
-from service.core.takebacks import POLICIES, STEPS
+from service.core.takebacks.policy import POLICIES, STEPS
 
 
 class AnswerBody(msgspec.Struct, forbid_unknown_fields=True):

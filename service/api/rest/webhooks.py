@@ -27,7 +27,7 @@ from service.api.rest.operation import (
     ref,
 )
 from service.core import GameService
-from service.core.moves import MAX_IDEMPOTENCY_KEY
+from service.core.moves.opening import MAX_IDEMPOTENCY_KEY
 from service.refusals import Refused
 from service.webhooks.endpoints import BadEndpoint, EndpointStore
 from service.webhooks.model import Endpoint

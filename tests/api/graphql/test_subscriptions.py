@@ -20,10 +20,10 @@ import websockets
 from websockets.typing import Subprotocol
 
 from service.core import GameService
-from service.core.loaded import LoadedGame
+from service.core.game.loaded_game import LoadedGame
 from service.settings import Settings
 from service.store import RedisStore, connect
-from tests.security.hidden import secret_values
+from tests.security.hidden import secret_values, values_under
 from tests.support import gql
 from tests.support.processes import service_processes
 from tests.support.proxy import CuttingProxy
@@ -260,20 +260,6 @@ WITH_VIEW = """subscription E($id: ID!, $after: Int) {
 }"""
 
 
-def _values(value: Any, key: str) -> set[Any]:
-    """Every value stored under `key`, at any depth, lists flattened."""
-    found: set[Any] = set()
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if k == key:
-                found |= set(v) if isinstance(v, list) else {v}
-            found |= _values(v, key)
-    elif isinstance(value, list):
-        for item in value:
-            found |= _values(item, key)
-    return found
-
-
 async def test_an_events_game_is_the_subscribers_own_view_and_never_another_seats_secret(
     redis_url: str, replicas: list[str]
 ) -> None:
@@ -311,7 +297,7 @@ async def test_an_events_game_is_the_subscribers_own_view_and_never_another_seat
                 assert event["game"]["viewer"] == viewer
                 assert event["game"]["state"] == expected
                 for key, hidden in secret_values("TREE_LINED_AVENUE", then.state, viewer).items():
-                    assert not _values(event["game"]["state"], key) & set(hidden)
+                    assert not values_under(event["game"]["state"], key) & set(hidden)
                     checked += len(hidden)
             await socket.close()
         assert checked > 0, "the other seats' projects were checked"

@@ -324,6 +324,17 @@ function avenue(state, catalog) {
 
 const BOARDS = { TREELINE: treeline, TREELINGS: treelings, TREETOPIA: treetopia, TREE_LINED_AVENUE: avenue };
 
+// A game without a board of its own yet (a new game, docs/architecture.md "Adding a game"): its
+// view's fields as lines of text; its legal moves are still listed and played beside the board.
+function generic(state) {
+  const lines = Object.entries(state).map(([name, value]) => `${name}: ${JSON.stringify(value)}`);
+  const svg = board(480, 16 + lines.length * 18, "the game's view");
+  lines.forEach((line, i) => {
+    svg.append(text(8, 20 + i * 18, line, { "text-anchor": "start", "font-size": 11 }));
+  });
+  return { svg, lines };
+}
+
 export function drawBoard(kind, state, catalog) {
-  return BOARDS[kind](state, catalog);
+  return (BOARDS[kind] ?? generic)(state, catalog);
 }
