@@ -137,7 +137,7 @@ class Jobs:
             return "stale", ""
         playable(job.game_id, record, game)
         strategy = cast(Strategy, record.bots[job.seat])
-        seed = bot_seed(record.seed, record.version)
+        seed = bot_seed(record.seed, record.state)
         iterations = self.shared.settings.bot_iterations
 
         def decide() -> Played:

@@ -1,6 +1,7 @@
 """Games with takebacks played on the game service and resigned, for the game record tests: a takeback taken alone, one taken with the other seat's consent after a declined
-request, a request voided by a decision, one past a reveal or a random event that a bot agrees
-to at once, and one two other seats of three accept in turn. Positions from takeback_scenes.py."""
+request, a request voided by a decision, a bot's safe reply taken back with the bot's agreement
+at once (its turns played by a worker, as in production), and one two other seats of three
+accept in turn. Positions from takeback_scenes.py."""
 
 from __future__ import annotations
 
@@ -8,30 +9,36 @@ from typing import Any
 
 from service.core import GameService
 from service.core.takebacks.policy import TAKEN
-from tests.core.takeback_scenes import OPTIONS, Decision, decisions, first, first_answered
+from service.settings import Settings
+from service.worker import Worker
+from tests.core.takeback_scenes import (
+    BOT,
+    OPTIONS,
+    Decision,
+    against_a_bot,
+    bot_turn,
+    decisions,
+    first,
+    first_answered,
+)
 
 SCENES = ("ALONE", "WITH_CONSENT", "DECLINED", "BOTS", "THREE_SEATS")
 
 
-def _alone_until_unsafe(kind: str) -> tuple[str, list[Decision], int]:
-    """A seed whose first unsafe decision comes before any decision of the other seat."""
-    for n in range(200):
-        seed = f"records-tb-bot-{kind}-{n}"
-        made = decisions(kind, 2, seed, count=40)
-        j = first(made, safe=False) if any(not d.safe for d in made) else None
-        if j is not None and all(d.seat == made[j].seat for d in made[: j + 1]):
-            return seed, made, j
-    raise AssertionError(f"no seed of {kind} reveals something on the first seat's turns")
+def scenes(kind: str) -> list[str]:
+    """The scenes a game of `kind` can play: in Treelings every turn ends with a draw, so no
+    bot reply is safe to take back and bots agree to no takeback (takebacks/policy.py)."""
+    return [scene for scene in SCENES if scene != "BOTS" or kind != "TREELINGS"]
 
 
-async def takeback_game(service: GameService, kind: str, scene: str) -> str:
+async def takeback_game(service: GameService, kind: str, scene: str, redis_url: str) -> str:
     """A 2-seat game of `kind` with the `scene`'s takeback steps, over by a resignation."""
     seed, made, j = f"records-tb-{kind}", [], 0
     players = 3 if scene == "THREE_SEATS" else 2
     bots: dict[int, str] = {}
-    if scene == "BOTS":  # past a reveal or a random event, taken at once: the bot agrees
-        seed, made, j = _alone_until_unsafe(kind)
-        bots = {1 - made[j].seat: "RANDOM"}
+    if scene == "BOTS":  # the bot's safe reply taken back, at once: the bot agrees
+        seed, made, j = against_a_bot(kind, "RANDOM")
+        bots = {BOT: "RANDOM"}
     else:
         made = decisions(kind, players, seed)
     policy = "OWN_DECISIONS" if scene == "ALONE" else "WITH_CONSENT"
@@ -50,7 +57,13 @@ async def takeback_game(service: GameService, kind: str, scene: str) -> str:
         await service.request_takeback(game_id, tokens[made[i].seat], None, None)
         await play(made[i : i + 2])
     elif scene == "BOTS":
-        await play(made[: j + 1])
+        worker = Worker(Settings(), redis_url, "records")
+        await worker.queue.ensure_groups()
+        try:
+            for d in made[: j + 2]:
+                await (bot_turn(worker, game_id) if d.seat == BOT else play([d]))
+        finally:
+            await worker.store.close()
         await service.request_takeback(game_id, tokens[made[j].seat], None, None)
         await play(made[j : j + 1])
     elif scene == "THREE_SEATS":  # ASKED, ACCEPTED by one, TAKEN with the last acceptance

@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from service.bots import Strategy
 from service.core import GameService
 from service.core.takebacks.policy import pending
 from service.engine import encode_state, play, start
@@ -22,7 +23,17 @@ from service.refusals import Code, Refused
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.jobs import job_key, lane_of
-from tests.core.takeback_scenes import OPTIONS, Decision, decisions, first, first_answered
+from service.worker import Worker
+from tests.core.takeback_scenes import (
+    BOT,
+    OPTIONS,
+    Decision,
+    against_a_bot,
+    bot_turn,
+    decisions,
+    first,
+    first_answered,
+)
 from tests.support.following import following
 from tests.support.waiting import until
 
@@ -33,6 +44,15 @@ KINDS = sorted(games())
 def redis_url(quiet_redis_url: str) -> str:
     """Bot seats here wait for the test (tests/conftest.py, `quiet_redis_url`)."""
     return quiet_redis_url
+
+
+@pytest.fixture
+async def worker(redis_url: str) -> AsyncIterator[Worker]:
+    """A bot worker in this process, its loops not started: tests play its jobs (bot_turn)."""
+    worker = Worker(Settings(), redis_url, "takebacks")
+    await worker.queue.ensure_groups()
+    yield worker
+    await worker.store.close()
 
 
 @pytest.fixture
@@ -72,6 +92,17 @@ class Table:
     async def play(self, made: list[Decision]) -> None:
         for d in made:
             await self.service.apply(self.id, self.tokens[d.seat], d.move, None, None)
+
+    async def against(self, worker: Worker, made: list[Decision]) -> None:
+        """`made` played, the bot seat's decisions by `worker` (each asserted to be the one in
+        `made`)."""
+        for d in made:
+            if d.seat != BOT:
+                await self.play([d])
+                continue
+            await bot_turn(worker, self.id)
+            decided = [e for e in await self.service.store.history(self.id) if not e.forced]
+            assert decided[-1].move == d.move, "the bot's"
 
     async def record(self) -> Any:
         return (await self.service.read(self.id, None)).record
@@ -249,18 +280,52 @@ def _alone_until_unsafe(kind: str) -> tuple[str, list[Decision], int]:
 
 
 @pytest.mark.parametrize("kind", KINDS)
-async def test_bot_seats_accept_at_once(service: GameService, kind: str) -> None:
+async def test_bots_decline_a_takeback_past_a_reveal_or_a_random_event(
+    service: GameService, kind: str
+) -> None:
+    """The fair rule (takebacks/policy.py): the restored RNG would deal the same again, so a
+    seat could peek and decide otherwise. Humans who saw the reveal may agree; bots do not."""
     seed, made, j = _alone_until_unsafe(kind)
     human = made[j].seat
-    states = _states(kind, 2, seed, made[: j + 1])
     table = await Table.open(service, kind, seed, "WITH_CONSENT", bots={1 - human: "RANDOM"})
     await table.play(made[: j + 1])
+    before = await table.record()
 
-    taken = await service.request_takeback(table.id, table.tokens[human], None, None)
+    with pytest.raises(Refused) as refused:
+        await service.request_takeback(table.id, table.tokens[human], None, None)
 
-    assert taken.game.record.state == states[j], "taken at once: the bot agreed"
-    entry = (await service.store.history(table.id))[-1]
-    assert entry.takeback is not None and entry.takeback.agreed_by == [1 - human]
+    assert refused.value.code is Code.TAKEBACK_NOT_ALLOWED
+    assert "bots agree to no takeback past that" in refused.value.message
+    assert await table.record() == before, "nothing changed, no request waits"
+    humans = await Table.open(service, kind, seed, "WITH_CONSENT")
+    await humans.play(made[: j + 1])
+    asked = await service.request_takeback(humans.id, humans.tokens[human], None, None)
+    assert pending(asked.game.record, time.time()) is not None, "a human seat is asked"
+
+
+# In Treelings every turn ends with a draw: no bot reply is safe to take back (bots decline it,
+# the test above). Each other kind against RANDOM, and Treetopia against SEARCH.
+AGAINST = [(kind, "RANDOM") for kind in KINDS if kind != "TREELINGS"] + [("TREETOPIA", "SEARCH")]
+
+
+@pytest.mark.parametrize(("kind", "strategy"), AGAINST)
+async def test_bots_agree_to_take_back_their_safe_reply_and_make_it_again(
+    service: GameService, worker: Worker, kind: str, strategy: Strategy
+) -> None:
+    """A bot's reply is its position's (decisions.bot_seed), not its version's: taken back and
+    asked again, the same decision meets the same reply, so a takeback rerolls nothing."""
+    seed, made, i = against_a_bot(kind, strategy, worker.settings.bot_iterations or None)
+    states = _states(kind, 2, seed, made[: i + 2])
+    table = await Table.open(service, kind, seed, "WITH_CONSENT", bots={BOT: strategy})
+    await table.against(worker, made[: i + 2])
+
+    for _ in range(3):
+        taken = await service.request_takeback(table.id, table.tokens[made[i].seat], None, None)
+        assert taken.game.record.state == states[i], "taken at once"
+        entry = (await service.store.history(table.id))[-1]
+        assert entry.takeback is not None and entry.takeback.agreed_by == [BOT], "the bot agreed"
+        await table.against(worker, made[i : i + 2])  # the same reply, asserted there
+        assert (await table.record()).state == states[i + 2]
 
 
 async def test_takebacks_are_off_by_default_and_refused_once_the_game_is_over(
@@ -364,21 +429,19 @@ def test_every_step_is_judged_by_the_game_hook() -> None:
 async def test_a_bot_to_act_keeps_its_turn_across_a_request(service: GameService) -> None:
     """A request's version makes the bot's job at the version before stale: the commit queues
     the bot's turn again (its decision then ends the request, as anyone's does)."""
-    game = games()["TREELINGS"]
+    seed = "tb-bot-turn-14"  # two human decisions, each safe, then seat 2's (the bot's) turn
+    made = decisions("TREETOPIA", 3, seed, count=2)
+    assert [d.seat for d in made] == [0, 1] and all(d.safe for d in made)
     loaded, tokens = await service.create(
-        "TREELINGS", 3, "tb-bot-turn", None, bots={2: "RANDOM"}, takeback_policy="WITH_CONSENT"
+        "TREETOPIA", 3, seed, None, bots={2: "RANDOM"}, takeback_policy="WITH_CONSENT"
     )
-    state, chooser = loaded.state, random.Random(3)
-    while game.to_act(state) != [2]:
-        seat = game.to_act(state)[0]
-        move = msgspec.to_builtins(chooser.choice(game.legal_moves(state, seat)))
-        state = (await service.apply(loaded.id, tokens[seat], move, None, None)).game.state
-        last = seat
+    for d in made:
+        await service.apply(loaded.id, tokens[d.seat], d.move, None, None)
 
-    asked = await service.request_takeback(loaded.id, tokens[last], None, None)
+    asked = await service.request_takeback(loaded.id, tokens[0], None, None)
 
     record = asked.game.record
-    assert pending(record, time.time()) is not None, "seat 1's turn drew cards: it asks"
+    assert pending(record, time.time()) is not None, "seat 1 decided since: seat 0 asks it"
     jobs = await service.store.redis.xrange(job_key(lane_of(loaded.id), record.tenant))
     queued = [(int(f[b"v"]), int(f[b"s"])) for _, f in jobs if f[b"g"].decode() == loaded.id]
     assert (record.version, 2) in queued, queued

@@ -60,9 +60,11 @@ def playable(game_id: str, record: Record, game: Game[Any, Any]) -> None:
         )
 
 
-def bot_seed(game_seed: str, version: int) -> int:
-    """The seed of the bot decision taken at `version`: replays and retries agree."""
-    return seed_to_int(f"{game_seed}:bots:{version}")
+def bot_seed(game_seed: str, state: bytes) -> int:
+    """The seed of a bot's decision in the position `state` (the record's encoded state, its
+    RNG included): replays and retries agree, and so does the same position met again after a
+    takeback, which therefore rerolls no bot's reply (takebacks/policy.py's fair rule)."""
+    return seed_to_int(f"{game_seed}:bots:{hashlib.sha256(state).hexdigest()}")
 
 
 def bot_due(game: Game[Any, Any], state: Any, bots: dict[int, str]) -> int | None:

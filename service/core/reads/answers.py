@@ -73,7 +73,7 @@ async def suggest(
         record.state,
         seat,
         strategy,
-        str(seed if seed is not None else bot_seed(record.seed, record.version)),
+        str(seed if seed is not None else bot_seed(record.seed, record.state)),
         iterations,
         budget_ms,
     )

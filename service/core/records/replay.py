@@ -166,7 +166,9 @@ class Replay:
     def _takeback(self, step: RecordStep) -> None:
         """A takeback step, judged as service/core/takebacks/policy.py decides: under the game's
         policy, back to the version the service plans, alone only when its seat may, with
-        consent only from every other human seat (bots accept at once)."""
+        consent only from every other human seat (bots accept at once). Bots that agreed past a
+        reveal (policy.bots_decline) are no tampering: earlier releases' bots did, and the
+        records of their games still verify."""
         version, note = step.version, step.takeback
         if note is None or step.event != takebacks.EVENT or step.move is not None or step.forced:
             raise Unverifiable(

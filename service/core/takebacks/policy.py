@@ -16,8 +16,17 @@ no decision; a timeout's move is the service's, not the seat's). Beyond that:
 - OWN_DECISIONS refuses, TAKEBACK_NOT_ALLOWED;
 - WITH_CONSENT records a request (Record.takeback, a version of its own with an ASKED entry)
   that every other human seat must accept (answerTakeback); bot seats accept at once. It lapses
-  after RULES_TAKEBACK_SECONDS (GameService.takeback_seconds) or when anyone decides (decisions.advance clears it): a request is
-  about the game as it was asked, so any change voids it. A decline ends it.
+  after RULES_TAKEBACK_SECONDS (GameService.takeback_seconds) or when anyone decides
+  (decisions.advance clears it): a request is about the game as it was asked, so any change
+  voids it. A decline ends it.
+
+The fair rule, for every kind: a takeback must give no seat a second look at chance. Past a
+reveal or a random event, the restored state (its RNG included) would deal the same cards
+again, so a seat could peek, take back and decide otherwise. No seat may do that alone, and
+bots agree to no such takeback (`bots_decline`): with a bot at the table it is refused, and
+only human seats, who saw what was revealed too, can agree to it. A bot's reply is a function
+of the game's seed and the position (decisions.bot_seed), so taking back a decision and making
+it again meets the same reply: a takeback rerolls nothing either.
 
 A takeback never shows anyone a state they could not see: its state is one they saw at that
 version, and the hook refuses going alone past anything revealed (ALL-4).
@@ -143,6 +152,21 @@ def not_alone(game: Game[Any, Any], state: Any, chosen: Plan) -> str | None:
     if unsafe is not None:
         return f"version {unsafe} revealed hidden information or drew on chance"
     return None
+
+
+def bots_decline(game: Game[Any, Any], state: Any, chosen: Plan, bots: Iterable[int]) -> str | None:
+    """Why the game's other bot seats decline `chosen` (None: they agree, or there are none):
+    a bot agrees to no takeback past a reveal or a random event (the fair rule above).
+    `state` is the state at its version."""
+    if not set(bots) - {chosen.seat}:
+        return None
+    unsafe = unsafe_step(game, state, chosen.undone)
+    if unsafe is None:
+        return None
+    return (
+        f"version {unsafe} revealed hidden information or drew on chance, and bots agree to "
+        "no takeback past that"
+    )
 
 
 def takes_at_once(policy: str, players: int, bots: Iterable[int], seat: int) -> bool:

@@ -27,6 +27,7 @@ from service.core.takebacks.policy import (
     DECLINED,
     EVENT,
     TAKEN,
+    bots_decline,
     not_alone,
     pending,
     plan,
@@ -174,6 +175,12 @@ async def _asked(
     state = await past_versions.state_at(LoadedGame(game_id, record, game, seat), chosen.to_version)
     version = record.version + 1
     why = not_alone(game, state, chosen)
+    consent = why is not None and record.takebacks == "WITH_CONSENT"
+    declined = bots_decline(game, state, chosen, record.bots) if consent else None
+    if declined is not None:
+        raise Refused(
+            Code.TAKEBACK_NOT_ALLOWED, f"seat {seat} may not take back: {declined}", record.version
+        )
     if why is None or takes_at_once(record.takebacks, record.players, record.bots, seat):
         agreed = [] if why is None else sorted(record.bots)
         note = TakebackNote(TAKEN, chosen.to_version, seat, agreed)
