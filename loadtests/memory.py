@@ -9,7 +9,10 @@ on every move (a 32-character key, as a careful client sends one). For each kind
   entry and idempotency entry), measured just before the last move;
 - finished: all keys right after the last move (the idempotency hash still kept for
   RULES_IDEMPOTENCY_GRACE) and after the grace (the record with the folded history only),
-  the figure the 4 KiB goal is about.
+  the figure the 4 KiB goal is about;
+- compact: the game's record packed for an archive (service/core/records/compact.py), its
+  header and the bits its steps take per decision, against the goal of at most 120 B a game
+  and a byte a decision.
 The largest game of each kind over `--games` seeds is reported.
 """
 
@@ -24,12 +27,15 @@ from typing import Any
 import msgspec
 
 from service.core import GameService
+from service.core.records.compact import Packed, pack
+from service.core.records.format import GameRecord
 from service.games import games
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.embedded import EmbeddedRedis
 
 GOAL_BYTES = 4096
+COMPACT_HEADER_GOAL = 120  # bytes a game, besides a byte a decision
 
 
 async def game_bytes(store: RedisStore, game_id: str) -> dict[str, int]:
@@ -63,6 +69,9 @@ async def measure_game(service: GameService, kind: str, players: int, seed: str)
         decisions += 1
     finished = await game_bytes(service.store, loaded.id)
     active = sum(before_last.values())
+    record = msgspec.convert(await service.export_record(loaded.id, None), GameRecord)
+    packed = pack(record)
+    steps_bytes = len(msgspec.msgpack.decode(packed, type=Packed).number)
     return {
         "kind": kind,
         "decisions": decisions,
@@ -74,6 +83,10 @@ async def measure_game(service: GameService, kind: str, players: int, seed: str)
         + finished["history"]
         + finished["checkpoints"],
         "finished_keys": finished,
+        "record_json_bytes": len(msgspec.json.encode(record)),
+        "compact_bytes": len(packed),
+        "compact_header_bytes": len(packed) - steps_bytes,
+        "compact_bits_per_decision": round(8 * steps_bytes / max(decisions, 1), 2),
     }
 
 
@@ -97,6 +110,9 @@ async def measure(games_per_kind: int, players: int, redis_url: str) -> dict[str
                     row["active_bytes_before_last_move"] for row in rows
                 ),
                 "games": games_per_kind,
+                "compact_bytes": max(row["compact_bytes"] for row in rows),
+                "compact_header_bytes": max(row["compact_header_bytes"] for row in rows),
+                "compact_bits_per_decision": max(row["compact_bits_per_decision"] for row in rows),
             }
     finally:
         await store.close()
@@ -114,6 +130,20 @@ def loaded(results: dict[str, Any]) -> str:
             f"{kind:<20} {row['decisions']:>9} {row['bytes_per_decision']:>10.1f} "
             f"{row['active_bytes_before_last_move']:>9} {row['finished_bytes']:>10} "
             f"{row['finished_bytes_after_grace']:>13}  {ok}"
+        )
+    lines += [
+        "",
+        f"{'compact (4 players)':<20} {'decisions':>9} {'record B':>9} {'compact B':>9} "
+        f"{'header B':>8} {'bits/dec':>8} {'x after grace':>13}  goal <= 120 B + 1 B/decision",
+    ]
+    for kind, row in results.items():
+        goal = COMPACT_HEADER_GOAL + row["decisions"]
+        ok = "ok" if row["compact_bytes"] <= goal else "OVER"
+        lines.append(
+            f"{kind:<20} {row['decisions']:>9} {row['record_json_bytes']:>9} "
+            f"{row['compact_bytes']:>9} {row['compact_header_bytes']:>8} "
+            f"{row['compact_bits_per_decision']:>8.2f} "
+            f"{row['compact_bytes'] / row['finished_bytes_after_grace']:>13.3f}  {ok}"
         )
     return "\n".join(lines)
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from service.core import GameService
 from service.core.moves.decisions import best_of, history_entries
+from service.core.records.compact import pack, unpack
 from service.core.records.documents import export, verify
 from service.core.records.format import GameRecord
 from service.core.records.replay import Replay
@@ -332,6 +333,8 @@ async def taken_back(request: pytest.FixtureRequest, redis_url: str) -> dict[str
         await store.close()
     for scene, document in documents.items():
         assert verify(document).valid, scene
+        record = msgspec.convert(document, GameRecord)  # and it packs (compact.py) to itself
+        assert unpack(pack(record), record.game_id) == record, scene
     return documents
 
 

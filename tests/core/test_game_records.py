@@ -18,7 +18,8 @@ import pytest
 
 from service.app import create_app
 from service.core import GameService
-from service.core.records.format import MAX_RECORD_BYTES, MAX_STEPS
+from service.core.records.compact import pack, unpack
+from service.core.records.format import MAX_RECORD_BYTES, MAX_STEPS, GameRecord
 from service.games import games
 from service.settings import Settings
 from service.store import Record, RedisStore, connect
@@ -66,6 +67,8 @@ async def exported(api: Api, game_id: str, token: str | None = None) -> dict[str
     assert rest.status_code == 200, rest.text
     assert rest.json() == record
     jsonschema.validate(record, SCHEMA)
+    document = msgspec.convert(record, GameRecord)  # and it packs (compact.py) to itself
+    assert unpack(pack(document), game_id) == document
     return record
 
 

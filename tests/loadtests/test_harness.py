@@ -122,6 +122,7 @@ def test_the_benchmark_drives_every_target_without_an_error(tmp_path: Path) -> N
     assert "RULES_REPLICA_ACK=1" in done.stdout
     # the run reaches its end: the memory table (once a crash that wrote no results.json)
     assert set(results["memory"]) == set(games()) and "after grace B" in done.stdout
+    assert "compact B" in done.stdout
     assert set(results["engine"]) == set(games())
     sizes = results["compression"]
     assert set(sizes) == set(games())
@@ -182,6 +183,8 @@ async def test_memory_measure_counts_every_key_of_a_game(redis_url: str) -> None
     assert 0 < row["finished_bytes_after_grace"] <= 4096
     assert row["active_bytes_before_last_move"] > row["finished_bytes_after_grace"]
     assert row["bytes_per_decision"] > 0
+    assert 0 < row["compact_bytes"] < row["finished_bytes_after_grace"] < row["record_json_bytes"]
+    assert row["compact_header_bytes"] < row["compact_bytes"]
 
 
 def test_the_soak_model_counts_finished_games_without_their_keys_after_the_grace() -> None:

@@ -38,7 +38,7 @@ from service.store.records import (
 )
 
 
-def _forced(game: Game[Any, Any], state: Any) -> tuple[int, Any] | None:
+def forced_now(game: Game[Any, Any], state: Any) -> tuple[int, Any] | None:
     """The decision the rules force now, if any: the first seat to act with one option, as
     the engine's `_apply_forced` takes it (RULINGS ALL-3)."""
     if game.is_over(state):
@@ -108,7 +108,7 @@ class Replay:
             self._played(step, None)
             return None
         self.request = None  # any decision voids a request (takebacks.pending)
-        forced = _forced(game, self.state)
+        forced = forced_now(game, self.state)
         move: Any = None
         if step.event is not None:
             self._timed_out(step, forced)
