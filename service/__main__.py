@@ -1,8 +1,10 @@
-"""`python -m service` (what `make run` calls): start the service, with its own Redis if needed."""
+"""`python -m service` (what `make run` calls): start the service, with its own Redis and
+PostgreSQL if needed."""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import signal
 import subprocess
@@ -14,6 +16,7 @@ import uvicorn
 
 from service import logs
 from service.app import create_app
+from service.archive.embedded import EmbeddedPostgres
 from service.settings import Settings
 from service.store.embedded import EmbeddedRedis
 
@@ -55,6 +58,14 @@ def serve(settings: Settings) -> None:
             stack.callback(server.cleanup)
             redis_url = server.url
             print(f"Started an embedded Redis at {redis_url} (set REDIS_URL to use your own)")
+        if not settings.database_url:
+            database = EmbeddedPostgres().start()
+            stack.callback(database.cleanup)
+            settings = dataclasses.replace(settings, database_url=database.url)
+            print(
+                f"Started an embedded PostgreSQL at {settings.database_url} "
+                "(set DATABASE_URL to use your own)"
+            )
         if settings.run_workers > 0:
             stack.enter_context(_workers(redis_url, settings))
             print(f"Bot workers: {settings.run_workers} (RULES_RUN_WORKERS)")
@@ -85,6 +96,7 @@ def _workers(redis_url: str, settings: Settings) -> Iterator[None]:
     environment = {
         **os.environ,
         "REDIS_URL": redis_url,
+        "DATABASE_URL": settings.database_url,
         "RULES_WORKER_PROCESSES": str(settings.run_workers),
         "RULES_WORKER_PARENT_PID": str(os.getpid()),  # a SIGKILL here must not orphan them
     }

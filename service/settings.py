@@ -41,6 +41,9 @@ def _pauses(items: tuple[str, ...]) -> tuple[float, ...]:
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None = None  # None: start an embedded redis-server
+    # the PostgreSQL that archives finished games (service/archive); "": no archive (`make run`
+    # starts an embedded one)
+    database_url: str = ""
     host: str = "127.0.0.1"
     port: int = 8000
     env: str = "development"  # "production" turns off GraphiQL and introspection
@@ -123,6 +126,7 @@ class Settings:
     def from_env(cls) -> Settings:
         return cls(
             redis_url=os.environ.get("REDIS_URL") or None,
+            database_url=os.environ.get("DATABASE_URL", cls.database_url),
             host=os.environ.get("HOST", cls.host),
             port=_int("PORT", cls.port),
             env=os.environ.get("RULES_ENV", cls.env),

@@ -1,7 +1,9 @@
-"""Shared fixtures: a real Redis server process and the real ASGI app.
+"""Shared fixtures: a real Redis server process, a real PostgreSQL, and the real ASGI app.
 
 Tests use `TEST_REDIS_URL` when it is set, else a throwaway redis-server on a free loopback
-port (never the machine's own Redis on 6379). Game ids are random, so tests never collide.
+port (never the machine's own Redis on 6379), and `TEST_DATABASE_URL`, else a throwaway
+PostgreSQL started for the first test that asks for `database_url` (never the machine's own
+on 5432). Game ids are random, so tests never collide.
 
 `make test` runs the suite on pytest-xdist workers (`-n 4 --dist loadgroup`: tests are handed
 out one by one, so a module fixture may be set up once per worker; tests that share a costly
@@ -39,6 +41,7 @@ import httpx
 import pytest
 
 from service.app import create_app
+from service.archive.embedded import EmbeddedPostgres, postgres_binaries
 from service.settings import Settings
 from service.store.embedded import EmbeddedRedis, EmbeddedRedisCluster
 from tests.support.workers import WorkerProcess, worker_process
@@ -235,6 +238,25 @@ def redis_url() -> Iterator[str]:
         return
     with own_redis() as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def database_url() -> Iterator[str]:
+    """A PostgreSQL (the archive's): `TEST_DATABASE_URL`, else a throwaway server of this
+    worker's own, started when a test first asks for one. Without a PostgreSQL server to run,
+    a skip (a failure under RULES_REQUIRE_ALL_TESTS=1)."""
+    url = os.environ.get("TEST_DATABASE_URL")
+    if url:
+        yield url
+        return
+    try:
+        binaries = postgres_binaries()
+    except RuntimeError as missing:
+        if os.environ.get("RULES_REQUIRE_ALL_TESTS") == "1":
+            pytest.fail(f"{missing}; RULES_REQUIRE_ALL_TESTS=1 needs every test")
+        pytest.skip(str(missing))
+    with EmbeddedPostgres(binaries=binaries) as server:
+        yield server.url
 
 
 class Api:
