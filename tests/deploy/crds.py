@@ -1,9 +1,11 @@
-"""JSON Schemas for the Prometheus Operator objects in k8s/ (monitoring.coreos.com/v1).
+"""JSON Schemas for the Prometheus Operator objects in k8s/ (monitoring.coreos.com/v1) and the
+CloudNativePG Cluster (postgresql.cnpg.io/v1).
 
 kubernetes-validate knows the built-in kinds only. These schemas are the part of the upstream
-ServiceMonitor and PrometheusRule CRDs that this project uses, with the upstream field names,
-types, enums and duration pattern, written here and closed (`additionalProperties: false`) so
-a misspelt field fails. Using a field not listed here fails too: add it, as upstream types it.
+ServiceMonitor, PrometheusRule and Cluster CRDs that this project uses, with the upstream field
+names, types, enums and duration pattern, written here and closed (`additionalProperties:
+false`) so a misspelt field fails. Using a field not listed here fails too: add it, as upstream
+types it.
 """
 
 from __future__ import annotations
@@ -131,7 +133,77 @@ PROMETHEUS_RULE = closed(
     ("apiVersion", "kind", "metadata", "spec"),
 )
 
+# A Kubernetes quantity (upstream: int-or-string with this pattern).
+QUANTITY: Schema = {
+    "anyOf": [{"type": "integer"}, {"type": "string"}],
+    "pattern": r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|"
+    r"([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$",
+}
+RESOURCES = closed(
+    {
+        "requests": {"type": "object", "additionalProperties": QUANTITY},
+        "limits": {"type": "object", "additionalProperties": QUANTITY},
+    }
+)
+
+CNPG_CLUSTER = closed(
+    {
+        "apiVersion": {"const": "postgresql.cnpg.io/v1"},
+        "kind": {"const": "Cluster"},
+        "metadata": METADATA,
+        "spec": closed(
+            {
+                "description": {"type": "string"},
+                "instances": {"type": "integer", "minimum": 1},
+                "imageName": {"type": "string"},
+                "primaryUpdateStrategy": {"enum": ["unsupervised", "supervised"]},
+                "primaryUpdateMethod": {"enum": ["switchover", "restart"]},
+                "enableSuperuserAccess": {"type": "boolean"},
+                "bootstrap": closed(
+                    {
+                        "initdb": closed(
+                            {
+                                "database": {"type": "string"},
+                                "owner": {"type": "string"},
+                                "encoding": {"type": "string"},
+                                "localeCollate": {"type": "string"},
+                                "localeCType": {"type": "string"},
+                            }
+                        )
+                    }
+                ),
+                "postgresql": closed(
+                    {
+                        "parameters": STRING_MAP,
+                        "synchronous": closed(
+                            {
+                                "method": {"enum": ["any", "first"]},
+                                "number": {"type": "integer"},
+                                "dataDurability": {"enum": ["required", "preferred"]},
+                            },
+                            ("method", "number"),
+                        ),
+                    }
+                ),
+                "storage": closed({"size": {"type": "string"}, "storageClass": {"type": "string"}}),
+                "resources": RESOURCES,
+                "affinity": closed(
+                    {
+                        "enablePodAntiAffinity": {"type": "boolean"},
+                        "topologyKey": {"type": "string"},
+                        # upstream a string; the operator knows these two
+                        "podAntiAffinityType": {"enum": ["preferred", "required"]},
+                    }
+                ),
+            },
+            ("instances",),
+        ),
+    },
+    ("apiVersion", "kind", "metadata", "spec"),
+)
+
 SCHEMAS: dict[tuple[str, str], Schema] = {
+    ("postgresql.cnpg.io/v1", "Cluster"): CNPG_CLUSTER,
     ("monitoring.coreos.com/v1", "ServiceMonitor"): SERVICE_MONITOR,
     ("monitoring.coreos.com/v1", "PrometheusRule"): PROMETHEUS_RULE,
 }

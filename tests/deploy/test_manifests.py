@@ -126,6 +126,14 @@ def test_validators_reject_misspelt_and_mistyped_fields() -> None:
     rule["spec"]["groups"][0]["rules"][0]["for"] = "2 minutes"
     with pytest.raises(jsonschema.ValidationError):
         validate(rule, KUBERNETES_VERSIONS[-1])
+    cluster = copy.deepcopy(one(overlay("prod"), "Cluster", "rules-postgres"))
+    cluster["spec"]["storage"]["sise"] = cluster["spec"]["storage"].pop("size")
+    with pytest.raises(jsonschema.ValidationError, match="sise"):
+        validate(cluster, KUBERNETES_VERSIONS[-1])
+    cluster = copy.deepcopy(one(overlay("prod"), "Cluster", "rules-postgres"))
+    cluster["spec"]["instances"] = "3"
+    with pytest.raises(jsonschema.ValidationError):
+        validate(cluster, KUBERNETES_VERSIONS[-1])
 
 
 # Invariants.
@@ -286,7 +294,7 @@ def allowed_ports(rules: list[Object]) -> set[tuple[str, Any]]:
 
 
 @pytest.mark.parametrize("name", OVERLAYS)
-def test_network_policy_admits_http_and_lets_out_only_dns_and_redis(name: str) -> None:
+def test_network_policy_admits_http_and_lets_out_only_dns_redis_and_postgres(name: str) -> None:
     docs = overlay(name)
     labels = one(docs, "Deployment")["spec"]["template"]["metadata"]["labels"]
     policy = one(docs, "NetworkPolicy")
@@ -294,8 +302,8 @@ def test_network_policy_admits_http_and_lets_out_only_dns_and_redis(name: str) -
     assert set(policy["spec"]["policyTypes"]) == {"Ingress", "Egress"}
     assert allowed_ports(policy["spec"]["ingress"]) == {("TCP", "http")}
     egress = allowed_ports(policy["spec"]["egress"])
-    assert {("UDP", 53), ("TCP", 53), ("TCP", 6379)} <= egress
-    assert all(port in (53, 6379, 6380) for _, port in egress), egress
+    assert {("UDP", 53), ("TCP", 53), ("TCP", 6379), ("TCP", 5432)} <= egress
+    assert all(port in (53, 6379, 6380, 5432) for _, port in egress), egress
 
 
 def redis_secret_ref(docs: tuple[Object, ...]) -> Object:
