@@ -36,6 +36,7 @@ from service.api.rest import routes as rest
 from service.api.rest.events import Streams
 from service.api.rest.openapi import openapi
 from service.api.rest.records import VERIFY_PATH
+from service.archive.archive import Archive, lazy_pool
 from service.bots.hints import HintPool
 from service.core import GameService
 from service.core.records.format import MAX_RECORD_BYTES
@@ -135,6 +136,13 @@ GC_THRESHOLDS = (50_000, 20, 100)
 def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     gc.set_threshold(*GC_THRESHOLDS)
     store = RedisStore(connect(settings, redis_url), settings)
+    pool = (
+        lazy_pool(settings.database_url, settings.redis_timeout * 2)
+        if settings.database_url
+        else None
+    )
+    if pool is not None:  # reads of games that left Redis for the archive
+        store.cold = Archive(pool)
     hints = HintPool(settings.hint_processes, settings.hint_grace_ms)
     game_service = GameService(
         store,
@@ -182,10 +190,14 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         undo = drain.install()
+        if pool is not None:
+            await pool.open(wait=False)
         yield
         undo()
         await limiter.close()
         await store.close()
+        if pool is not None:
+            await pool.close()
         hints.close()
 
     app = Starlette(

@@ -189,8 +189,20 @@ LEFT_FOR_NEWER = Counter(
 )
 SET_ASIDE = Counter(
     "rules_set_aside_total",
-    "Games a worker set aside (service/store/quarantine.py), by loop: job, clock.",
+    "Games a worker set aside (service/store/quarantine.py), by loop: job, clock, archive.",
     ["loop"],
+    registry=REGISTRY,
+)
+ARCHIVED = Counter(
+    "rules_archived_games_total",
+    "Finished games the archive loop handled (service/worker/archiving.py), by outcome: "
+    "archived, changed, gone, unavailable (left for a later poll), set_aside.",
+    ["outcome"],
+    registry=REGISTRY,
+)
+ARCHIVE_LAG_SECONDS = Gauge(
+    "rules_archive_lag_seconds",
+    "How long the oldest finished game waiting for the archive has been due (0: none).",
     registry=REGISTRY,
 )
 RATE_LIMITED = Counter(

@@ -53,6 +53,11 @@ class Settings:
     # seconds a finished game keeps its idempotency keys for replays of lost replies (at most
     # finished_ttl); later a retry is refused as GAME_OVER, so a move still applies only once
     idempotency_grace: int = 3600
+    # with DATABASE_URL (the archive, service/archive): a finished game is archived once its
+    # idempotency grace is over and then leaves Redis; an archived game that is read comes
+    # back into Redis for this many seconds (the short tail)
+    archive_tail_seconds: int = 3600
+    archive_lease_seconds: float = 60.0  # a worker's claim on a game it archives
     redis_timeout: float = 2.0  # seconds for connecting and for each Redis command
     redis_pool_size: int = 64
     # replicas that must confirm each game write (WAIT, docs/reliability.md "Replica
@@ -134,6 +139,10 @@ class Settings:
             active_ttl=_int("RULES_ACTIVE_TTL", cls.active_ttl),
             finished_ttl=_int("RULES_FINISHED_TTL", cls.finished_ttl),
             idempotency_grace=_int("RULES_IDEMPOTENCY_GRACE", cls.idempotency_grace),
+            archive_tail_seconds=_int("RULES_ARCHIVE_TAIL_SECONDS", cls.archive_tail_seconds),
+            archive_lease_seconds=_float(
+                "RULES_ARCHIVE_LEASE_SECONDS", cls.archive_lease_seconds
+            ),
             redis_timeout=_float("REDIS_TIMEOUT", cls.redis_timeout),
             redis_pool_size=_int("REDIS_POOL_SIZE", cls.redis_pool_size),
             replica_ack=_int("RULES_REPLICA_ACK", cls.replica_ack),

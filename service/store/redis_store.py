@@ -56,6 +56,7 @@ service uses.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any
@@ -67,6 +68,8 @@ from redis.commands.core import AsyncScript
 from service import metrics
 from service.settings import Settings
 from service.store import indexes, reading
+from service.store.archived import Archived
+from service.store.cold import Cold
 from service.store.commands import Command, Commands
 from service.store.connection import (
     Client,
@@ -137,6 +140,8 @@ class RedisStore:
         self._fold = redis.register_script(FOLD)
         self._reissue = redis.register_script(REISSUE)
         self.deadlines = Deadlines(self.commands)
+        self.archived = Archived(self.commands)
+        self.cold: Cold | None = None  # the archive of finished games, if there is one
         self.hub = EventHub(redis, settings.subscriber_queue, settings.redis_timeout)
 
     def ttl(self, finished: bool) -> int:
@@ -247,6 +252,8 @@ class RedisStore:
 
         replies = await self.commands.timed("load", fetch)
         raw, reissued = replies[0]
+        if raw is None and self.cold is not None:
+            raw, reissued = await self._from_archive(game_id)
         record = None if raw is None else decode_record(game_id, raw)
         if record is not None:
             record = with_reissued(game_id, record, reissued)
@@ -258,6 +265,16 @@ class RedisStore:
             "idempotency",
             lambda: Done(int(version), fingerprint.decode() if fingerprint else None, idempotency),
         )
+
+    async def _from_archive(self, game_id: str) -> tuple[bytes | None, bytes | None]:
+        """The record and reissued tokens of an archived game, its hash put back in Redis for
+        RULES_ARCHIVE_TAIL_SECONDS so that the reads after this one find it there."""
+        assert self.cold is not None
+        fields = await self.cold.load(game_id)
+        if fields is None:
+            return None, None
+        await self.archived.restore(game_id, fields, self.settings.archive_tail_seconds)
+        return fields.get("r"), fields.get("t")
 
     async def commit(
         self,
@@ -481,6 +498,8 @@ class RedisStore:
         if done:
             self.acks.confirmed("reissue", confirmed, CHANGE_NOT_REPLICATED)
             await self._tell(game_id, {"gameId": game_id, "reissued": seat})
+            if self.cold is not None:  # a finished game's archived tokens are stale now
+                await self.archived.mark(game_id, time.time())
         return bool(done)
 
     async def _tell(self, game_id: str, event: dict[str, object]) -> None:

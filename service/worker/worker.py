@@ -1,4 +1,5 @@
-"""Worker: the loops of one worker process (jobs, sweep, wake-ups, clocks, webhooks), composed."""
+"""Worker: the loops of one worker process (jobs, sweep, wake-ups, clocks, webhooks, and with
+DATABASE_URL the archive), composed."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from service.settings import Settings
 from service.store import RedisStore, connect
 from service.store.jobs import Job, JobQueue
 from service.webhooks.deliverer import Deliverer
+from service.worker.archiving import Archiver
 from service.worker.clocks import Clocks
 from service.worker.containment import Containment
 from service.worker.heartbeat import Heartbeat
@@ -41,6 +43,7 @@ class Worker:
         self.sweep = Sweep(self.queue, self.due, shared)
         self.listener = Listener(self.store.redis, self.tenants, self.due, self.webhooks, shared)
         self.clocks = Clocks(self.store, self.tenants, shared)
+        self.archiver = Archiver(self.store, shared) if settings.database_url else None
 
     def stop(self) -> None:
         """Take no new job, finish the one in hand (within RULES_WORKER_DRAIN_SECONDS), then
@@ -60,6 +63,7 @@ class Worker:
             asyncio.create_task(self.sweep.run()),
             asyncio.create_task(self.clocks.run()),
             asyncio.create_task(self.webhooks.run(self.stopping)),
+            *([asyncio.create_task(self.archiver.run())] if self.archiver else []),
         ]
         try:
             await self.jobs.run()

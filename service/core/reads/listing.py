@@ -15,7 +15,8 @@ from service.core.game.creation import MAX_PLAYER_ID
 from service.core.game.loaded_game import LoadedGame
 from service.games import games
 from service.refusals import Code, Refused
-from service.store import Record, RedisStore, indexes
+from service.store import Record, RedisStore, UnreadableRecord, indexes
+from service.store.reading import decode_record, with_reissued
 
 MAX_PAGE = 100
 LANE_READ = 16  # index entries read from a lane key at least (short members: one command)
@@ -44,14 +45,19 @@ class Page:
     has_next: bool
 
 
+ARCHIVE = "archive"  # the key of the lane of archived games (RedisStore.cold)
+
+
 @dataclass
 class _Lane:
-    """One lane's key of the chosen index: the entries read from it and not yet taken."""
+    """One lane's key of the chosen index (or the archive's lane): the entries read from it
+    and not yet taken."""
 
     key: str
     below: str | None  # the oldest member read so far: the next read starts below it
     members: list[str] = field(default_factory=list)  # newest first
     done: bool = False  # its last read came back short: nothing older is left
+    fields: dict[str, dict[str, bytes]] = field(default_factory=dict)  # archived, by member
 
 
 async def list_games(
@@ -68,6 +74,10 @@ async def list_games(
         if player is not None and not 0 < len(player) <= MAX_PLAYER_ID:
             raise Refused(Code.OUT_OF_RANGE, f"a playerId has 1 to {MAX_PLAYER_ID} characters")
     lanes = [_Lane(_index_key(lane, tenant, only), below) for lane in indexes.lanes()]
+    # games that left Redis for the archive: one more lane, merged in the same order (nobody
+    # acts in a finished game: not for a toActPlayerId filter)
+    if store.cold is not None and only.to_act_player_id is None:
+        lanes.append(_Lane(ARCHIVE, below))
     floor = None
     if only.created_after is not None:
         floor = indexes.since(max(int(only.created_after * 1000) + 1, 0))
@@ -85,20 +95,18 @@ async def list_games(
             break
         if empty:
             count = max(first + 1, LANE_READ)
-            reads = await store.listed([(lane.key, lane.below) for lane in empty], floor, count)
+            await _read(store, tenant, only, empty, floor, count)
             left -= len(empty)
-            for lane, members in zip(empty, reads, strict=True):
-                lane.members, lane.done = members, len(members) < count
-                lane.below = members[-1] if members else lane.below
         if all(lane.done and not lane.members for lane in lanes):
             return Page(found, found[-1][0] if found else None, False)
         need = first - len(found)
         batch = _newest(lanes, min(left, need if exact else max(need, scanned)))
         if not batch:
             break
-        records = await store.records([indexes.game_of(m) for m, _ in batch])
+        records = await _records(store, lanes, batch)
         left, scanned = left - len(batch), scanned + len(batch)
-        gone = [e for e, r in zip(batch, records, strict=True) if r is None][:left]
+        gone = [e for e, r in zip(batch, records, strict=True) if r is None and e[1] != ARCHIVE]
+        gone = gone[:left]
         await store.unlist(gone)
         left -= len(gone)
         for taken, ((member, _), record) in enumerate(zip(batch, records, strict=True), 1):
@@ -116,16 +124,68 @@ async def list_games(
     return Page(found, indexes.encode_cursor(cursor) if cursor else None, True)
 
 
+async def _read(
+    store: RedisStore,
+    tenant: str,
+    only: GameFilter,
+    empty: list[_Lane],
+    floor: str | None,
+    count: int,
+) -> None:
+    """The next entries of the `empty` lanes: the index lanes' in one pipeline, the archive's
+    from the archive."""
+    redis = [lane for lane in empty if lane.key != ARCHIVE]
+    reads = await store.listed([(lane.key, lane.below) for lane in redis], floor, count)
+    for lane, members in zip(redis, reads, strict=True):
+        lane.members, lane.done = members, len(members) < count
+        lane.below = members[-1] if members else lane.below
+    for lane in empty:
+        if lane.key == ARCHIVE and store.cold is not None:
+            found = await store.cold.listed(
+                tenant, lane.below, floor, count, only.kind, only.status, only.player_id
+            )
+            lane.members, lane.done = [member for member, _ in found], len(found) < count
+            lane.fields = dict(found)
+            lane.below = found[-1][0] if found else lane.below
+
+
+async def _records(
+    store: RedisStore, lanes: list[_Lane], batch: list[tuple[str, str]]
+) -> list[Record | UnreadableRecord | None]:
+    """The records of `batch`: from Redis, and from the archive's lane for archived games."""
+    from_redis = iter(await store.records([indexes.game_of(m) for m, k in batch if k != ARCHIVE]))
+    archived = next((lane.fields for lane in lanes if lane.key == ARCHIVE), {})
+    records: list[Record | UnreadableRecord | None] = []
+    for member, key in batch:
+        if key != ARCHIVE:
+            records.append(next(from_redis))
+            continue
+        game_id, fields = indexes.game_of(member), archived.pop(member)
+        try:
+            records.append(
+                with_reissued(game_id, decode_record(game_id, fields["r"]), fields.get("t"))
+            )
+        except UnreadableRecord as unreadable:
+            records.append(unreadable)
+    return records
+
+
 def _newest(lanes: list[_Lane], count: int) -> list[tuple[str, str]]:
     """Up to `count` (member, key) taken newest first across the lanes, while every lane that
-    may hold a newer entry has one read (else the merge would skip it)."""
+    may hold a newer entry has one read (else the merge would skip it). A game in Redis and in
+    the archive (archived, not dropped yet) is taken once, from Redis."""
     taken: list[tuple[str, str]] = []
     while len(taken) < count and all(lane.members or lane.done for lane in lanes):
         live = [lane for lane in lanes if lane.members]
         if not live:
             break
-        newest = max(live, key=lambda lane: lane.members[0])
-        taken.append((newest.members.pop(0), newest.key))
+        member = max(lane.members[0] for lane in live)
+        twins = [lane for lane in live if lane.members[0] == member]
+        for lane in twins:
+            lane.members.pop(0)
+        for lane in twins[1:]:  # the archive's copy of a game still in Redis
+            lane.fields.pop(member, None)
+        taken.append((member, twins[0].key))
     return taken
 
 
