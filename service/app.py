@@ -40,6 +40,7 @@ from service.archive.archive import Archive, lazy_pool
 from service.bots.hints import HintPool
 from service.core import GameService
 from service.core.records.format import MAX_RECORD_BYTES
+from service.core.records.signing import Keyring
 from service.settings import Settings
 from service.store import RedisStore, connect
 from service.webhooks.endpoints import EndpointStore
@@ -135,6 +136,8 @@ GC_THRESHOLDS = (50_000, 20, 100)
 
 def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     gc.set_threshold(*GC_THRESHOLDS)
+    # a malformed key fails first, naming its setting (never its value)
+    record_keys = Keyring.from_settings(settings.record_signing_key, settings.record_verify_keys)
     store = RedisStore(connect(settings, redis_url), settings)
     pool = (
         lazy_pool(settings.database_url, settings.redis_timeout * 2)
@@ -153,6 +156,7 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         seeds_need_key=settings.production,
         acting_needs_key=settings.production,
         takeback_seconds=settings.takeback_seconds,
+        record_keys=record_keys,
     )
     limiter = RateLimiter(
         store.redis,

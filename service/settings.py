@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 DAY = 24 * 3600
 
@@ -118,6 +118,11 @@ class Settings:
     webhook_concurrency: int = 32  # deliveries in flight per worker process
     webhook_endpoint_concurrency: int = 4  # of them to one endpoint, so a slow one is contained
     webhook_ca_file: str = ""  # a PEM bundle of CAs trusted for receivers beside the public ones
+    # game records signed with Ed25519 (service/core/records/signing.py): the private key's
+    # 32-byte seed, base64url; empty: records are exported unsigned (development). Never shown.
+    record_signing_key: str = field(default="", repr=False)
+    # public keys (base64url) still accepted and published after a rotation
+    record_verify_keys: tuple[str, ...] = ()
 
     @property
     def production(self) -> bool:
@@ -202,4 +207,6 @@ class Settings:
                 "RULES_WEBHOOK_ENDPOINT_CONCURRENCY", cls.webhook_endpoint_concurrency
             ),
             webhook_ca_file=os.environ.get("RULES_WEBHOOK_CA_FILE", cls.webhook_ca_file),
+            record_signing_key=os.environ.get("RULES_RECORD_SIGNING_KEY", ""),
+            record_verify_keys=_list("RULES_RECORD_VERIFY_KEYS"),
         )

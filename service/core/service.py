@@ -48,7 +48,8 @@ from service.core.moves.opening import (
 )
 from service.core.reads import answers, following, listing
 from service.core.records import requests as record_requests
-from service.core.records.format import RecordVerification
+from service.core.records.format import RecordSigningKeys, RecordVerification
+from service.core.records.signing import NO_KEYS, Keyring
 from service.core.takebacks import policy as takebacks
 from service.core.takebacks import steps as takeback_steps
 from service.engine import BadSetup
@@ -83,6 +84,7 @@ class GameService:
         seeds_need_key: bool = False,
         acting_needs_key: bool = False,
         takeback_seconds: float = 300.0,
+        record_keys: Keyring = NO_KEYS,
     ) -> None:
         self.store = store
         self.takeback_seconds = takeback_seconds  # RULES_TAKEBACK_SECONDS
@@ -101,6 +103,8 @@ class GameService:
         # game records replayed at once by this process, each on a thread of its own: the
         # replay is CPU-bound (records/format.py's MAX_STEPS bounds one) and the event loop goes on
         self.replays = asyncio.Semaphore(record_requests.REPLAYS_AT_ONCE)
+        # the key records are signed with and those a signature may name (records/signing.py)
+        self.record_keys = record_keys
 
     def tenant_of(self, api_key: str | None) -> str | None:
         """The tenant an X-API-Key names; None for no or an unknown key (keys.Tenants)."""
@@ -393,12 +397,17 @@ class GameService:
         whoever may read its history and seed reveal: anyone, once it is over. Before, the
         record would tell the seed, and with it every hidden card (RULINGS ALL-4)."""
         loaded = await self.read(game_id, caller)
-        return await record_requests.export(self.store, self.replays, loaded)
+        return await record_requests.export(self.store, self.replays, loaded, self.record_keys)
 
     async def verify_record(self, document: object) -> RecordVerification:
         """Whether a game record replays step by step to its result (records/documents.py),
-        on this instance's engine alone: no stored game is read."""
-        return await record_requests.verify(self.replays, document)
+        on this instance's engine alone: no stored game is read; and whether a key this
+        service publishes signed it (records/signing.py)."""
+        return await record_requests.verify(self.replays, document, self.record_keys)
+
+    def record_signing_keys(self) -> RecordSigningKeys:
+        """The public keys a record this service signed may name: its signing key first."""
+        return self.record_keys.published()
 
     async def reissue_token(
         self, game_id: str, tenant: str | None, seat: int

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 
 import msgspec
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,7 @@ from service.core.access.keys import DEFAULT_TENANT
 from service.core.records.compact import CompactError, pack, unpack
 from service.core.records.documents import verify
 from service.core.records.format import GameRecord
+from service.core.records.signing import Signer
 from service.games import games
 from service.settings import Settings
 from service.store import RedisStore, connect
@@ -85,6 +87,18 @@ def test_every_record_unpacks_to_itself(records: dict[str, GameRecord]) -> None:
         assert msgspec.json.encode(unpack(packed, document.game_id)) == msgspec.json.encode(
             document
         )
+
+
+def test_a_signed_record_packs_as_it_would_unsigned(records: dict[str, GameRecord]) -> None:
+    """The archive signs a record again as it exports it: the signature is not packed."""
+    document = records["compact-TREELINGS-2"]
+    signer = Signer(Ed25519PrivateKey.from_private_bytes(bytes(32)))
+    signed = msgspec.convert(signer.sign(msgspec.to_builtins(document)), GameRecord)
+    assert signed.signature is not msgspec.UNSET
+    packed = pack(signed)
+    assert packed == pack(document)
+    assert unpack(packed, document.game_id).signature is msgspec.UNSET
+    assert unpack(packed, document.game_id) == document
 
 
 def test_a_decision_costs_about_a_byte_and_a_game_a_header(

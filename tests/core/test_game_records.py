@@ -35,7 +35,9 @@ SCHEMA = json.loads((Path(__file__).parents[2] / "schema" / "game-record.json").
 EXPORT = "query E($id: ID!) { exportGame(gameId: $id) }"
 VERIFY = """
 query V($record: JSON!) {
-  verifyGameRecord(record: $record) { valid kind version scores difference { version reason message } }
+  verifyGameRecord(record: $record) {
+    valid kind version scores difference { version reason message } signature keyId
+  }
 }"""
 SCORES = "query S($id: ID!) { game(id: $id) { version status scores { final winners entries { seat points breakdown tiebreak team seatPoints } } } }"
 CLOCKED = """

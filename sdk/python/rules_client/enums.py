@@ -73,6 +73,13 @@ class RecordProblem(str, Enum):
     SCORES_MISMATCH = "SCORES_MISMATCH"
 
 
+class RecordSignatureCheck(str, Enum):
+    VALID = "VALID"
+    UNKNOWN_KEY = "UNKNOWN_KEY"
+    INVALID = "INVALID"
+    UNSIGNED = "UNSIGNED"
+
+
 class RejectCode(str, Enum):
     ILLEGAL_MOVE = "ILLEGAL_MOVE"
     MALFORMED_MOVE = "MALFORMED_MOVE"

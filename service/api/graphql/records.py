@@ -1,6 +1,7 @@
-"""Portable game records over GraphQL: `exportGame` and `verifyGameRecord`, beside
-the REST mirror's `GET /v1/games/{id}/record` and `POST /v1/game-records/verify`. The document
-and the replay are service/core/records/documents.py's; here they are only shaped."""
+"""Portable game records over GraphQL: `exportGame`, `verifyGameRecord` and
+`recordSigningKeys`, beside the REST mirror's `GET /v1/games/{id}/record`, `POST
+/v1/game-records/verify` and `GET /v1/record-keys`. The document, the replay and the
+signatures are service/core/records/'s; here they are only shaped."""
 
 from __future__ import annotations
 
@@ -12,15 +13,23 @@ from strawberry.types import Info
 
 from service.api.graphql.errors import api_error
 from service.api.graphql.types import context_caller, context_service, vocabulary
-from service.core.records.format import PROBLEMS
+from service.core.records.format import PROBLEMS, SIGNATURE_CHECKS
 from service.core.records.format import RecordVerification as Verdict
 from service.refusals import Refused
 
-if TYPE_CHECKING:  # made from its source at import: opaque to mypy
+if TYPE_CHECKING:  # made from their sources at import: opaque to mypy
     RecordProblem: TypeAlias = Any
+    RecordSignatureCheck: TypeAlias = Any
 else:
     RecordProblem = vocabulary(
         "RecordProblem", PROBLEMS, "Why a game record does not verify (docs/api.md)."
+    )
+    RecordSignatureCheck = vocabulary(
+        "RecordSignatureCheck",
+        SIGNATURE_CHECKS,
+        "What a game record's signature says, apart from whether the game replays: VALID "
+        "(a key this server publishes, recordSigningKeys), UNKNOWN_KEY, INVALID (changed "
+        "after signing, or no signature of ours), UNSIGNED.",
     )
 
 
@@ -40,6 +49,23 @@ class RecordVerification:
     difference: RecordDifference | None = strawberry.field(
         description="Not valid: the first step that differs, and why."
     )
+    signature: RecordSignatureCheck = strawberry.field(
+        description="The record's signature, checked whether or not the game replays."
+    )
+    key_id: str | None = strawberry.field(
+        name="keyId", description="The key the signature names, when it names one."
+    )
+
+
+@strawberry.type(description="A public key this server's game record signatures may name.")
+class RecordSigningKey:
+    key_id: str = strawberry.field(
+        name="keyId", description="The first 16 hex digits of the SHA-256 of the raw key."
+    )
+    algorithm: str = strawberry.field(description="Ed25519.")
+    public_key: str = strawberry.field(
+        name="publicKey", description="The raw 32-byte public key, base64url without padding."
+    )
 
 
 def verification(verdict: Verdict) -> RecordVerification:
@@ -56,6 +82,8 @@ def verification(verdict: Verdict) -> RecordVerification:
             reason=RecordProblem(difference.reason),
             message=difference.message,
         ),
+        signature=RecordSignatureCheck(verdict.signature),
+        key_id=verdict.key_id,
     )
 
 
@@ -87,3 +115,15 @@ class RecordQueries:
         except Refused as refused:
             raise api_error(refused) from None
         return verification(verdict)
+
+    @strawberry.field(
+        name="recordSigningKeys",
+        description="The Ed25519 public keys a game record signed by this server may name "
+        "(its `signature.keyId`): the signing key first, then those still accepted after a "
+        "rotation. Empty when the server signs no records (REST: GET /v1/record-keys).",
+    )
+    def record_signing_keys(self, info: Info[Any, Any]) -> list[RecordSigningKey]:
+        return [
+            RecordSigningKey(key_id=key.key_id, algorithm=key.algorithm, public_key=key.public_key)
+            for key in context_service(info).record_signing_keys().keys
+        ]

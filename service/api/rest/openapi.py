@@ -12,7 +12,7 @@ from service.api.rest import games as game_routes
 from service.api.rest.components import named
 from service.api.rest.operation import RestRoute
 from service.api.rest.routes import ROUTES
-from service.core.records.format import GameRecord, RecordVerification
+from service.core.records.format import GameRecord, RecordSigningKeys, RecordVerification
 from service.engine import Game, Scores
 from service.games import games
 
@@ -107,6 +107,7 @@ def openapi() -> dict[str, Any]:
 
 def _record_components() -> dict[str, Any]:
     _, defs = msgspec.json.schema_components(
-        [GameRecord, RecordVerification], ref_template="#/components/schemas/{name}"
+        [GameRecord, RecordVerification, RecordSigningKeys],
+        ref_template="#/components/schemas/{name}",
     )
     return named(defs)

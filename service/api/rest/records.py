@@ -1,4 +1,5 @@
-"""A finished game as a self-contained record: exported, and verified by replaying it."""
+"""A finished game as a self-contained record: exported (signed, when the server has a key),
+verified by replaying it, and the public keys its signature is checked with."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ from service.api.rest.operation import (
 from service.core.records.format import MAX_RECORD_BYTES
 
 VERIFY_PATH = "/v1/game-records/verify"  # its body is a game record: up to MAX_RECORD_BYTES
+# the keys change only with a deployment; a verifier that caches them longer than a rotation's
+# first step (docs/security.md) would call the new key unknown
+KEYS_CACHE = "public, max-age=300"
 
 
 async def export_game(rest: Rest, request: Request) -> Response:
@@ -35,6 +39,11 @@ async def verify_game_record(rest: Rest, request: Request) -> Response:
     except BadInput as exc:
         raise Problem("BAD_REQUEST", str(exc)) from None
     return json_response(await rest.service.verify_record(document))
+
+
+async def record_signing_keys(rest: Rest, request: Request) -> Response:
+    keys = rest.service.record_signing_keys()
+    return json_response(keys, headers={"cache-control": KEYS_CACHE})
 
 
 EXPORT = RestRoute(
@@ -69,6 +78,20 @@ VERIFY = RestRoute(
         [{}],
         {**ok(ref("RecordVerification"), "the verdict"), **problems()},
         request_body=body({"description": "A game record (GameRecord); any JSON gets a verdict."}),
+        layout="parameters",
+    ),
+)
+KEYS = RestRoute(
+    "/v1/record-keys",
+    "GET",
+    record_signing_keys,
+    Operation(
+        "recordSigningKeys",
+        "The Ed25519 public keys a game record signed by this service may name (its "
+        "`signature.keyId`): the signing key first, then those still accepted after a "
+        "rotation. Empty when the server signs no records. Public and cacheable.",
+        [{}],
+        {**ok(ref("RecordSigningKeys"), "the keys"), **problems()},
         layout="parameters",
     ),
 )

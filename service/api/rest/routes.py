@@ -54,6 +54,7 @@ GAME_ROUTES: tuple[RestRoute, ...] = (
     takebacks.ANSWER,
     records.EXPORT,
     records.VERIFY,
+    records.KEYS,
 )
 WEBHOOK_ROUTES: tuple[RestRoute, ...] = (
     webhooks.LIST,

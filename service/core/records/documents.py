@@ -14,8 +14,10 @@ Player ids are left out: a record is made to be handed around (tournaments, disp
 archives), and a player id is the tenant's name for its user, shown only to the tenant.
 
 `verify` replays a document step by step and answers the FIRST step that differs, with a
-reason from `PROBLEMS`. It is pure and CPU-bound: callers bound its input (`MAX_STEPS`) and run
-it off the event loop (service/core/records/requests.py).
+reason from `PROBLEMS`, and beside it what the record's signature says (signing.py): a record
+changed after signing is INVALID there and still replayed, since whether the game is legal and
+who produced the record are separate answers. It is pure and CPU-bound: callers bound its input
+(`MAX_STEPS`) and run it off the event loop (service/core/records/requests.py).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from service.core.records.format import (
     json_text,
 )
 from service.core.records.replay import Replay
+from service.core.records.signing import NO_KEYS, Keyring, unsigned
 from service.engine import (
     BadSetup,
 )
@@ -139,9 +142,10 @@ def _outcome(outcome: Outcome) -> RecordOutcome:
     return RecordOutcome(reason=outcome.reason, seat=outcome.seat, winners=outcome.winners)
 
 
-def verify(document: object) -> RecordVerification:
+def verify(document: object, keys: Keyring = NO_KEYS) -> RecordVerification:
     """Replay `document` and say whether every step is legal and matches: the replayed final
-    scores, or the first step that differs and why."""
+    scores, or the first step that differs and why; and whether one of `keys` signed it."""
+    signature, key_id = keys.check(document)
     kind = None
     try:
         record = _parse(document)
@@ -159,13 +163,27 @@ def verify(document: object) -> RecordVerification:
         scores = as_json(replay.game.scores(replay.state))
         _check_result(record.result, replay, scores)
     except Unverifiable as failed:
-        return RecordVerification(valid=False, kind=kind, difference=failed.difference)
-    return RecordVerification(valid=True, kind=kind, version=replay.version, scores=scores)
+        return RecordVerification(
+            valid=False,
+            kind=kind,
+            difference=failed.difference,
+            signature=signature,
+            key_id=key_id,
+        )
+    return RecordVerification(
+        valid=True,
+        kind=kind,
+        version=replay.version,
+        scores=scores,
+        signature=signature,
+        key_id=key_id,
+    )
 
 
 def _parse(document: object) -> GameRecord:
     if not isinstance(document, dict):
         raise Unverifiable(0, "MALFORMED", "a game record is a JSON object")
+    document = unsigned(document)  # the signature is answered apart (Keyring.check)
     if document.get("format") != FORMAT_NAME:
         raise Unverifiable(0, "UNSUPPORTED_FORMAT", f"format is {FORMAT_NAME!r}")
     if document.get("formatVersion") != FORMAT_VERSION:

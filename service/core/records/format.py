@@ -55,6 +55,14 @@ PROBLEMS = (
     "SCORES_MISMATCH",  # the final scores are not the replayed ones
 )
 STATUSES = ("FINISHED", "ABANDONED")
+# What a record's signature says (service/core/records/signing.py), beside whether it replays.
+SIGNATURE_CHECKS = (
+    "VALID",  # signed by a key this service publishes, and unchanged since
+    "UNKNOWN_KEY",  # signed by a key this service does not publish (or was not given offline)
+    "INVALID",  # changed after signing, or a signature that is no signature of ours
+    "UNSIGNED",  # no signature member
+)
+SIGNATURE_ALGORITHM: Final = "Ed25519"
 
 if TYPE_CHECKING:  # Literals made from the tuples at import: JSON Schema lists them as enums
     Event: TypeAlias = str
@@ -65,6 +73,7 @@ if TYPE_CHECKING:  # Literals made from the tuples at import: JSON Schema lists 
     Status: TypeAlias = str
     Problem: TypeAlias = str
     OnTimeout: TypeAlias = str
+    SignatureCheck: TypeAlias = str
 else:
     Event = Literal[END_REASONS]
     StepEvent = Literal[(*END_REASONS, takebacks.EVENT)]
@@ -74,7 +83,15 @@ else:
     Status = Literal[STATUSES]
     Problem = Literal[PROBLEMS]
     OnTimeout = Literal[ON_TIMEOUT]
+    SignatureCheck = Literal[SIGNATURE_CHECKS]
 Digest = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$", description="SHA-256, hex")]
+KeyId = Annotated[
+    str,
+    msgspec.Meta(
+        pattern="^[0-9a-f]{16}$",
+        description="the first 16 hex digits of the SHA-256 of the raw 32-byte public key",
+    ),
+]
 
 
 class RecordSeed(Wire, kw_only=True):
@@ -137,6 +154,21 @@ class RecordResult(Wire, kw_only=True):
     outcome: RecordOutcome | None = None  # an ending other than by the rules
 
 
+class RecordSignature(Wire, kw_only=True):
+    """The service's Ed25519 signature of the record's canonical JSON without this member
+    (docs/api.md section 14): RFC 8785 JCS, UTF-8."""
+
+    key_id: KeyId
+    algorithm: Literal["Ed25519"]  # SIGNATURE_ALGORITHM
+    value: Annotated[
+        str,
+        msgspec.Meta(
+            pattern="^[A-Za-z0-9_-]{86}$",
+            description="the 64-byte signature, base64url without padding",
+        ),
+    ]
+
+
 class GameRecord(Wire, kw_only=True):
     format: Literal["tree-games/game-record"]  # FORMAT_NAME
     format_version: Literal[1]  # FORMAT_VERSION: a new one for any change a reader must know
@@ -155,6 +187,8 @@ class GameRecord(Wire, kw_only=True):
     setup_digest: Digest  # the options read and the state at version 0 (Replay.setup_digest)
     steps: list[RecordStep]
     result: RecordResult
+    # the service's signature; absent when the server signs no records (RULES_RECORD_SIGNING_KEY)
+    signature: RecordSignature | msgspec.UnsetType = msgspec.UNSET
 
 
 class RecordDifference(Wire, kw_only=True):
@@ -169,6 +203,29 @@ class RecordVerification(Wire, kw_only=True):
     version: int | None = None  # the last version replayed
     scores: Any = None  # the replayed final scores, when valid
     difference: RecordDifference | None = None
+    signature: SignatureCheck = "UNSIGNED"  # answered whether the game replays or not
+    key_id: str | None = None  # the key the signature names, when it names one
+
+
+class RecordSigningKey(Wire, kw_only=True):
+    """A public key the service's record signatures are checked with."""
+
+    key_id: KeyId
+    algorithm: Literal["Ed25519"]  # SIGNATURE_ALGORITHM
+    public_key: Annotated[
+        str,
+        msgspec.Meta(
+            pattern="^[A-Za-z0-9_-]{43}$",
+            description="the raw 32-byte Ed25519 public key, base64url without padding",
+        ),
+    ]
+
+
+class RecordSigningKeys(Wire, kw_only=True):
+    """The keys a record signed by this service may name: the one it signs with first, then
+    those it still accepts after a rotation (RULES_RECORD_VERIFY_KEYS)."""
+
+    keys: list[RecordSigningKey]
 
 
 class Unverifiable(Exception):

@@ -1,7 +1,8 @@
 """exportGameRecord and verifyGameRecord as `GameService` answers them: which stored games have
 a portable record (over, with its create options, under this release's rules) and the replays
 of service/core/records/documents.py, CPU-bound, each on a thread of its own (asyncio.to_thread),
-at most REPLAYS_AT_ONCE at once per process (`GameService.replays`) so the event loop goes on."""
+at most REPLAYS_AT_ONCE at once per process (`GameService.replays`) so the event loop goes on.
+A record leaves signed when the service has a signing key (signing.py), on the same thread."""
 
 from __future__ import annotations
 
@@ -13,16 +14,18 @@ import msgspec
 from service.core.game.loaded_game import LoadedGame
 from service.core.records import documents
 from service.core.records.format import RecordVerification, Unverifiable
+from service.core.records.signing import Keyring, NotCanonical, Signer
 from service.refusals import Code, Refused
-from service.store import RedisStore, UnreadableRecord, UpgradeInProgress
+from service.store import HistoryRecord, Record, RedisStore, UnreadableRecord, UpgradeInProgress
 
 REPLAYS_AT_ONCE = 2
 
 
 async def export(
-    store: RedisStore, replays: asyncio.Semaphore, loaded: LoadedGame
+    store: RedisStore, replays: asyncio.Semaphore, loaded: LoadedGame, keys: Keyring
 ) -> dict[str, Any]:
-    """The portable record of `loaded`, read as its caller may read it, once it is over."""
+    """The portable record of `loaded`, read as its caller may read it, once it is over:
+    signed by `keys.signer`, if any."""
     game_id, record, game = loaded.id, loaded.record, loaded.game
     if not record.finished:
         raise Refused(
@@ -45,15 +48,23 @@ async def export(
     entries, _ = await store.read_history(game_id, 0, record.version)
     async with replays:
         try:
-            exported = await asyncio.to_thread(documents.export, game_id, record, entries)
+            return await asyncio.to_thread(_exported, game_id, record, entries, keys.signer)
         except Unverifiable as failed:  # the stored history does not replay
             raise UnreadableRecord(game_id, f"record: {failed.difference}") from None
-    document: dict[str, Any] = msgspec.to_builtins(exported)
-    return document
+        except NotCanonical as exc:  # a value JCS cannot write: no record of this service's
+            raise UnreadableRecord(game_id, f"record: not signable: {exc}") from None
 
 
-async def verify(replays: asyncio.Semaphore, document: object) -> RecordVerification:
+def _exported(
+    game_id: str, record: Record, entries: list[HistoryRecord], signer: Signer | None
+) -> dict[str, Any]:
+    document: dict[str, Any] = msgspec.to_builtins(documents.export(game_id, record, entries))
+    return document if signer is None else signer.sign(document)
+
+
+async def verify(replays: asyncio.Semaphore, document: object, keys: Keyring) -> RecordVerification:
     """Whether a game record replays step by step to its result (documents.verify),
-    on this instance's engine alone: no stored game is read."""
+    on this instance's engine alone: no stored game is read; and whether one of `keys`
+    signed it."""
     async with replays:
-        return await asyncio.to_thread(documents.verify, document)
+        return await asyncio.to_thread(documents.verify, document, keys)
