@@ -29,7 +29,7 @@ CLUSTER_TESTS := tests/store tests/webhooks/test_outbox.py tests/webhooks/test_w
   $(CLUSTER_DESELECT)
 
 .PHONY: run test test-all test-stress lint lock schema screenshots clean bench bench-live profile load soak instructions \
-  topology chaos sdk sdk-python sdk-typescript sdk-lock new-game
+  topology chaos sdk sdk-python sdk-typescript sdk-lock new-game freeze-rules
 
 # A fresh machine needs only python3 with pip: the venv gets the pinned uv, uv the rest.
 $(UV_STAMP):
@@ -102,6 +102,12 @@ test-stress: lint
 new-game:
 	@test -n "$(NAME)" || (echo 'usage: make new-game NAME=oak_grove TITLE="Oak Grove"'; exit 2)
 	$(PYTHON) tools/new_game.py $(NAME) $(if $(TITLE),--title "$(TITLE)")
+
+# Before changing a game's rules: its package as it is becomes a frozen version that plays
+# the games created under it to their end (docs/architecture.md, "Rules versions").
+freeze-rules:
+	@test -n "$(KIND)" || (echo 'usage: make freeze-rules KIND=treelings'; exit 2)
+	$(PYTHON) tools/freeze_rules.py $(KIND)
 
 schema: $(STAMP)
 	$(BIN)/python -m service.api.contracts

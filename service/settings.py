@@ -145,9 +145,7 @@ class Settings:
             finished_ttl=_int("RULES_FINISHED_TTL", cls.finished_ttl),
             idempotency_grace=_int("RULES_IDEMPOTENCY_GRACE", cls.idempotency_grace),
             archive_tail_seconds=_int("RULES_ARCHIVE_TAIL_SECONDS", cls.archive_tail_seconds),
-            archive_lease_seconds=_float(
-                "RULES_ARCHIVE_LEASE_SECONDS", cls.archive_lease_seconds
-            ),
+            archive_lease_seconds=_float("RULES_ARCHIVE_LEASE_SECONDS", cls.archive_lease_seconds),
             redis_timeout=_float("REDIS_TIMEOUT", cls.redis_timeout),
             redis_pool_size=_int("REDIS_POOL_SIZE", cls.redis_pool_size),
             replica_ack=_int("RULES_REPLICA_ACK", cls.replica_ack),

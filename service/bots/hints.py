@@ -43,13 +43,14 @@ class HintRequest(msgspec.Struct, array_like=True, frozen=True):
     seed: str  # a client's seed may exceed 64 bits (msgpack's integers); the bots read it as text
     iterations: int | None
     budget_ms: int
+    rules: int = 0  # the game's rules version (0: the newest)
 
 
 def _think(connection: Connection) -> None:
     """A child's life: answer hint requests on `connection` until it closes."""
     from service.bots import suggest
     from service.engine.play import decode_state
-    from service.games import games
+    from service.games import game_for
 
     decoder = msgspec.msgpack.Decoder(HintRequest)
     connection.send_bytes(b"ready")  # the time cap starts with the request, not the start-up
@@ -58,7 +59,7 @@ def _think(connection: Connection) -> None:
             request = decoder.decode(connection.recv_bytes())
         except (EOFError, OSError):
             return
-        game = games()[request.kind]
+        game = game_for(request.kind, request.rules)
         state = decode_state(game, request.state)
         ends = time.monotonic() + request.budget_ms / 1000
         move = suggest(

@@ -53,7 +53,7 @@ from service.core.records.signing import NO_KEYS, Keyring
 from service.core.takebacks import policy as takebacks
 from service.core.takebacks import steps as takeback_steps
 from service.engine import BadSetup
-from service.games import games
+from service.games import game_for, games
 from service.refusals import Code, Refused
 from service.store import HistoryRecord, RedisStore
 from service.store.events import Subscriber
@@ -191,7 +191,7 @@ class GameService:
             record = await timeouts(self.store, game_id, record)
             if record is None:
                 raise not_found(game_id)
-        loaded = LoadedGame(game_id, record, games()[record.kind], viewer)
+        loaded = LoadedGame(game_id, record, game_for(record.kind, record.rules), viewer)
         if record.bots and not record.finished and self.store.queues_after_commit(game_id):
             await self._requeue_if_stuck(loaded)
         return await self.past_versions.as_seen(loaded, caller.tenant)

@@ -16,7 +16,7 @@ import msgspec
 
 from service.engine.play import decode_state
 from service.engine.texts import COMMON, Message
-from service.games import games
+from service.games import game_for
 from service.store.records import HistoryRecord, Record
 from service.webhooks.model import TEST_EVENT, Event, timestamp
 
@@ -182,7 +182,7 @@ def of_commit(
 
 
 def _finished(game_id: str, record: Record) -> GameFinished:
-    game = games()[record.kind]
+    game = game_for(record.kind, record.rules)
     scores = game.scores(decode_state(game, record.state))
     outcome = record.outcome
     winners = scores.winners if outcome is None else outcome.winners

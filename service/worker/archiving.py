@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
 
 import psycopg
 from psycopg_pool import PoolTimeout
@@ -28,7 +27,7 @@ from service.core.records.compact import CompactError, pack
 from service.core.records.documents import export
 from service.core.records.format import Unverifiable
 from service.engine import BadSetup
-from service.games import games
+from service.games import game_for, games
 from service.store import HistoryRecord, Record, RedisStore, StoreUnavailable, indexes
 from service.store.jobs import LANES
 from service.store.reading import decode_record
@@ -128,7 +127,7 @@ class Archiver:
 def _compact(game_id: str, record: Record, entries: list[HistoryRecord]) -> bytes:
     """The game's compact record, checked by replay; b"" for a game this release cannot replay
     (an earlier release's without options, or other rules): its hash is archived all the same."""
-    game: Any = games().get(record.kind)
+    game = game_for(record.kind, record.rules) if record.kind in games() else None
     if game is None or record.options is None or record.rules != game.rules_version:
         return b""
     try:

@@ -18,7 +18,7 @@ from service.core.moves.decisions import advance, bot_due, bot_seed, playable
 from service.engine import Played
 from service.engine import play as engine_play
 from service.engine.play import decode_state
-from service.games import games
+from service.games import game_for
 from service.store import RedisStore, StoreUnavailable, UpgradeInProgress
 from service.store.jobs import LANES, Job, JobQueue
 from service.webhooks.events import of_commit as webhook_events
@@ -131,7 +131,7 @@ class Jobs:
         record, _ = await self.store.load(job.game_id)
         if record is None or record.version != job.version or record.finished:
             return "stale", ""
-        game = games()[record.kind]
+        game = game_for(record.kind, record.rules)
         state = decode_state(game, record.state)
         if bot_due(game, state, record.bots) != job.seat:
             return "stale", ""

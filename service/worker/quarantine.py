@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 
 from service.core.moves.decisions import bot_due
 from service.engine.play import decode_state
-from service.games import games
+from service.games import game_for
 from service.settings import Settings
 from service.store import RedisStore, StoreUnavailable, connect
 from service.store.quarantine import listed, set_aside, take
@@ -26,7 +26,7 @@ async def retry(store: RedisStore, game_id: str) -> str:
     try:
         record, _ = await store.load(game_id)
         if record is not None and not record.finished:
-            game = games()[record.kind]
+            game = game_for(record.kind, record.rules)
             seat = bot_due(game, decode_state(game, record.state), record.bots)
     except StoreUnavailable:
         raise

@@ -57,7 +57,7 @@ from service.api.graphql.types import (
 from service.api.graphql.webhooks import WebhookMutations, WebhookQueries
 from service.core import Caller, LoadedGame
 from service.core.reads.listing import GameFilter as ListingFilter
-from service.games import games
+from service.games import games, versions
 from service.refusals import Code, Refused
 from service.store import StoreUnavailable, UnreadableRecord
 
@@ -79,6 +79,8 @@ class Query(WebhookQueries, RecordQueries):
                 options=cast(JSON, _defaults(game.options_type)),
                 cards=cast(JSON, game.catalog()),
                 typed_options=game.options_type(),
+                rules_version=game.rules_version,
+                rules_versions=list(versions()[kind]),
             )
             for kind, game in games().items()
         ]

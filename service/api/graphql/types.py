@@ -238,6 +238,13 @@ class GameInfo:
     options: JSON = strawberry.field(description="Create options with their defaults.")
     cards: JSON = strawberry.field(description="Static card data a client needs to draw.")
     typed_options: GameOptions = strawberry.field(description="`options`, typed.")
+    rules_version: int = strawberry.field(
+        description="The version of its rules a new game is created under."
+    )
+    rules_versions: list[int] = strawberry.field(
+        description="Every version of its rules this server still plays: a game is played to "
+        "its end under the rules it was created with (`Game.rulesVersion`)."
+    )
 
 
 TYPED_MOVE = "The move as typed fields: the same move as `move`."
@@ -369,6 +376,13 @@ class Game:
     @strawberry.field
     def version(self) -> int:
         return self.loaded.record.version
+
+    @strawberry.field(
+        description="The version of its kind's rules the game is played under, to its end "
+        "(`catalog.rulesVersions` lists those this server plays)."
+    )
+    def rules_version(self) -> int:
+        return self.loaded.record.rules
 
     @strawberry.field
     def status(self) -> GameStatus:

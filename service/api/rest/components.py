@@ -126,6 +126,11 @@ def shown_games(views: list[Any]) -> dict[str, Any]:
                 "id": STRING,
                 "kind": {"enum": list(games())},
                 "version": INTEGER,
+                "rulesVersion": {
+                    "type": "integer",
+                    "description": "The version of its kind's rules the game is played under, "
+                    "to its end.",
+                },
                 "status": {"enum": STATUSES},
                 "players": INTEGER,
                 "toAct": {"type": "array", "items": INTEGER},

@@ -29,7 +29,7 @@ from service.engine import BadSetup, Game, IllegalMove, Step
 from service.engine import play as engine_play
 from service.engine import start as engine_start
 from service.engine.play import parse_move
-from service.games import games
+from service.games import game_for
 from service.store import HistoryRecord, Record, RedisStore, StoreUnavailable, UnreadableRecord
 from service.store.records import fold, fold_checkpoints, label_digest
 
@@ -83,7 +83,7 @@ async def fold_finished(store: RedisStore, game_id: str, record: Record) -> None
     try:
         entries = await store.history(game_id, 0, record.version)
         if len(entries) == record.version:  # else folded already
-            labelled = not replayable(games()[record.kind], record, entries)
+            labelled = not replayable(game_for(record.kind, record.rules), record, entries)
             checkpoints = await store.checkpoints(game_id)
             folded = fold_checkpoints(checkpoints) if checkpoints else b""
             await store.fold(game_id, record.version, fold(entries, labelled), folded)
@@ -112,7 +112,7 @@ class Labels:
         labels = self._labels.get(key)
         if labels is None:
             everything = await self.store.history(game_id)
-            game = games()[record.kind]
+            game = game_for(record.kind, record.rules)
             steps = replayed_steps(game, record, everything) or []
             labels = [step.label for step in steps]
             if label_digest(labels) != digest:

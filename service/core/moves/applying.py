@@ -18,7 +18,7 @@ from service.core.moves.opening import Opened, not_found
 from service.engine import Game, IllegalMove, casing
 from service.engine import play as engine_play
 from service.engine.play import decode_state
-from service.games import games
+from service.games import game_for
 from service.refusals import Code, Refused
 from service.store import Done, Record, RedisStore
 from service.webhooks.events import of_commit as webhook_events
@@ -45,7 +45,7 @@ async def decide(
     the same idempotency key won the race or, without an expected version, another move did
     (the caller opens the game again)."""
     record, done, seat, by = opened
-    game = games()[record.kind]
+    game = game_for(record.kind, record.rules)
     if idempotency_key is not None:  # "GREEN" and "green" are one move (engine/casing.py)
         move = casing.json_move(game.move_type, move)
     asked = fingerprint(game_id, seat, move, expected_version)

@@ -22,7 +22,7 @@ from service.engine import Game, Played, Scores
 from service.engine import play as engine_play
 from service.engine.play import Step, decode_state, encode_state
 from service.engine.rng import seed_to_int
-from service.games import games
+from service.games import game_for
 from service.refusals import Code, Refused
 from service.store import FORMAT, HistoryRecord, Record, RedisStore, UpgradeInProgress
 from service.store.records import Outcome
@@ -159,7 +159,7 @@ async def enforce_clock(
         at = time.time() if now is None else now
         if not clocks.due(record, at):
             return record
-        game = games()[record.kind]
+        game = game_for(record.kind, record.rules)
         playable(game_id, record, game)
         new_record, history = timeout_step(record, game, at)
         new_state = decode_state(game, new_record.state)

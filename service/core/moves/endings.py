@@ -18,7 +18,7 @@ from service.core.moves.applying import stale
 from service.core.moves.decisions import best_of, playable
 from service.core.moves.opening import not_found, open_for_decision
 from service.engine.play import decode_state
-from service.games import games
+from service.games import game_for
 from service.refusals import Code, Refused
 from service.store import FORMAT, HistoryRecord, Record, RedisStore
 from service.store.records import Outcome
@@ -38,7 +38,7 @@ async def resign(
     record, _, seat, by = await open_for_decision(store, game_id, caller, None, tenants_may_act)
     if expected_version is not None and expected_version != record.version:
         raise stale(record.version, expected_version)
-    game = games()[record.kind]
+    game = game_for(record.kind, record.rules)
     playable(game_id, record, game)
     winners = best_of(game.scores(decode_state(game, record.state)), exclude=seat)
     outcome = Outcome("RESIGNED", seat, winners)
@@ -97,4 +97,4 @@ async def end(
     metrics.GAMES_ENDED.labels(record.kind, outcome.reason).inc()
     await fold_finished(store, game_id, ended_record)
     viewer = seat if seat >= 0 else None
-    return Applied(LoadedGame(game_id, ended_record, games()[record.kind], viewer))
+    return Applied(LoadedGame(game_id, ended_record, game_for(record.kind, record.rules), viewer))

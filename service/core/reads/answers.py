@@ -16,7 +16,7 @@ from service.core.moves.decisions import bot_seed, ended
 from service.core.moves.opening import open_for_decision
 from service.engine import IllegalMove, check
 from service.engine.play import decode_state, to_move
-from service.games import games
+from service.games import game_for
 from service.refusals import Code, Refused
 from service.store import HistoryRecord, Record, RedisStore
 
@@ -36,7 +36,7 @@ async def validate(
         return refused
     if record.outcome is not None:
         return ended(record)
-    game = games()[record.kind]
+    game = game_for(record.kind, record.rules)
     try:
         check(game, decode_state(game, record.state), seat, move)
     except IllegalMove as exc:
@@ -56,7 +56,7 @@ async def suggest(
 ) -> tuple[int, Any, str]:
     """A hint for the caller's seat: the seat, a legal move and its label. With `iterations`
     the answer is reproducible; else SEARCH stops after `budget_ms` (capped)."""
-    game = games()[record.kind]
+    game = game_for(record.kind, record.rules)
     state = decode_state(game, record.state)
     if game.is_over(state) or record.outcome is not None:
         raise Refused(Code.GAME_OVER, "the game is over", record.version)
@@ -76,6 +76,7 @@ async def suggest(
         str(seed if seed is not None else bot_seed(record.seed, record.state)),
         iterations,
         budget_ms,
+        record.rules,
     )
     move, label = await hints.suggest(request)
     return seat, to_move(game, move), label

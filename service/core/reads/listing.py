@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from service.core.game.creation import MAX_PLAYER_ID
 from service.core.game.loaded_game import LoadedGame
-from service.games import games
+from service.games import game_for
 from service.refusals import Code, Refused
 from service.store import Record, RedisStore, UnreadableRecord, indexes
 from service.store.reading import decode_record, with_reissued
@@ -112,7 +112,9 @@ async def list_games(
         for taken, ((member, _), record) in enumerate(zip(batch, records, strict=True), 1):
             cursor = member
             if isinstance(record, Record) and _matches(record, tenant, only):
-                loaded = LoadedGame(indexes.game_of(member), record, games()[record.kind], None)
+                loaded = LoadedGame(
+                    indexes.game_of(member), record, game_for(record.kind, record.rules), None
+                )
                 found.append((indexes.encode_cursor(member), loaded))
                 if len(found) == first:
                     # a page that ends with the last entry has no next page

@@ -48,7 +48,7 @@ from service.core.records.format import (
 from service.core.records.replay import Replay, forced_now
 from service.core.takebacks import policy as takebacks
 from service.engine import BadSetup
-from service.games import games
+from service.games import game_for, games
 from service.store.records import ACTED_BY_TENANT
 
 CODEC = 1  # the header's first field: a new one for any change a reader must know
@@ -90,9 +90,9 @@ def pack(document: GameRecord) -> bytes:
     record is `document` again, byte for byte (game_id aside: the archive keys it). A signature
     is left out: the archive signs a record again as it exports it."""
     document = msgspec.structs.replace(document, signature=msgspec.UNSET)
-    game = games().get(document.kind)
-    if game is None:
+    if document.kind not in games():
         raise CompactError(f"unknown kind {document.kind}")
+    game = game_for(document.kind, document.rules)
     clock, seed = document.clock, document.seed
     setup = Packed(
         codec=CODEC,
@@ -146,7 +146,7 @@ def unpack(data: bytes, game_id: str | None = None) -> GameRecord:
         setup = msgspec.msgpack.decode(data, type=Packed)
         if setup.codec != CODEC:
             raise CompactError(f"codec {setup.codec}: this release reads codec {CODEC}")
-        game = games()[setup.kind]
+        game = game_for(setup.kind, setup.rules)
         clock = setup.clock
         seed, salt = setup.text(0), setup.text(1)
         document = GameRecord(

@@ -51,7 +51,7 @@ from service.core.records.signing import NO_KEYS, Keyring, unsigned
 from service.engine import (
     BadSetup,
 )
-from service.games import games
+from service.games import game_for, games, versions
 from service.store import HistoryRecord, Record
 from service.store.records import (
     Outcome,
@@ -63,7 +63,7 @@ def export(game_id: str, record: Record, entries: list[HistoryRecord]) -> GameRe
     """The record of a game that is over, from its stored record and whole history. Raises
     Unverifiable if the history does not replay under this release's rules (a server fault:
     the caller checked the rules version)."""
-    game = games()[record.kind]
+    game = game_for(record.kind, record.rules)
     options = record.options if record.options is not None else {}
     on_timeout = None if record.clock is None else record.clock.on_timeout
     replay = Replay(
@@ -200,15 +200,15 @@ def _parse(document: object) -> GameRecord:
 
 
 def _setup(record: GameRecord) -> Replay:
-    game = games().get(record.kind)
-    if game is None:
+    if record.kind not in games():
         raise Unverifiable(0, "UNKNOWN_KIND", f"this server hosts {', '.join(games())}")
+    game = game_for(record.kind, record.rules)
     if record.rules != game.rules_version:
+        kept = ", ".join(str(v) for v in versions()[record.kind])
         raise Unverifiable(
             0,
             "UNKNOWN_RULES_VERSION",
-            f"this release plays version {game.rules_version} of the rules of {record.kind}, "
-            f"not {record.rules}",
+            f"this release plays versions {kept} of the rules of {record.kind}, not {record.rules}",
         )
     seed = record.seed
     if commitment(seed.salt, seed.seed) != seed.commitment:

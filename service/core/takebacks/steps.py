@@ -37,7 +37,7 @@ from service.core.takebacks.policy import (
 from service.engine import Game
 from service.engine.play import decode_state, encode_state
 from service.engine.texts import COMMON
-from service.games import games
+from service.games import game_for
 from service.refusals import Code, Refused
 from service.store import FORMAT, HistoryRecord, Record, RedisStore
 from service.store.records import TakebackNote, TakebackRequest
@@ -94,7 +94,7 @@ async def decide(
     or "decline" (answerTakeback). None when another request won the race, as in
     moves/applying.decide."""
     record, done, seat, by = opened
-    game = games()[record.kind]
+    game = game_for(record.kind, record.rules)
     asked = _request_fingerprint(game_id, seat, what, expected_version)
     if done is not None:
         return await replayed(store, past_versions, game_id, record, game, seat, done, asked)

@@ -204,7 +204,7 @@ async def test_rest_and_graphql_give_the_same_answers(api: Api) -> None:
         seats = rest_view.pop("seats")  # not in the fast path's GAME query (nor outcome)
         assert rest_view.pop("outcome") is None and rest_view.pop("seedReveal") is None
         assert len(rest_view.pop("seedCommitment")) == 64 and rest_view.pop("clock") is None
-        assert rest_view.pop("spectatorDelay") == 0
+        assert rest_view.pop("spectatorDelay") == 0 and rest_view.pop("rulesVersion") == 1
         assert rest_view.pop("takebacks") == "NONE" and rest_view.pop("takebackRequest") is None
         for legal in rest_view["legalMoves"]:  # GAME asks no labelMessage (tests/api/test_texts)
             assert legal.pop("labelMessage")["text"] == legal["label"]
