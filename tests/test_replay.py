@@ -72,3 +72,32 @@ def test_help_is_the_usage_not_a_file_name(capsys: pytest.CaptureFixture[str]) -
         assert exited.value.code == 0
         said = capsys.readouterr()
         assert said.out.startswith("usage: python -m service.replay") and not said.err
+
+
+# The service's server and store dependencies: none of them is needed to verify a record.
+SERVER_ONLY = (
+    "redis", "hiredis", "psycopg", "psycopg_pool", "strawberry", "graphql", "starlette",
+    "uvicorn", "httpx", "prometheus_client", "wsproto", "starlette_compress",
+)  # fmt: skip
+
+
+def test_it_runs_with_none_of_the_servers_dependencies(tmp_path: Path) -> None:
+    """`python -m service.replay` imports the engine, the games, the bots and the record's
+    replay only (msgspec, and cryptography for signatures): run with every server dependency
+    made unimportable, it verifies a record all the same."""
+    record = finished("TREETOPIA", 2, "cli-standalone")
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    blocked = (
+        f"import runpy, sys\nfor name in {SERVER_ONLY!r}: sys.modules[name] = None\n"
+        f"sys.argv = ['service.replay', {str(path)!r}]\n"
+        "runpy.run_module('service.replay', run_name='__main__', alter_sys=True)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", blocked], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("valid: TREETOPIA, ")
+    probe = "import sys; sys.modules['redis'] = None; import redis"
+    refused = subprocess.run([sys.executable, "-c", probe], capture_output=True, check=False)
+    assert refused.returncode != 0, "a module set to None cannot be imported: the block holds"

@@ -4,11 +4,35 @@
 answers a `LoadedGame`; it fails one way, `Refused` (service/refusals.py). Its rooms are the
 folders beside it, each importing only the ones under it (docs/architecture.md, "The core's rooms"):
 reads/ and records/ over takebacks/, over moves/, over game/, over access/. It imports no
-adapter.
+adapter. Its names load when first asked for: records/ (a game record's replay) comes without
+the service's store and server.
 """
 
-from service.core.access.callers import Caller
-from service.core.game.loaded_game import Applied, LoadedGame
-from service.core.service import GameService
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from service.core.access.callers import Caller
+    from service.core.game.loaded_game import Applied, LoadedGame
+    from service.core.service import GameService
+
+_MODULES = {
+    "Caller": "access.callers",
+    "Applied": "game.loaded_game",
+    "LoadedGame": "game.loaded_game",
+    "GameService": "service",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = ["Applied", "Caller", "GameService", "LoadedGame"]

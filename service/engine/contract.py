@@ -91,6 +91,13 @@ class Scores(Wire):
     winners: list[int]
     entries: list[ScoreEntry]
 
+    def best_of(self, exclude: int) -> list[int]:
+        """The seats other than `exclude` with the most points now (all of them on a tie): the
+        winners when `exclude` resigns or runs out of time."""
+        others = [entry for entry in self.entries if entry.seat != exclude]
+        top = max((entry.points for entry in others), default=0)
+        return sorted(entry.seat for entry in others if entry.points == top)
+
 
 class BotTuning(msgspec.Struct, frozen=True, kw_only=True):
     """How the bots (service/bots, docs/bots.md) play a game: its numbers, set by the game in its

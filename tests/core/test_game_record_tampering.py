@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.core import GameService
-from service.core.moves.decisions import best_of, history_entries
+from service.core.moves.decisions import history_entries
 from service.core.records.compact import pack, unpack
 from service.core.records.documents import export, verify
 from service.core.records.format import GameRecord
@@ -46,7 +46,7 @@ def finished(kind: str, players: int, seed: str, resign_after: int | None = None
     while not game.is_over(state):
         seat = game.to_act(state)[0]
         if resign_after is not None and len(entries) >= resign_after:
-            outcome = Outcome("RESIGNED", seat, best_of(game.scores(state), exclude=seat))
+            outcome = Outcome("RESIGNED", seat, game.scores(state).best_of(seat))
             entries.append(HistoryRecord(len(entries) + 1, seat, None, "", event="RESIGNED"))
             break
         move = msgspec.to_builtins(chooser.choice(game.legal_moves(state, seat)))

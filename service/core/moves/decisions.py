@@ -18,7 +18,7 @@ from service.bots import suggest as bot_suggest
 from service.core.game import clocks
 from service.core.game.folding import fold_finished
 from service.core.game.loaded_game import acting
-from service.engine import Game, Played, Scores
+from service.engine import Game, Played
 from service.engine import play as engine_play
 from service.engine.play import Step, decode_state, encode_state
 from service.engine.rng import seed_to_int
@@ -122,7 +122,7 @@ def timeout_step(
     state = decode_state(game, record.state)
     version = record.version + 1
     if clock.on_timeout == "FORFEIT":
-        outcome = Outcome("TIMEOUT", seat, best_of(game.scores(state), exclude=seat))
+        outcome = Outcome("TIMEOUT", seat, game.scores(state).best_of(seat))
         ended = msgspec.structs.replace(
             record,
             format=FORMAT,
@@ -191,10 +191,3 @@ def ended(record: Record) -> Refused:
     assert record.outcome is not None
     reason = record.outcome.reason.lower()
     return Refused(Code.GAME_OVER, f"the game is over ({reason})", record.version)
-
-
-def best_of(scores: Scores, exclude: int) -> list[int]:
-    """The seats other than `exclude` with the most points now (all of them on a tie)."""
-    others = [entry for entry in scores.entries if entry.seat != exclude]
-    top = max((entry.points for entry in others), default=0)
-    return sorted(entry.seat for entry in others if entry.points == top)

@@ -15,7 +15,7 @@ from service.core.access.keys import KeyNeeded
 from service.core.game.folding import fold_finished
 from service.core.game.loaded_game import Applied, LoadedGame
 from service.core.moves.applying import stale
-from service.core.moves.decisions import best_of, playable
+from service.core.moves.decisions import playable
 from service.core.moves.opening import not_found, open_for_decision
 from service.engine.play import decode_state
 from service.games import game_for
@@ -40,7 +40,7 @@ async def resign(
         raise stale(record.version, expected_version)
     game = game_for(record.kind, record.rules)
     playable(game_id, record, game)
-    winners = best_of(game.scores(decode_state(game, record.state)), exclude=seat)
+    winners = game.scores(decode_state(game, record.state)).best_of(seat)
     outcome = Outcome("RESIGNED", seat, winners)
     return await end(store, game_id, record, outcome, seat, f"seat {seat} resigned", by)
 

@@ -11,7 +11,6 @@ import msgspec
 
 from service.bots import Strategy
 from service.bots import suggest as bot_suggest
-from service.core.moves.decisions import best_of
 from service.core.records.format import (
     RecordOutcome,
     RecordStep,
@@ -337,7 +336,7 @@ class Replay:
             return None
         if step.event == "ABANDONED":
             return RecordOutcome(reason="ABANDONED", seat=None, winners=[])
-        winners = best_of(self.game.scores(self.state), exclude=step.seat)
+        winners = self.game.scores(self.state).best_of(step.seat)
         return RecordOutcome(reason=step.event, seat=step.seat, winners=winners)
 
     def status(self) -> str:
