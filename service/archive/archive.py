@@ -19,7 +19,7 @@ import msgspec
 import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from service.store import StoreUnavailable
+from service.store import Record, StoreUnavailable, indexes
 
 
 class ArchivedGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -36,6 +36,25 @@ class ArchivedGame(msgspec.Struct, frozen=True, kw_only=True):
     member: str  # its index member (service/store/indexes.py): the listings' order
     fields: dict[str, bytes]  # the game's Redis hash
     compact: bytes  # b"": none (a game of an earlier release that this one cannot replay)
+
+    @classmethod
+    def of(
+        cls, game_id: str, record: Record, fields: dict[str, bytes], compact: bytes
+    ) -> ArchivedGame:
+        """The row of a finished game: `record` decoded from `fields`, its Redis hash."""
+        return cls(
+            game_id=game_id,
+            tenant=record.tenant,
+            kind=record.kind,
+            status=record.status(),
+            version=record.version,
+            created=record.created,
+            ended=record.updated,
+            player_ids=[p for p in record.player_ids if p is not None],
+            member=indexes.member(game_id, record),
+            fields=fields,
+            compact=compact,
+        )
 
 
 _PUT = """

@@ -10,8 +10,9 @@ the service's store and server.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from service.lazy import lazy_names
 
 if TYPE_CHECKING:
     from service.core.access.callers import Caller
@@ -26,13 +27,6 @@ _MODULES = {
 }
 
 
-def __getattr__(name: str) -> object:
-    module = _MODULES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
+__getattr__ = lazy_names(__name__, _MODULES)
 
 __all__ = ["Applied", "Caller", "GameService", "LoadedGame"]

@@ -6,8 +6,9 @@ Its names load with the module that holds them, when first asked for: a record's
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from service.lazy import lazy_names
 
 if TYPE_CHECKING:
     from service.store.connection import (
@@ -32,14 +33,7 @@ _MODULES = {
 }
 
 
-def __getattr__(name: str) -> object:
-    module = _MODULES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
+__getattr__ = lazy_names(__name__, _MODULES)
 
 __all__ = [
     "FORMAT",

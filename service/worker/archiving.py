@@ -28,7 +28,7 @@ from service.core.records.documents import export
 from service.core.records.format import Unverifiable
 from service.engine import BadSetup
 from service.games import game_for, games
-from service.store import HistoryRecord, Record, RedisStore, StoreUnavailable, indexes
+from service.store import HistoryRecord, Record, RedisStore, StoreUnavailable
 from service.store.jobs import LANES
 from service.store.reading import decode_record
 from service.worker.shared import Shared
@@ -104,19 +104,7 @@ class Archiver:
             return "active"
         entries = await self.store.history(game_id, 0, record.version)
         compact = await asyncio.to_thread(_compact, game_id, record, entries)
-        row = ArchivedGame(
-            game_id=game_id,
-            tenant=record.tenant,
-            kind=record.kind,
-            status=record.status(),
-            version=record.version,
-            created=record.created,
-            ended=record.updated,
-            player_ids=[p for p in record.player_ids if p is not None],
-            member=indexes.member(game_id, record),
-            fields=fields,
-            compact=compact,
-        )
+        row = ArchivedGame.of(game_id, record, fields, compact)
         assert self.archive is not None
         if await self.archive.put(row) != record.version:
             return "changed"  # the archive holds a later version: Redis's is stale

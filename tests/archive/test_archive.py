@@ -18,7 +18,7 @@ import pytest
 
 from service import metrics
 from service.app import create_app
-from service.archive.archive import Archive
+from service.archive.archive import Archive, ArchivedGame
 from service.archive.database import open_pool
 from service.core.records.compact import unpack
 from service.settings import Settings
@@ -194,30 +194,11 @@ async def test_listings_keep_archived_games_once_with_the_same_cursors(setup: Se
     fields = await setup.worker.store.archived.fields(ids[3])
     record, _ = await setup.worker.store.load(ids[3])
     assert record is not None
-    await setup.archive.put(_row(ids[3], record, fields))
+    await setup.archive.put(ArchivedGame.of(ids[3], record, fields, b""))
 
     for only in LISTINGS:
         assert await _pages(api, only) == before[str(only)], only
     assert live["game"]["id"] not in ids
-
-
-def _row(game_id: str, record: Any, fields: dict[str, bytes]) -> Any:
-    from service.archive.archive import ArchivedGame
-    from service.store import indexes
-
-    return ArchivedGame(
-        game_id=game_id,
-        tenant=record.tenant,
-        kind=record.kind,
-        status=record.status(),
-        version=record.version,
-        created=record.created,
-        ended=record.updated,
-        player_ids=[p for p in record.player_ids if p is not None],
-        member=indexes.member(game_id, record),
-        fields=fields,
-        compact=b"",
-    )
 
 
 async def test_two_workers_archive_a_game_once(setup: Setup) -> None:
