@@ -49,7 +49,7 @@ class Archiver:
         settings = self.shared.settings
         while self.archive is None and not self.shared.stopping.is_set():
             try:
-                pool = await open_pool(settings.database_url)
+                pool = await open_pool(settings.database_url, max_size=2)  # one game at a time
             except (psycopg.Error, PoolTimeout, OSError) as exc:
                 log.warning("the archive is not there yet (%s); retrying", type(exc).__name__)
                 await self.shared.pause(settings.worker_poll_seconds)
