@@ -3,16 +3,19 @@
 What a spectator sees (no seat token, no API key) is the same for every spectator: a GET of
 it may be kept by shared caches (a CDN) for `RULES_PUBLIC_MAX_AGE` seconds, and says `Vary:
 Authorization, X-API-Key` so that a cache never hands it to a seat or a tenant. Anything asked
-with a credential is `private, no-store`: a seat's view holds its hidden information
-(RULINGS ALL-4). Everything else (writes, refusals, errors, health and metrics) is `no-store`.
+with a credential, or as a seat (REST's X-Act-As-Seat, GraphQL's `asSeat` in a GET's query,
+which a development server without API keys honours with no key), is `private, no-store`: a
+seat's view holds its hidden information (RULINGS ALL-4). Everything else (writes, refusals, errors, health and metrics) is `no-store`.
 An answer that sets its own Cache-Control keeps it.
 """
 
 from __future__ import annotations
 
+from urllib.parse import unquote_to_bytes
+
 from starlette.types import Scope
 
-CREDENTIALS = (b"authorization", b"x-api-key")
+CREDENTIALS = (b"authorization", b"x-api-key", b"x-act-as-seat")
 UNCACHED_PATHS = {"/healthz", "/readyz", "/metrics"}
 # set in the scope by an answer that is an error although its status is 200 (GraphQL's errors)
 ERRORS = "rules.errors"
@@ -32,7 +35,7 @@ class Caching:
         """The answer's headers with its Cache-Control and, if caches may share it, its Vary."""
         if any(name.lower() == b"cache-control" for name, _ in headers):
             return headers
-        if any(name in CREDENTIALS for name, _ in scope["headers"]):
+        if any(name in CREDENTIALS for name, _ in scope["headers"]) or _as_seat(scope):
             return [*headers, (b"cache-control", PRIVATE)]
         if not (self.shares and _spectators_read(scope, status)):
             return [*headers, (b"cache-control", NO_STORE)]
@@ -49,3 +52,8 @@ def _spectators_read(scope: Scope, status: int) -> bool:
         and scope["path"] not in UNCACHED_PATHS
         and not scope.get(ERRORS)
     )
+
+
+def _as_seat(scope: Scope) -> bool:
+    """A GraphQL GET whose query names `asSeat` (any spelling of it in the query string)."""
+    return b"asseat" in unquote_to_bytes(scope.get("query_string", b"")).lower()

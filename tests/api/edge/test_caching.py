@@ -100,3 +100,18 @@ async def test_the_public_age_is_a_setting_and_zero_shares_nothing(redis_url: st
             created = await http.post("/v1/games", json={"kind": "TREELINGS", "players": 2})
             read = await http.get(f"/v1/games/{created.json()['game']['id']}")
             assert read.headers["cache-control"] == expected
+
+
+async def test_an_answer_given_as_a_seat_is_private_without_any_credential(api: Api) -> None:
+    """Without API keys (development) anyone may act as a seat: the seat's view it gets is
+    private all the same (RULINGS ALL-4), on REST and on a GraphQL GET."""
+    http = api.http
+    game, _ = await create(api, "TREELINGS", 2, seed="cache-as-seat")
+    as_seat = await http.get(
+        f"/v1/games/{game['id']}/state?version=0", headers={"x-act-as-seat": "0"}
+    )
+    assert as_seat.status_code == 200 and as_seat.headers["cache-control"] == PRIVATE
+    query = "query G($id: ID!) { game(id: $id, asSeat: 0) { viewer state } }"
+    seat = await http.get("/graphql", params=_get_params(query, {"id": game["id"]}))
+    assert seat.json()["data"]["game"]["viewer"] == 0
+    assert seat.headers["cache-control"] == PRIVATE
