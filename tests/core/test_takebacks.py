@@ -395,25 +395,31 @@ async def test_past_versions_replay_across_a_takeback(service: GameService) -> N
         await service.at_version(loaded, version)
 
 
-async def test_the_clock_gives_back_the_time_taken_back(service: GameService) -> None:
+@pytest.mark.parametrize("increment", [0, 30])
+async def test_time_spent_stays_spent_across_a_takeback(
+    service: GameService, increment: int
+) -> None:
+    """A seat that decides, takes it back and decides again, over and over, never gets its
+    time back: each cycle's time is charged, and no bank grows past what it was then (an
+    increment earned by a decision taken back is not kept past it)."""
     seed, made = _scene("TREELINGS")
     i = first(made, safe=True)
-    clock = {"perSeatTotalSeconds": 600}
+    seat = made[i].seat
+    clock = {"perSeatTotalSeconds": 600, "incrementSeconds": increment}
     table = await Table.open(service, "TREELINGS", seed, "OWN_DECISIONS", clock=clock)
     await table.play(made[:i])
-    banks = (await table.record()).remaining
-    started = time.time()
-    await until(lambda: time.time() > started + 0.05, "some time on the clock")
-    await table.play(made[i : i + 1])
-    charged = (await table.record()).remaining
-    assert charged[made[i].seat] < banks[made[i].seat], "the decision's time was charged"
-
-    taken = await service.request_takeback(table.id, table.tokens[made[i].seat], None, None)
-
-    record = taken.game.record
-    assert record.remaining == banks, "each seat's bank as of the version taken back to"
-    seat = record.acting[0]
-    assert record.deadline == pytest.approx(record.updated + banks[seat])
+    then = (await table.record()).remaining
+    left = then[seat]
+    for _ in range(3):
+        started = time.time()
+        await until(lambda s=started: time.time() > s + 0.05, "some time on the clock")
+        await table.play(made[i : i + 1])
+        taken = await service.request_takeback(table.id, table.tokens[seat], None, None)
+        record = taken.game.record
+        assert record.remaining[seat] <= left - 0.05, "this cycle's time is charged"
+        assert all(now <= was for now, was in zip(record.remaining, then, strict=True))
+        assert record.deadline == pytest.approx(record.updated + record.remaining[seat])
+        left = record.remaining[seat]
 
 
 def test_every_step_is_judged_by_the_game_hook() -> None:

@@ -112,17 +112,29 @@ def _with_deadline(record: Record, remaining: list[float], now: float) -> Record
     return msgspec.structs.replace(record, remaining=remaining, deadline=deadline, banks=banks)
 
 
-def restored(before: Record, after: Record, to_version: int, now: float) -> Record:
-    """`after` (a takeback's record, back to the state of `to_version`) with the clock as of
-    that version: each seat's bank as it was then (the time spent since is given back; a
-    version older than the banks kept leaves them as they are) and a fresh deadline for the
-    seat on the clock, a whole perDecisionSeconds or its restored bank from now."""
+def restored(
+    before: Record, after: Record, to_version: int, now: float, undone: dict[int, int]
+) -> Record:
+    """`after` (a takeback's record, back to the state of `to_version`) with the clock going on:
+    time spent stays spent. The seat on the clock pays for the turn in hand, as a decision
+    would; each seat gives back the increments of its `undone` decisions (seat -> how many);
+    and no seat keeps more than it had at `to_version` (a version older than the banks kept:
+    the banks as they are). The seat on the clock then has its bank from now; under
+    perDecisionSeconds, a whole decision's time from now."""
     if after.clock is None:
         return after
     remaining = list(before.remaining)
+    seat = on_the_clock(before)
+    if seat is not None and remaining:
+        remaining[seat] = max(remaining[seat] - (now - before.updated), 0.0)
+    for decided, count in undone.items():
+        if 0 <= decided < len(remaining):
+            remaining[decided] = max(remaining[decided] - count * after.clock.increment, 0.0)
     then = [bank for bank in before.banks if bank.version <= to_version]
     if then and remaining:
-        remaining = list(then[-1].remaining)
+        remaining = [
+            min(left, was) for left, was in zip(remaining, then[-1].remaining, strict=True)
+        ]
     return _with_deadline(after, remaining, now)
 
 

@@ -95,9 +95,14 @@ def live(entries: list[HistoryRecord]) -> list[HistoryRecord]:
     return line
 
 
+def own_decision(entry: HistoryRecord) -> bool:
+    """A decision of its seat (its token or its tenant for it): not forced, not the service's
+    (a timeout's move), no takeback step."""
+    return not entry.forced and not entry.event and entry.move is not None
+
+
 def _own(entry: HistoryRecord, seat: int) -> bool:
-    """The seat's own decision (its token or its tenant for it), not the service's."""
-    return entry.seat == seat and not entry.forced and not entry.event and entry.move is not None
+    return entry.seat == seat and own_decision(entry)
 
 
 class Plan(msgspec.Struct, frozen=True):

@@ -10,6 +10,7 @@ keys and fingerprints moves use. The TAKEN step restores the clock of that versi
 from __future__ import annotations
 
 import time
+from collections import Counter
 from typing import Any
 
 import msgspec
@@ -28,7 +29,9 @@ from service.core.takebacks.policy import (
     EVENT,
     TAKEN,
     bots_decline,
+    live,
     not_alone,
+    own_decision,
     pending,
     plan,
     takes_at_once,
@@ -57,9 +60,15 @@ def _step_record(record: Record, request: TakebackRequest | None) -> Record:
 
 
 def taken_record(
-    record: Record, game: Game[Any, Any], state: Any, to_version: int, now: float
+    record: Record,
+    game: Game[Any, Any],
+    state: Any,
+    to_version: int,
+    now: float,
+    undone: list[HistoryRecord],
 ) -> Record:
-    """The game back at the state of `to_version`, one version on, its clock restored."""
+    """The game back at the state of `to_version`, one version on, its clock going on
+    (clocks.restored: the `undone` entries' decisions give back their increments)."""
     back = msgspec.structs.replace(
         record,
         format=FORMAT,
@@ -70,7 +79,8 @@ def taken_record(
         acting=acting(game, state),
         takeback=None,
     )
-    return clocks.restored(record, back, to_version, now)
+    decided = Counter(entry.seat for entry in undone if own_decision(entry))
+    return clocks.restored(record, back, to_version, now, dict(decided))
 
 
 def _request_fingerprint(game_id: str, seat: int, what: str, expected: int | None) -> str:
@@ -185,7 +195,7 @@ async def _asked(
         agreed = [] if why is None else sorted(record.bots)
         note = TakebackNote(TAKEN, chosen.to_version, seat, agreed)
         label = _taken_label(seat, chosen.to_version, agreed)
-        back = taken_record(record, game, state, chosen.to_version, now)
+        back = taken_record(record, game, state, chosen.to_version, now, chosen.undone)
         return back, _entry(version, seat, label, note), state
     if record.takebacks != "WITH_CONSENT":
         raise Refused(
@@ -231,9 +241,11 @@ async def _answered(
         label = COMMON.english("history.takebackAccepted", seat=seat, asker=request.seat)
         return _step_record(record, request), _entry(version, seat, label, note), None
     state = await past_versions.state_at(LoadedGame(game_id, record, game, seat), to_version)
+    entries = await past_versions.store.history(game_id, 0, record.version)
+    undone = [entry for entry in live(entries) if entry.version > to_version]
     note = TakebackNote(TAKEN, to_version, request.seat, accepted)
     label = _taken_label(request.seat, to_version, accepted)
-    back = taken_record(record, game, state, to_version, now)
+    back = taken_record(record, game, state, to_version, now, undone)
     return back, _entry(version, request.seat, label, note), state
 
 
