@@ -17,7 +17,7 @@ from redis.asyncio.cluster import RedisCluster
 
 from service.settings import Settings
 from service.store import Done, NotReplicated, RedisStore, StoreUnavailable, connect
-from service.store.embedded import EmbeddedRedis, EmbeddedRedisCluster, ask, free_port
+from service.store.embedded import EmbeddedRedis, EmbeddedRedisCluster, ExitedEarly, ask, free_port
 from service.store.embedded import _cluster_options as cluster_options
 from service.store.jobs import LANES
 from service.store.outbox import enabled_key
@@ -32,6 +32,18 @@ pytestmark = pytest.mark.slow  # six servers and a failover
 SETTINGS = Settings(
     active_ttl=600, finished_ttl=600, redis_timeout=10.0, replica_ack=1, replica_ack_timeout_ms=2000
 )
+
+
+def _start(replica: EmbeddedRedis) -> None:
+    """replica.start(), on another bus port too if its own was taken meanwhile (start() moves
+    only the client port; another test's server, Redis or PostgreSQL, may take either)."""
+    for _ in range(3):
+        try:
+            replica.start()
+            return
+        except ExitedEarly:
+            replica.extra = cluster_options(free_port())
+    replica.start()
 
 
 class ReplicatedCluster:
@@ -72,7 +84,7 @@ class ReplicatedCluster:
         first = self.masters[0]
         bus = self.cluster.bus_ports[0]
         for replica, master in zip(self.replicas, self.masters, strict=True):
-            replica.start()
+            _start(replica)
             ask(replica.port, "CLUSTER", "MEET", "127.0.0.1", first.port, bus)
 
             def known(replica: EmbeddedRedis = replica, master: EmbeddedRedis = master) -> bool:
