@@ -1,7 +1,8 @@
 """The archive of finished games in PostgreSQL (docs/architecture.md "The archive"): one row a
-game, keyed by its id, holding the game's Redis hash as it was (so a read of an archived game
-is a read of the same record) and its compact record (service/core/records/compact.py),
-checked by replay when it was written.
+game, keyed by its id, holding the game's Redis hash (so a read of an archived game is a read
+of the same record), without what its compact record (service/core/records/compact.py) gives
+back byte for byte (service/core/records/stored.py), and that compact record, checked by
+replay when it was written.
 
 `put` is an upsert that never goes back a version, so two workers archiving the same game, or
 one archiving it again after a crash, leave one row. `load` and `listed` serve the store's
@@ -11,6 +12,7 @@ answer is StoreUnavailable there, as a Redis that does not answer is.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -19,6 +21,7 @@ import msgspec
 import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
+from service.core.records.stored import restored
 from service.store import Record, StoreUnavailable, indexes
 
 
@@ -34,7 +37,7 @@ class ArchivedGame(msgspec.Struct, frozen=True, kw_only=True):
     ended: float
     player_ids: list[str]
     member: str  # its index member (service/store/indexes.py): the listings' order
-    fields: dict[str, bytes]  # the game's Redis hash
+    fields: dict[str, bytes]  # the game's Redis hash as kept (records/stored.py)
     compact: bytes  # b"": none (a game of an earlier release that this one cannot replay)
 
     @classmethod
@@ -112,13 +115,14 @@ class Archive:
         return int(reply[0])
 
     async def load(self, game_id: str) -> dict[str, bytes] | None:
+        """The game's hash, its history given back by its compact record if it was left out
+        (records/stored.py: a replay, on a thread)."""
+        query = "SELECT record, compact FROM archived_games WHERE game_id = %s"
         async with self._connection() as conn:
-            reply = await (
-                await conn.execute(
-                    "SELECT record FROM archived_games WHERE game_id = %s", (game_id,)
-                )
-            ).fetchone()
-        return None if reply is None else _fields(reply[0])
+            reply = await (await conn.execute(query, (game_id,))).fetchone()
+        if reply is None:
+            return None
+        return await asyncio.to_thread(restored, game_id, _fields(reply[0]), reply[1])
 
     async def listed(
         self,

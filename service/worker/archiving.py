@@ -23,9 +23,11 @@ from redis.exceptions import RedisError
 from service import metrics
 from service.archive.archive import Archive, ArchivedGame
 from service.archive.database import open_pool
+from service.core.game.folding import fold_finished
 from service.core.records.compact import CompactError, pack
 from service.core.records.documents import export
 from service.core.records.format import Unverifiable
+from service.core.records.stored import HISTORY, kept
 from service.engine import BadSetup
 from service.games import game_for, games
 from service.store import HistoryRecord, Record, RedisStore, StoreUnavailable
@@ -102,8 +104,13 @@ class Archiver:
         if not record.finished:  # a token reissued in a live game marks it: nothing to do
             await self.store.archived.unmark(game_id)
             return "active"
+        if HISTORY not in fields:  # its fold failed when it ended: fold it now, or later
+            await fold_finished(self.store, game_id, record)
+            fields = await self.store.archived.fields(game_id)
+            if HISTORY not in fields:
+                raise StoreUnavailable(f"the history of {game_id} is not folded yet")
         entries = await self.store.history(game_id, 0, record.version)
-        compact = await asyncio.to_thread(_compact, game_id, record, entries)
+        compact, fields = await asyncio.to_thread(_compact, game_id, record, entries, fields)
         row = ArchivedGame.of(game_id, record, fields, compact)
         assert self.archive is not None
         if await self.archive.put(row) != record.version:
@@ -112,14 +119,18 @@ class Archiver:
         return "archived" if dropped else "changed"
 
 
-def _compact(game_id: str, record: Record, entries: list[HistoryRecord]) -> bytes:
-    """The game's compact record, checked by replay; b"" for a game this release cannot replay
-    (an earlier release's without options, or other rules): its hash is archived all the same."""
+def _compact(
+    game_id: str, record: Record, entries: list[HistoryRecord], fields: dict[str, bytes]
+) -> tuple[bytes, dict[str, bytes]]:
+    """The game's compact record, checked by replay, and its hash as the archive keeps it
+    (records/stored.py); b"" and the whole hash for a game this release cannot replay (an
+    earlier release's without options, or other rules)."""
     game = game_for(record.kind, record.rules) if record.kind in games() else None
     if game is None or record.options is None or record.rules != game.rules_version:
-        return b""
+        return b"", fields
     try:
-        return pack(export(game_id, record, entries))
+        compact = pack(export(game_id, record, entries))
     except (Unverifiable, CompactError, BadSetup) as exc:
         log.warning("game %s archived without its compact record: %s", game_id, exc)
-        return b""
+        return b"", fields
+    return compact, kept(game_id, fields, compact)

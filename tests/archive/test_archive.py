@@ -28,7 +28,7 @@ from service.worker import Worker
 from service.worker.archiving import Archiver
 from tests.conftest import Api, client_for, own_redis
 from tests.support import gql
-from tests.support.play import apply, create_game
+from tests.support.play import apply, create, create_game, play_to_end
 
 
 @dataclass
@@ -137,6 +137,32 @@ async def test_a_finished_game_is_archived_and_every_read_answers_as_before(
     assert row is not None
     exported = msgspec.to_builtins(unpack(row[0], game_id))
     assert exported == before["anyone /record"][1]
+
+
+async def test_a_game_over_by_its_rules_keeps_no_history_its_record_gives_back(
+    setup: Setup,
+) -> None:
+    """Its folded history comes back from the compact record byte for byte (no resign, no
+    takeback: the labels are the engine's), so the row leaves it and the checkpoints out; the
+    reads answer as before all the same (records/stored.py)."""
+    api = setup.api
+    game, tokens = await create(api, "TREELINGS", 2, seed="archive-by-rules")
+    over = await play_to_end(api, game, tokens, seed="archive-by-rules")
+    assert over["status"] == "FINISHED"
+    before = await _reads(api, game["id"], tokens[0])
+    hash_before = await setup.worker.store.archived.fields(game["id"])
+
+    assert await setup.archiver.one(game["id"]) == "archived"
+
+    async with setup.archive.pool.connection() as conn:
+        query = "SELECT record, compact FROM archived_games WHERE game_id = %s"
+        row = await (await conn.execute(query, (game["id"],))).fetchone()
+    assert row is not None
+    kept = msgspec.msgpack.decode(row[0])
+    assert "h" not in kept and "c" not in kept and len(row[0]) + len(row[1]) < 1024
+    assert await _reads(api, game["id"], tokens[0]) == before
+    again = await setup.worker.store.archived.fields(game["id"])
+    assert again["h"] == hash_before["h"], "the history given back byte for byte"
 
 
 async def test_a_token_is_checked_against_the_archived_game_as_before(
