@@ -138,6 +138,9 @@ class HistoryRecord(msgspec.Struct, array_like=True):
 
 
 ACTED_BY_TENANT = "TENANT"
+# The most steps (versions) a game's history may reach: what a game record holds at most
+# (service/core/records/format.py) and what takebacks stop short of (takebacks/policy.py)
+MAX_STEPS = 5000
 
 
 class FoldedHistory(msgspec.Struct, array_like=True):

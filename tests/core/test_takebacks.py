@@ -16,8 +16,11 @@ import pytest
 
 from service.bots import Strategy
 from service.core import GameService
-from service.core.takebacks.policy import pending
+from service.core.records.documents import verify
+from service.core.records.format import MAX_STEPS
+from service.core.takebacks.policy import LONGEST_GAME, pending
 from service.engine import encode_state, play, start
+from service.engine.play import decode_state
 from service.games import games
 from service.refusals import Code, Refused
 from service.settings import Settings
@@ -541,3 +544,57 @@ async def test_a_delayed_spectator_is_not_shown_a_request_made_since(
 
     assert (await service.read(table.id, table.tokens[0])).record.takeback is not None
     assert (await service.read(table.id, None)).record.takeback is None
+
+
+def test_no_game_runs_longer_than_takebacks_leave_room_for() -> None:
+    """LONGEST_GAME (takebacks/policy.py) bounds every kind's game from any position: random
+    play of every kind and seat count stays well within it."""
+    longest = 0
+    for kind, game in games().items():
+        for players in range(game.min_players, game.max_players + 1):
+            for n in range(4):
+                played = start(game, players, OPTIONS.get(kind), f"longest-{n}")
+                state, steps, chooser = played.state, len(played.steps), random.Random(n)
+                while not game.is_over(state):
+                    seat = game.to_act(state)[0]
+                    move = msgspec.to_builtins(chooser.choice(game.legal_moves(state, seat)))
+                    played = play(game, state, seat, move)
+                    state, steps = played.state, steps + len(played.steps)
+                longest = max(longest, steps)
+    assert 0 < longest <= LONGEST_GAME * 0.75, longest
+
+
+@pytest.mark.slow
+async def test_takebacks_stop_where_the_game_still_fits_its_record(service: GameService) -> None:
+    """A seat alone taking the same decision back over and over (2 versions a time) is refused
+    once the game could no longer end within a record's MAX_STEPS; the game then ends and its
+    record verifies."""
+    seed, made = _scene("TREELINGS")
+    i = first(made, safe=True)
+    table = await Table.open(service, "TREELINGS", seed, "OWN_DECISIONS")
+    await table.play(made[:i])
+    seat = made[i].seat
+    for _ in range(MAX_STEPS):
+        await table.play(made[i : i + 1])
+        try:
+            await service.request_takeback(table.id, table.tokens[seat], None, None)
+        except Refused as refused:
+            assert refused.code is Code.TAKEBACK_NOT_ALLOWED
+            assert f"at most {MAX_STEPS} steps" in refused.message
+            break
+    else:
+        raise AssertionError("the takebacks went on past what a record holds")
+    record = await table.record()
+    assert record.version + LONGEST_GAME + record.players + 1 > MAX_STEPS
+    game, state, chooser = (
+        games()["TREELINGS"],
+        decode_state(games()["TREELINGS"], record.state),
+        random.Random(1),
+    )
+    while not game.is_over(state):
+        actor = game.to_act(state)[0]
+        move = msgspec.to_builtins(chooser.choice(game.legal_moves(state, actor)))
+        state = (await service.apply(table.id, table.tokens[actor], move, None, None)).game.state
+    exported = await service.export_record(table.id, None)
+    assert len(exported["steps"]) <= MAX_STEPS
+    assert verify(exported).valid

@@ -22,13 +22,14 @@ from service.store.records import (
     ACTED_BY_TENANT,
     END_REASONS,
 )
+from service.store.records import MAX_STEPS as MAX_STEPS  # a record's bound is the history's
 
 FORMAT_NAME: Final = "tree-games/game-record"
 FORMAT_VERSION: Final = 1
 # A replay costs some 0.01-0.05 ms per step on one core (a 4-seat Treetopia game of 600 steps,
-# the longest of the four, replays in 20-25 ms on a busy machine). Beyond this a record is
-# refused unread, whatever it holds: no legal game comes near it.
-MAX_STEPS = 5000
+# the longest of the four, replays in 20-25 ms on a busy machine). Beyond MAX_STEPS a record is
+# refused unread, whatever it holds: no game the service plays comes near it (takebacks stop
+# in time, takebacks/policy.py's `room_for`).
 # What a record of MAX_STEPS steps takes at most, about: the body REST's verify route accepts,
 # and GraphQL for a document that asks verifyGameRecord alone (service/api/graphql/app.py).
 MAX_RECORD_BYTES = 1024 * 1024

@@ -44,7 +44,7 @@ from service.engine import Game, IllegalMove
 from service.engine import play as engine_play
 from service.refusals import Code, Refused
 from service.store import HistoryRecord, Record
-from service.store.records import TakebackNote, TakebackRequest
+from service.store.records import MAX_STEPS, TakebackNote, TakebackRequest
 
 POLICIES = ("NONE", "OWN_DECISIONS", "WITH_CONSENT")
 EVENT = "TAKEBACK"  # the `event` of every takeback entry: no move of the game's (replays skip it)
@@ -172,6 +172,18 @@ def bots_decline(game: Game[Any, Any], state: Any, chosen: Plan, bots: Iterable[
         f"version {unsafe} revealed hidden information or drew on chance, and bots agree to "
         "no takeback past that"
     )
+
+
+# No game of any kind runs longer than this many steps from any position (random play peaks
+# near 610, a 4-seat Treetopia: tests/core/test_takebacks.py measures every kind)
+LONGEST_GAME = 1000
+
+
+def room_for(record: Record) -> bool:
+    """Whether a takeback leaves room for the game to end within MAX_STEPS versions, its
+    request's answers and the longest game from there included: so every record the service
+    exports is one it verifies (records/format.py), however often a seat takes back."""
+    return record.version + record.players + 1 + LONGEST_GAME <= MAX_STEPS
 
 
 def takes_at_once(policy: str, players: int, bots: Iterable[int], seat: int) -> bool:

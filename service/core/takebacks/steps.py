@@ -34,6 +34,7 @@ from service.core.takebacks.policy import (
     own_decision,
     pending,
     plan,
+    room_for,
     takes_at_once,
     waiting_for,
 )
@@ -43,7 +44,7 @@ from service.engine.texts import COMMON
 from service.games import game_for
 from service.refusals import Code, Refused
 from service.store import FORMAT, HistoryRecord, Record, RedisStore
-from service.store.records import TakebackNote, TakebackRequest
+from service.store.records import MAX_STEPS, TakebackNote, TakebackRequest
 from service.webhooks.events import of_commit as webhook_events
 
 
@@ -178,6 +179,13 @@ async def _asked(
         raise Refused(
             Code.TAKEBACK_NOT_ALLOWED,
             "a takeback request is waiting for answers: answer it, or wait until it lapses",
+            record.version,
+        )
+    if not room_for(record):
+        raise Refused(
+            Code.TAKEBACK_NOT_ALLOWED,
+            f"this game has {record.version} versions: no more takebacks, so that its record "
+            f"(at most {MAX_STEPS} steps) still holds it",
             record.version,
         )
     entries = await store.history(game_id, 0, record.version)
