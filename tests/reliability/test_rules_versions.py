@@ -61,7 +61,9 @@ RECORD = "query R($id: ID!) { exportGame(gameId: $id) }"
 VERIFY = "query V($r: JSON!) { verifyGameRecord(record: $r) { valid difference { reason } } }"
 
 
-def _next_release(into: Path) -> str:
+def _next_release(into: Path, compatible: bool) -> str:
+    """This tree with Treelings frozen as version 1 and version 2 next: the same rules
+    (`compatible`), or the Festival card moved to the top of the pile (TG-1 changed)."""
     source = Path(__file__).parents[2] / "service"
     shutil.copytree(source, into / "service", ignore=shutil.ignore_patterns("__pycache__"))
     package = into / "service" / "games" / "treelings"
@@ -69,6 +71,8 @@ def _next_release(into: Path) -> str:
     freeze("treelings", into / "service" / "games")
     game = package / "game.py"
     game.write_text(game.read_text().replace("\nRULES_VERSION = 1\n", "\nRULES_VERSION = 2\n"))
+    if compatible:
+        return str(into)
     rules = package / "rules.py"
     changed = rules.read_text().replace("depth = CARDS.festival_depth", "depth = 0")
     assert changed != rules.read_text(), "rules.py changed shape: update this test's patch"
@@ -107,8 +111,14 @@ async def _play(
     return (await _gql(http, url, GAME, {"id": game_id}, tokens[0]))["game"]
 
 
-async def test_a_game_finishes_under_its_rules_after_a_release_changes_them(tmp_path: Path) -> None:
-    release = _next_release(tmp_path)
+@pytest.mark.parametrize("compatible", [False, True])
+async def test_a_game_finishes_under_its_rules_after_a_release_changes_them(
+    tmp_path: Path, compatible: bool
+) -> None:
+    """Changed rules: the game finishes under version 1. The same rules under a new version:
+    its history replays the same, so it moves forward to version 2 with its next decision."""
+    release = _next_release(tmp_path, compatible)
+    played_under = 2 if compatible else 1
     with own_redis() as url, EmbeddedPostgres() as database:
         env = {
             "DATABASE_URL": database.url,
@@ -149,19 +159,19 @@ async def test_a_game_finishes_under_its_rules_after_a_release_changes_them(tmp_
                 assert fresh["game"]["rulesVersion"] == 2, "new games get the new rules"
 
                 over = await _play(http, following, game_id, tokens, 1000)
-                assert (over["status"], over["rulesVersion"]) == ("FINISHED", 1)
+                assert (over["status"], over["rulesVersion"]) == ("FINISHED", played_under)
                 store = RedisStore(connect(Settings(), url), Settings())
                 try:
                     await until(lambda: _gone(store, game_id), "the finished game archived", 120)
                 finally:
                     await store.close()
                 record = (await _gql(http, following, RECORD, {"id": game_id}))["exportGame"]
-                assert record["rules"] == 1
+                assert record["rules"] == played_under
                 checked = (await _gql(http, following, VERIFY, {"r": record}))["verifyGameRecord"]
                 assert checked == {"valid": True, "difference": None}
         # this release knows version 1 only: the record verifies here, so it was played under
         # version 1 to its end (the Festival card moved in version 2: its deal replays otherwise)
-        assert verify(record).valid
+        assert verify(record).valid != compatible
 
 
 async def _gone(store: RedisStore, game_id: str) -> bool:

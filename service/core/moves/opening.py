@@ -11,6 +11,7 @@ from service.core.access import callers
 from service.core.access.callers import Caller
 from service.core.access.keys import seat_token
 from service.core.game import clocks
+from service.core.game.forward import forward
 from service.core.moves.decisions import LAZY_TIMEOUTS, enforce_clock
 from service.refusals import Code, Refused
 from service.store import Done, Record, RedisStore
@@ -72,8 +73,11 @@ async def open_for_decision(
     idempotency_key: str | None,
     tenants_may_act: bool,
 ) -> Opened:
-    """The game loaded (`load`) and the seat the caller decides for (UNAUTHORIZED: none)."""
+    """The game loaded (`load`), moved forward to its kind's newest rules if its history
+    replays the same there (game/forward.py), and the seat the caller decides for
+    (UNAUTHORIZED: none)."""
     record, done = await load(store, game_id, caller, idempotency_key)
+    record = await forward(store, game_id, record)
     seat = callers.seat(game_id, record, caller, tenants_may_act)
     return Opened(record, done, seat, ACTED_BY_TENANT if caller.for_tenant else "")
 
