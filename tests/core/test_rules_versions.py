@@ -49,10 +49,21 @@ async def store(redis_url: str) -> AsyncIterator[RedisStore]:
     await store.close()
 
 
-def _bump_rules(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The running code's TREELINGS rules one version on, as a release that changed them has."""
+def _bump_rules(monkeypatch: pytest.MonkeyPatch, deal_otherwise: bool = False) -> None:
+    """The running code's TREELINGS rules one version on, as a release that changed them has
+    (its earlier version not kept: retired). With `deal_otherwise` the new rules draw once
+    more before the deal, so no game of the old ones replays the same under them; without, a
+    game moves forward to them (service/core/game/forward.py)."""
     game = games()[KIND]
     monkeypatch.setattr(type(game), "rules_version", game.rules_version + 1)
+    if deal_otherwise:
+        setup = type(game).setup
+
+        def drawing_first(self: Any, players: int, options: Any, rng: Any) -> Any:
+            rng.next64()
+            return setup(self, players, options, rng)
+
+        monkeypatch.setattr(type(game), "setup", drawing_first)
 
 
 async def _rules_of(store: RedisStore, game_id: str, rules: int) -> None:
@@ -108,7 +119,7 @@ async def test_after_a_rules_bump_a_game_created_before_it_is_read_and_abandoned
     game, tokens = await create(api, KIND, 2, seed="retired-rules")
     _, played = await _move(api, game["id"], tokens[0])  # version 1: a past to ask for
     assert played["data"]["applyMove"]["__typename"] == "MoveApplied", played
-    _bump_rules(monkeypatch)
+    _bump_rules(monkeypatch, deal_otherwise=True)
     move, answer = await _move(api, game["id"], tokens[1])
     assert answer["errors"][0]["extensions"]["code"] == "RULES_CHANGED", answer
     rest = await api.http.post(
@@ -163,3 +174,18 @@ async def test_a_move_of_a_game_under_this_releases_rules_is_played(
     game, tokens = await create(api, KIND, 2, seed=secrets.token_hex(4))
     _, answer = await _move(api, game["id"], tokens[0])
     assert answer["data"]["applyMove"]["__typename"] == "MoveApplied", answer
+
+
+async def test_after_a_rules_bump_that_plays_the_same_a_game_moves_forward(
+    api: Api, store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its history replays to the same state under the new rules: its next decision is played
+    and written under them (docs/architecture.md, "Rules versions")."""
+    game, tokens = await create(api, KIND, 2, seed="forward-rules")
+    _, played = await _move(api, game["id"], tokens[0])
+    assert played["data"]["applyMove"]["__typename"] == "MoveApplied", played
+    _bump_rules(monkeypatch)
+    _, answer = await _move(api, game["id"], tokens[1])
+    assert answer["data"]["applyMove"]["__typename"] == "MoveApplied", answer
+    record, _ = await store.load(game["id"])
+    assert record is not None and record.rules == games()[KIND].rules_version
