@@ -14,6 +14,7 @@ from redis.exceptions import RedisError
 from service import metrics
 from service.bots import Strategy, suggest
 from service.core.game.folding import fold_finished
+from service.core.game.forward import forward
 from service.core.moves.decisions import advance, bot_due, bot_seed, playable
 from service.engine import Played
 from service.engine import play as engine_play
@@ -131,6 +132,7 @@ class Jobs:
         record, _ = await self.store.load(job.game_id)
         if record is None or record.version != job.version or record.finished:
             return "stale", ""
+        record = await forward(self.store, job.game_id, record)  # newer rules that play the same
         game = game_for(record.kind, record.rules)
         state = decode_state(game, record.state)
         if bot_due(game, state, record.bots) != job.seat:
