@@ -48,7 +48,7 @@ COPY --from=build /opt/venv /opt/venv
 WORKDIR /app
 
 USER 10001:10001
-EXPOSE 8000
+EXPOSE 8000 9100
 
 # One process per pod (the metrics are per process); scale with replicas, not workers.
 # Settings come from the environment (service/settings.py); REDIS_URL is required here.

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import FrameType
 
 import msgspec
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest, start_http_server
 from starlette.applications import Starlette
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
@@ -196,7 +196,13 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         undo = drain.install()
         if pool is not None:
             await pool.open(wait=False)
+        exporter = None
+        if settings.metrics_port:
+            exporter, _ = start_http_server(settings.metrics_port, registry=metrics.REGISTRY)
         yield
+        if exporter is not None:
+            exporter.shutdown()
+            exporter.server_close()
         undo()
         await limiter.close()
         await store.close()
@@ -211,7 +217,13 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
             *rest.routes(game_service, endpoints, tenant_events, settings.max_json_depth, streams),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
-            Route("/metrics", metrics_route),
+            # per-kind counters are the operator's, not the clients': on a port of their own
+            # (RULES_METRICS_PORT), or on this one in development
+            *(
+                [Route("/metrics", metrics_route)]
+                if not settings.metrics_port and not settings.production
+                else []
+            ),
             Route("/openapi.json", openapi_route),
             *(
                 []

@@ -97,6 +97,9 @@ class Settings:
     worker_reclaim_seconds: float = 30.0  # a job pending this long is taken over
     worker_poll_seconds: float = 1.0  # idle workers look at every lane this often
     worker_metrics_port: int = 0  # worker i serves /metrics on port + i; 0 = none
+    # the API's /metrics on a port of its own, not the one clients reach (k8s: 9100, scraped by
+    # the ServiceMonitor); 0: on the main port, in development only (production: none there)
+    metrics_port: int = 0
     worker_stall_seconds: float = 120.0  # /healthz fails when a worker loop is stuck this long
     # SIGTERM: a worker takes no new job and finishes the one in hand within this bound (else
     # leaves it pending, for another worker to reclaim), then exits
@@ -185,6 +188,7 @@ class Settings:
             ),
             worker_poll_seconds=_float("RULES_WORKER_POLL_SECONDS", cls.worker_poll_seconds),
             worker_metrics_port=_int("RULES_WORKER_METRICS_PORT", cls.worker_metrics_port),
+            metrics_port=_int("RULES_METRICS_PORT", cls.metrics_port),
             worker_stall_seconds=_float("RULES_WORKER_STALL_SECONDS", cls.worker_stall_seconds),
             worker_drain_seconds=_float("RULES_WORKER_DRAIN_SECONDS", cls.worker_drain_seconds),
             bot_iterations=_int("RULES_BOT_ITERATIONS", cls.bot_iterations),

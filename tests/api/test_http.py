@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from tests.conftest import Api
+import httpx
+
+from service.app import create_app
+from service.settings import Settings
+from service.store.embedded import free_port
+from tests.conftest import Api, client_for
 from tests.support import gql
 from tests.support.play import apply, create
 
@@ -75,3 +80,20 @@ async def test_an_accepted_move_costs_exactly_two_store_round_trips(api: Api) ->
     after = _store_calls((await api.http.get("/metrics")).text)
     spent = {k: after[k] - before.get(k, 0) for k in after if after[k] != before.get(k, 0)}
     assert spent == {"load": 1, "commit": 1}
+
+
+async def test_metrics_have_a_port_of_their_own_and_none_on_the_clients_port_in_production(
+    redis_url: str,
+) -> None:
+    """Per-kind counters are the operator's: with RULES_METRICS_PORT they are served there and
+    not on the port clients reach; in production without it, nowhere on that port."""
+    port = free_port()
+    settings = Settings(env="production", metrics_port=port, rate_limit_per_token=0)
+    async with client_for(create_app(settings, redis_url)) as http:
+        assert (await http.get("/metrics")).status_code == 404
+        async with httpx.AsyncClient() as scraper:
+            scraped = await scraper.get(f"http://127.0.0.1:{port}/metrics")
+        assert scraped.status_code == 200 and "rules_requests_in_flight" in scraped.text
+    production = Settings(env="production", rate_limit_per_token=0)
+    async with client_for(create_app(production, redis_url)) as http:
+        assert (await http.get("/metrics")).status_code == 404

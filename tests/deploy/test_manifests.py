@@ -180,7 +180,7 @@ def test_probes_hit_readyz_and_healthz_on_the_port_and_user_of_the_image(name: s
     runtime = parse((ROOT / "Dockerfile").read_text())[-1]
     exposed, user = runtime.last("EXPOSE"), runtime.last("USER")
     assert exposed is not None and user is not None
-    assert list(ports.values()) == [int(exposed.value)]
+    assert sorted(ports.values()) == sorted(int(port) for port in exposed.value.split())
     pod = pod_spec(one(overlay(name), "Deployment"))
     assert pod["securityContext"]["runAsUser"] == int(user.value.split(":")[0])
 
@@ -284,8 +284,10 @@ def test_service_and_service_monitor_reach_the_metrics_port(name: str) -> None:
     monitor = one(docs, "ServiceMonitor")
     assert selects(monitor["spec"]["selector"]["matchLabels"], service["metadata"]["labels"])
     names = {port["name"] for port in service["spec"]["ports"]}
+    assert "metrics" in names and "metrics" in ports
+    # the clients' port serves no metrics in production: only the metrics port is scraped
     assert [(e["port"], e["path"]) for e in monitor["spec"]["endpoints"]] == [
-        (name, "/metrics") for name in names
+        ("metrics", "/metrics")
     ]
 
 
@@ -300,7 +302,7 @@ def test_network_policy_admits_http_and_lets_out_only_dns_redis_and_postgres(nam
     policy = one(docs, "NetworkPolicy")
     assert selects(policy["spec"]["podSelector"]["matchLabels"], labels)
     assert set(policy["spec"]["policyTypes"]) == {"Ingress", "Egress"}
-    assert allowed_ports(policy["spec"]["ingress"]) == {("TCP", "http")}
+    assert allowed_ports(policy["spec"]["ingress"]) == {("TCP", "http"), ("TCP", "metrics")}
     egress = allowed_ports(policy["spec"]["egress"])
     assert {("UDP", 53), ("TCP", 53), ("TCP", 6379), ("TCP", 5432)} <= egress
     assert all(port in (53, 6379, 6380, 5432) for _, port in egress), egress
