@@ -44,6 +44,9 @@ class Code(StrEnum):
     FORBIDDEN = "FORBIDDEN"  # a known caller asking for what it may not: another seat, a bot's
     # what only a game that is over may give (its record: the seed tells every hidden card)
     GAME_NOT_OVER = "GAME_NOT_OVER"
+    # more of something bounded than its budget allows now (a tenant's webhook tests and
+    # retries): retry after `Refused.retry_after` seconds
+    RATE_LIMITED = "RATE_LIMITED"
 
 
 DECISIONS = (
@@ -72,6 +75,7 @@ class Refused(Exception):
         reason: str | None = None,
         rule: str | None = None,
         localized: object | None = None,
+        retry_after: float | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -82,3 +86,4 @@ class Refused(Exception):
         # `message` as a catalog's message (service.engine.texts.Message), when the engine said
         # it; else the adapters give the code's own sentence
         self.localized = localized
+        self.retry_after = retry_after  # RATE_LIMITED: seconds until it may be asked again

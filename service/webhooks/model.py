@@ -65,6 +65,11 @@ ENDPOINT_STATUSES = ("HEALTHY", "FAILING", "DISABLED")
 GROUP = "webhooks"  # the workers' consumer group on every outbox stream
 MANUAL = "~manual"  # the queue of redeliveries asked for by the tenant (no game id has a ~)
 RETENTION = 3 * 24 * 3600  # seconds a message is kept: the retries' day, then redelivery
+TEST_RETENTION = 3600  # seconds a test event's message is kept (for its retries)
+# the tests and retries a tenant may ask for: a bucket per endpoint and one per tenant, each
+# refilled to this many a minute (tenant_events.TenantEvents.spend)
+MANUAL_PER_ENDPOINT = 10
+MANUAL_PER_TENANT = 60
 LOG_LENGTH = 100  # attempts kept per endpoint
 FAILED_LENGTH = 1000  # given-up messages listed per endpoint
 MAX_ENDPOINTS = 16  # per tenant
@@ -185,6 +190,11 @@ def retry_key(tenant: str, endpoint: str) -> str:
 
 def drained_key(tenant: str, endpoint: str) -> str:
     return f"{_base(tenant)}:drained:{endpoint}"
+
+
+def manual_key(tenant: str, endpoint: str) -> str:
+    """The bucket of an endpoint's tests and retries ("": the tenant's)."""
+    return f"{_base(tenant)}:manual:{endpoint}"
 
 
 def events_key(tenant: str) -> str:

@@ -27,8 +27,11 @@ from service.webhooks.model import (
     FAILED_LENGTH,
     LOG_LENGTH,
     MANUAL,
+    MANUAL_PER_ENDPOINT,
+    MANUAL_PER_TENANT,
     RETENTION,
     TEST_EVENT,
+    TEST_RETENTION,
     Attempt,
     Event,
     attempt_decoder,
@@ -38,6 +41,7 @@ from service.webhooks.model import (
     events_key,
     failed_key,
     log_key,
+    manual_key,
     message_id,
     message_key,
     parse_message_id,
@@ -127,12 +131,53 @@ return 1
 """
 
 
+# KEYS: the endpoint's bucket, the tenant's. ARGV: now, the endpoint's and the tenant's a
+# minute. Takes one from both if both hold one (each refills to its size over a minute): "0";
+# else the seconds until both do.
+_SPEND = """
+local now = tonumber(ARGV[1])
+local function level(key, size)
+  local held = redis.call('HMGET', key, 't', 's')
+  local tokens, stamp = tonumber(held[1]) or size, tonumber(held[2]) or now
+  return math.min(size, tokens + math.max(now - stamp, 0) * size / 60)
+end
+local sizes = {tonumber(ARGV[2]), tonumber(ARGV[3])}
+local levels = {level(KEYS[1], sizes[1]), level(KEYS[2], sizes[2])}
+local wait = 0
+for i = 1, 2 do
+  if levels[i] < 1 then wait = math.max(wait, (1 - levels[i]) * 60 / sizes[i]) end
+end
+if wait > 0 then return tostring(wait) end
+for i = 1, 2 do
+  redis.call('HSET', KEYS[i], 't', tostring(levels[i] - 1), 's', ARGV[1])
+  redis.call('EXPIRE', KEYS[i], 120)
+end
+return '0'
+"""
+
+
 class TenantEvents:
     def __init__(self, store: RedisStore) -> None:
         self.store = store
         redis = self.redis = store.redis
         self._retry = redis.register_script(_RETRY)
         self._send_test = redis.register_script(_SEND_TEST)
+        self._spend = redis.register_script(_SPEND)
+
+    async def spend(self, tenant: str, endpoint_id: str, now: float | None = None) -> None:
+        """One of the tests and retries the endpoint and its tenant may ask for a minute
+        (MANUAL_PER_ENDPOINT, MANUAL_PER_TENANT): RATE_LIMITED, with the seconds to wait,
+        when either bucket is empty; nothing is queued then."""
+        keys = [manual_key(tenant, endpoint_id), manual_key(tenant, "")]
+        args = [time.time() if now is None else now, MANUAL_PER_ENDPOINT, MANUAL_PER_TENANT]
+        wait = float(await answered(self._spend(keys, args)))
+        if wait > 0:
+            raise Refused(
+                Code.RATE_LIMITED,
+                f"at most {MANUAL_PER_ENDPOINT} tests and retries a minute for an endpoint and "
+                f"{MANUAL_PER_TENANT} for a tenant: retry in {wait:.0f} s",
+                retry_after=wait,
+            )
 
     async def log(self, tenant: str, endpoint_id: str, last: int) -> Attempts:
         """The endpoint's last `last` delivery attempts, newest first."""
@@ -164,6 +209,9 @@ class TenantEvents:
         named = parse_message_id(message)
         if named is None:
             return False
+        if not await answered(self.redis.hexists(endpoints_key(tenant), endpoint_id)):
+            return False
+        await self.spend(tenant, endpoint_id)
         game = named[0]
         keys = [
             endpoints_key(tenant),
@@ -185,6 +233,9 @@ class TenantEvents:
         endpoint."""
         if not known_id(endpoint_id):
             return None
+        if not await answered(self.redis.hexists(endpoints_key(tenant), endpoint_id)):
+            return None
+        await self.spend(tenant, endpoint_id)
         message = message_id("test_" + secrets.token_urlsafe(12), 0, TEST_EVENT)
         now = time.time()
         data = WebhookTest(endpoint_id)
@@ -195,7 +246,7 @@ class TenantEvents:
             queue_key(tenant, endpoint_id, MANUAL),
             due_key(tenant, endpoint_id),
         ]
-        test: list[str | float | bytes] = [endpoint_id, message, body, now, RETENTION, MANUAL]
+        test: list[str | float | bytes] = [endpoint_id, message, body, now, TEST_RETENTION, MANUAL]
         queued = await acked(self.store, "endpoint.test", tenant, self._send_test, keys, test)
         return message if int(queued) == 1 else None
 

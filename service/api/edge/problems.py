@@ -5,6 +5,7 @@ routing) and for REST's answers."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -66,6 +67,7 @@ class Problem(Exception):
         self.explained = explained or {}  # ILLEGAL_MOVE: {"reason": ..., "rule": ...}
         self.title = title or PROBLEMS[code][1]  # routes about other things than games name them
         self.said: Message | None = None  # the engine's message, else the code's
+        self.retry_after: float | None = None  # RATE_LIMITED: the Retry-After header
 
 
 def from_refusal(refused: Refused, title: str | None = None) -> Problem:
@@ -81,6 +83,7 @@ def from_refusal(refused: Refused, title: str | None = None) -> Problem:
         title = KEY_NEEDED
     problem = Problem(code, refused.message, refused.current_version, explained, title)
     problem.said = refusal_message(refused, code)
+    problem.retry_after = refused.retry_after
     return problem
 
 
@@ -104,6 +107,8 @@ def problem_response(
         headers["www-authenticate"] = "Bearer"
     if problem.code in RETRYABLE:
         headers["retry-after"] = "1"
+    if problem.retry_after is not None:
+        headers["retry-after"] = str(max(math.ceil(problem.retry_after), 1))
     return Response(
         msgspec.json.encode(body), status, headers, media_type="application/problem+json"
     )

@@ -3,6 +3,8 @@ with the code in `extensions.code`, or, for a refused decision, a `MoveRejected`
 
 from __future__ import annotations
 
+import math
+
 from graphql import GraphQLError
 
 from service.api.edge.localized import refusal_message
@@ -20,8 +22,17 @@ class ApiError(GraphQLError):
     as a catalog's message (`said`: `extensions.message`, in the request's language, added
     by TypedErrors, service/api/graphql/schema.py)."""
 
-    def __init__(self, code: str, message: str, said: Message | None = None) -> None:
-        super().__init__(message, extensions={"code": code})
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        said: Message | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        extensions: dict[str, object] = {"code": code}
+        if retry_after is not None:  # RATE_LIMITED: whole seconds, as Retry-After says them
+            extensions["retryAfter"] = max(math.ceil(retry_after), 1)
+        super().__init__(message, extensions=extensions)
         self.said = said
 
 
@@ -31,4 +42,4 @@ def public_code(refused: Refused) -> str:
 
 def api_error(refused: Refused) -> ApiError:
     code = public_code(refused)
-    return ApiError(code, refused.message, refusal_message(refused, code))
+    return ApiError(code, refused.message, refusal_message(refused, code), refused.retry_after)
