@@ -173,12 +173,12 @@ def reader(url: str, path: str, key: str, seconds: float, pipe: Connection) -> N
 
 
 class Reader:
-    def __init__(self, url: str, path: str, seconds: float) -> None:
+    def __init__(self, url: str, path: str, seconds: float, key: str = KEY_B) -> None:
         context = multiprocessing.get_context("spawn")
         self.pipe, theirs = context.Pipe()
         self.seconds = seconds
         self.process = context.Process(
-            target=reader, args=(url, path, KEY_B, seconds, theirs), daemon=True
+            target=reader, args=(url, path, key, seconds, theirs), daemon=True
         )
         self.process.start()
         theirs.close()

@@ -31,6 +31,7 @@ from service.api.edge.guard import Admission, Guard, Occupancy
 from service.api.edge.pacing import Pacer
 from service.api.edge.problems import unrouted
 from service.api.edge.ratelimit import RateLimiter
+from service.api.edge.verifying import Verifier
 from service.api.graphql.app import GRAPHIQL_DIR, GraphQLApp
 from service.api.rest import routes as rest
 from service.api.rest.events import Streams
@@ -168,7 +169,11 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
     # gameEvents and server-sent event streams share the live subscriptions per address and
     # the pacing of replays (service/api/edge/pacing.py)
     live, pacer = Occupancy(settings.max_subscriptions_per_address), Pacer(admission)
-    graphql = GraphQLApp(game_service, settings, admission, endpoints, tenant_events, live, pacer)
+    # game records to verify go to child processes (service/api/edge/verifying.py)
+    verifier = Verifier(settings.verify_processes, record_keys, settings.max_json_depth)
+    graphql = GraphQLApp(
+        game_service, settings, admission, endpoints, tenant_events, live, pacer, verifier
+    )
     streams = Streams(live, pacer)
 
     async def healthz(request: Request) -> Response:
@@ -209,12 +214,15 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         if pool is not None:
             await pool.close()
         hints.close()
+        verifier.close()
 
     app = Starlette(
         routes=[
             Route("/graphql", graphql, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
-            *rest.routes(game_service, endpoints, tenant_events, settings.max_json_depth, streams),
+            *rest.routes(
+                game_service, endpoints, tenant_events, settings.max_json_depth, streams, verifier
+            ),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             # per-kind counters are the operator's, not the clients': on a port of their own

@@ -92,6 +92,8 @@ class Settings:
     subscriber_queue: int = 64  # events a subscriber may fall behind before it is dropped
     forwarded_allow_ips: tuple[str, ...] = ()  # proxies whose X-Forwarded-For is believed
     hint_processes: int = 1  # hints thought about at once per replica; more are refused
+    # game records verified at once per replica, each in a child process; more are refused
+    verify_processes: int = 1
     hint_grace_ms: int = 1000  # a hint child silent this long past its budget is replaced
     worker_processes: int = 0  # `python -m service.worker`: processes; 0 = one per core
     worker_reclaim_seconds: float = 30.0  # a job pending this long is taken over
@@ -181,6 +183,7 @@ class Settings:
             subscriber_queue=_int("RULES_SUBSCRIBER_QUEUE", cls.subscriber_queue),
             forwarded_allow_ips=_list("FORWARDED_ALLOW_IPS"),
             hint_processes=_int("RULES_HINT_PROCESSES", cls.hint_processes),
+            verify_processes=_int("RULES_VERIFY_PROCESSES", cls.verify_processes),
             hint_grace_ms=_int("RULES_HINT_GRACE_MS", cls.hint_grace_ms),
             worker_processes=_int("RULES_WORKER_PROCESSES", cls.worker_processes),
             worker_reclaim_seconds=_float(

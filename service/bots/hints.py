@@ -9,25 +9,19 @@ GIL against every other request of the replica. So each replica keeps at most
 - the child stops thinking at the request's budget whatever `iterations` says, and a child
   still silent `grace` seconds after that is killed and replaced (HintsBusy("HINT_TIMEOUT")).
 
-Children are started with "spawn" (no fork of a process running an event loop and threads) on
-first use, and each waits on its pipe; they exit when the pipe closes.
+The children are service/children.py's (spawned on first use, each running `think`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import multiprocessing
 import time
-from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
 from typing import Any
 
 import msgspec
 
 from service import metrics
+from service.children import Busy, Pool
 from service.refusals import Code, Refused
-
-STARTUP_SECONDS = 60  # a generous bound for a new child to import the games
 
 
 class HintsBusy(Refused):
@@ -46,113 +40,63 @@ class HintRequest(msgspec.Struct, array_like=True, frozen=True):
     rules: int = 0  # the game's rules version (0: the newest)
 
 
-def _think(connection: Connection) -> None:
-    """A child's life: answer hint requests on `connection` until it closes."""
+def think(request: bytes) -> bytes:
+    """A child's answer to one hint request (service/children.py runs it): the move, as
+    builtins, and its label."""
     from service.bots import suggest
     from service.engine.play import decode_state
     from service.games import game_for
 
-    decoder = msgspec.msgpack.Decoder(HintRequest)
-    connection.send_bytes(b"ready")  # the time cap starts with the request, not the start-up
-    while True:
-        try:
-            request = decoder.decode(connection.recv_bytes())
-        except (EOFError, OSError):
-            return
-        game = game_for(request.kind, request.rules)
-        state = decode_state(game, request.state)
-        ends = time.monotonic() + request.budget_ms / 1000
-        move = suggest(
-            game,
-            state,
-            request.seat,
-            request.strategy,  # type: ignore[arg-type]  # checked by GameService.suggest
-            seed=int(request.seed),
-            iterations=request.iterations,
-            deadline=lambda ends=ends: time.monotonic() > ends,  # type: ignore[misc]
-        )
-        label = game.label(state, request.seat, move)
-        connection.send_bytes(msgspec.msgpack.encode((msgspec.to_builtins(move), label)))
+    asked = _decoder.decode(request)
+    game = game_for(asked.kind, asked.rules)
+    state = decode_state(game, asked.state)
+    ends = time.monotonic() + asked.budget_ms / 1000
+    move = suggest(
+        game,
+        state,
+        asked.seat,
+        asked.strategy,  # type: ignore[arg-type]  # checked by GameService.suggest
+        seed=int(asked.seed),
+        iterations=asked.iterations,
+        deadline=lambda: time.monotonic() > ends,
+    )
+    label = game.label(state, asked.seat, move)
+    return msgspec.msgpack.encode((msgspec.to_builtins(move), label))
 
 
-class _Child:
-    def __init__(self) -> None:
-        context = multiprocessing.get_context("spawn")
-        self.connection, theirs = context.Pipe()
-        self.process: BaseProcess = context.Process(
-            target=_think, args=(theirs,), name="rules-hint", daemon=True
-        )
-        self.process.start()
-        theirs.close()
-        self.ready = False
-
-    def started(self) -> bool:
-        """Whether the child is ready, waiting up to STARTUP_SECONDS for a new one (a child
-        not ready by then is stopped)."""
-        if self.ready:
-            return True
-        try:
-            if self.connection.poll(STARTUP_SECONDS) and self.connection.recv_bytes() == b"ready":
-                self.ready = True
-                return True
-        except (EOFError, OSError):
-            pass
-        self.stop()
-        return False
-
-    def ask(self, request: HintRequest, kill_after: float) -> tuple[Any, str] | None:
-        """The answer, or None if none came within `kill_after` seconds (then the child is
-        dead)."""
-        try:
-            self.connection.send_bytes(msgspec.msgpack.encode(request))
-            if self.connection.poll(kill_after):
-                move, label = msgspec.msgpack.decode(self.connection.recv_bytes())
-                return move, str(label)
-        except (EOFError, OSError):
-            pass  # the child died: replaced like a stuck one
-        self.stop()
-        return None
-
-    def stop(self) -> None:
-        self.process.kill()
-        self.process.join(5)
-        self.connection.close()
+_decoder = msgspec.msgpack.Decoder(HintRequest)
 
 
 class HintPool:
     def __init__(self, size: int, grace_ms: int = 1000) -> None:
-        self.size = max(size, 1)
+        self.pool = Pool("service.bots.hints:think", size, "rules-hint")
         self.grace = grace_ms / 1000
-        self._idle: list[_Child] = []
-        self._busy = 0
+
+    @property
+    def size(self) -> int:
+        return self.pool.size
 
     async def suggest(self, request: HintRequest) -> tuple[Any, str]:
         """The move (JSON builtins) and its label, thought about in a child process."""
-        if self._busy >= self.size:
-            metrics.HINTS.labels("HINTS_BUSY").inc()
-            raise HintsBusy(Code.HINTS_BUSY, "every hint process of this replica is busy; retry")
-        self._busy += 1
-        metrics.HINTS_IN_FLIGHT.inc()
         try:
-            answer = await asyncio.to_thread(self._ask, request)
-        finally:
-            self._busy -= 1
-            metrics.HINTS_IN_FLIGHT.dec()
+            metrics.HINTS_IN_FLIGHT.inc()
+            try:
+                answer = await self.pool.run(
+                    msgspec.msgpack.encode(request), request.budget_ms / 1000 + self.grace
+                )
+            finally:
+                metrics.HINTS_IN_FLIGHT.dec()
+        except Busy:
+            metrics.HINTS.labels("HINTS_BUSY").inc()
+            raise HintsBusy(
+                Code.HINTS_BUSY, "every hint process of this replica is busy; retry"
+            ) from None
         if answer is None:
             metrics.HINTS.labels("HINT_TIMEOUT").inc()
             raise HintsBusy(Code.HINT_TIMEOUT, "the hint took too long and was stopped; retry")
         metrics.HINTS.labels("OK").inc()
-        return answer
-
-    def _ask(self, request: HintRequest) -> tuple[Any, str] | None:
-        child = self._idle.pop() if self._idle else _Child()
-        if not child.started():
-            return None
-        answer = child.ask(request, request.budget_ms / 1000 + self.grace)
-        if answer is not None:
-            self._idle.append(child)
-        return answer
+        move, label = msgspec.msgpack.decode(answer)
+        return move, str(label)
 
     def close(self) -> None:
-        while self._idle:
-            self._idle.pop().stop()
+        self.pool.close()

@@ -48,7 +48,7 @@ from service.core.moves.opening import (
 )
 from service.core.reads import answers, following, listing
 from service.core.records import requests as record_requests
-from service.core.records.format import RecordSigningKeys, RecordVerification
+from service.core.records.format import RecordSigningKeys
 from service.core.records.signing import NO_KEYS, Keyring
 from service.core.takebacks import policy as takebacks
 from service.core.takebacks import steps as takeback_steps
@@ -398,12 +398,6 @@ class GameService:
         record would tell the seed, and with it every hidden card (RULINGS ALL-4)."""
         loaded = await self.read(game_id, caller)
         return await record_requests.export(self.store, self.replays, loaded, self.record_keys)
-
-    async def verify_record(self, document: object) -> RecordVerification:
-        """Whether a game record replays step by step to its result (records/documents.py),
-        on this instance's engine alone: no stored game is read; and whether a key this
-        service publishes signed it (records/signing.py)."""
-        return await record_requests.verify(self.replays, document, self.record_keys)
 
     def record_signing_keys(self) -> RecordSigningKeys:
         """The public keys a record this service signed may name: its signing key first."""

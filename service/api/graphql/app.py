@@ -47,6 +47,7 @@ from service.api.edge.localized import language
 from service.api.edge.pacing import Pacer
 from service.api.edge.parsing import BadInput, bearer_token, credential, decode_json, header
 from service.api.edge.problems import refusal
+from service.api.edge.verifying import Verifier
 from service.api.graphql import fastpath
 from service.api.graphql.documents import Lru
 from service.api.graphql.live import Live
@@ -99,6 +100,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         tenant_events: TenantEvents,
         live: Occupancy,
         pacer: Pacer,
+        verifier: Verifier,
     ) -> None:
         schema = build_schema(settings)
         super().__init__(
@@ -117,6 +119,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
             else None
         )
         self.service = service
+        self.verifier = verifier
         self.endpoints = endpoints
         self.tenant_events = tenant_events
         self.fast_path = settings.graphql_fast_path
@@ -135,6 +138,7 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
             "request": request,
             "response": response,
             "service": self.service,
+            "verifier": self.verifier,
             "endpoints": self.endpoints,
             "tenant_events": self.tenant_events,
             "token": bearer_token(request),

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
+import msgspec
 import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from service.api.graphql.errors import api_error
+from service.api.edge.parsing import BadInput
+from service.api.edge.verifying import Verifier
+from service.api.graphql.errors import ApiError, api_error
 from service.api.graphql.types import context_caller, context_service, vocabulary
 from service.core.records.format import PROBLEMS, SIGNATURE_CHECKS
 from service.core.records.format import RecordVerification as Verdict
@@ -110,10 +113,13 @@ class RecordQueries:
         "the final scores, or the first step that differs. No stored game is read.",
     )
     async def verify_game_record(self, info: Info[Any, Any], record: JSON) -> RecordVerification:
-        try:
-            verdict = await context_service(info).verify_record(record)
+        verifier: Verifier = info.context["verifier"]
+        try:  # decoded, checked and replayed in a child process (edge/verifying.py)
+            verdict = await verifier.verify(msgspec.json.encode(record))
         except Refused as refused:
             raise api_error(refused) from None
+        except BadInput as exc:
+            raise ApiError("BAD_USER_INPUT", str(exc)) from None
         return verification(verdict)
 
     @strawberry.field(

@@ -21,6 +21,7 @@ from starlette.responses import Response
 from service.api.edge.localized import language
 from service.api.edge.parsing import bearer_token, natural, within_depth
 from service.api.edge.problems import Problem, from_refusal, problem_response
+from service.api.edge.verifying import Verifier
 from service.core import Caller, GameService, LoadedGame
 from service.engine.texts import ENGLISH
 from service.refusals import Refused
@@ -143,6 +144,7 @@ class Rest:
 
     service: GameService
     max_depth: int
+    verifier: Verifier
 
     async def read(self, request: Request) -> LoadedGame:
         return await self.service.read(request.path_params["game_id"], self.caller(request))

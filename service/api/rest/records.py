@@ -6,9 +6,9 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
-from service.api.edge.parsing import BadInput, decode_json
-from service.api.edge.problems import Problem
-from service.api.rest.http import Rest, json_response
+from service.api.edge.parsing import BadInput
+from service.api.edge.problems import Problem, from_refusal, problem_response
+from service.api.rest.http import Rest, json_response, language_of
 from service.api.rest.operation import (
     GAME_ID,
     GAME_ROUTE,
@@ -20,6 +20,7 @@ from service.api.rest.operation import (
     ref,
 )
 from service.core.records.format import MAX_RECORD_BYTES
+from service.refusals import Refused
 
 VERIFY_PATH = "/v1/game-records/verify"  # its body is a game record: up to MAX_RECORD_BYTES
 # the keys change only with a deployment; a verifier that caches them longer than a rotation's
@@ -34,11 +35,18 @@ async def export_game(rest: Rest, request: Request) -> Response:
 
 
 async def verify_game_record(rest: Rest, request: Request) -> Response:
+    """Decoded, checked and replayed in a child process (edge/verifying.py), not here."""
+    try:  # refused before its body of up to a megabyte is read, and the connection closed
+        rest.verifier.check_room()  # (else the server would read the body to keep it alive)
+    except Refused as busy:
+        answer = problem_response(from_refusal(busy), language=language_of(request))
+        answer.headers["connection"] = "close"
+        return answer
     try:
-        document = decode_json(await request.body(), rest.max_depth)
+        verdict = await rest.verifier.verify(await request.body())
     except BadInput as exc:
         raise Problem("BAD_REQUEST", str(exc)) from None
-    return json_response(await rest.service.verify_record(document))
+    return json_response(verdict)
 
 
 async def record_signing_keys(rest: Rest, request: Request) -> Response:

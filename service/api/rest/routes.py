@@ -19,6 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from service.api.edge.verifying import Verifier
 from service.api.rest import (
     events,
     games,
@@ -89,8 +90,9 @@ def routes(
     tenant_events: TenantEvents,
     max_depth: int,
     streams: events.Streams,
+    verifier: Verifier,
 ) -> list[Route]:
-    rest = Rest(service, max_depth)
+    rest = Rest(service, max_depth, verifier)
     hooks = webhooks.Webhooks(service, endpoints, tenant_events, max_depth)
     return [
         *(mounted(route, rest) for route in GAME_ROUTES),

@@ -179,7 +179,10 @@ REDELIVER = RestRoute(
         "redeliverWebhookEvent",
         "Send an event (kept 3 days) to the endpoint again, same id and body.",
         TENANT,
-        {**ok(ref("WebhookRedelivery"), "queued", "202"), **problems("NOT_FOUND", "UNAUTHORIZED", "RATE_LIMITED")},
+        {
+            **ok(ref("WebhookRedelivery"), "queued", "202"),
+            **problems("NOT_FOUND", "UNAUTHORIZED", "RATE_LIMITED"),
+        },
         parameters=[ENDPOINT_ID, EVENT_ID],
     ),
 )
@@ -192,7 +195,10 @@ RETRY = RestRoute(
         "Send an event to the endpoint now: a retrying one at once, in its game's order, "
         "without using up a retry; a given-up or delivered one again.",
         TENANT,
-        {**ok(ref("WebhookRedelivery"), "queued", "202"), **problems("NOT_FOUND", "UNAUTHORIZED", "RATE_LIMITED")},
+        {
+            **ok(ref("WebhookRedelivery"), "queued", "202"),
+            **problems("NOT_FOUND", "UNAUTHORIZED", "RATE_LIMITED"),
+        },
         parameters=[ENDPOINT_ID, EVENT_ID],
     ),
 )

@@ -1,8 +1,9 @@
-"""exportGameRecord and verifyGameRecord as `GameService` answers them: which stored games have
-a portable record (over, with its create options, under this release's rules) and the replays
-of service/core/records/documents.py, CPU-bound, each on a thread of its own (asyncio.to_thread),
-at most REPLAYS_AT_ONCE at once per process (`GameService.replays`) so the event loop goes on.
-A record leaves signed when the service has a signing key (signing.py), on the same thread."""
+"""exportGameRecord as `GameService` answers it: which stored games have a portable record
+(over, with its create options, under rules this release keeps) and its replay
+(service/core/records/documents.py), on a thread of its own (asyncio.to_thread), at most
+REPLAYS_AT_ONCE at once per process (`GameService.replays`). A record leaves signed when the
+service has a signing key (signing.py), on the same thread. Records sent to be verified are
+untrusted input of any shape: they are verified in child processes (service/api/edge/verifying.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import msgspec
 
 from service.core.game.loaded_game import LoadedGame
 from service.core.records import documents
-from service.core.records.format import RecordVerification, Unverifiable
+from service.core.records.format import Unverifiable
 from service.core.records.signing import Keyring, NotCanonical, Signer
 from service.refusals import Code, Refused
 from service.store import HistoryRecord, Record, RedisStore, UnreadableRecord, UpgradeInProgress
@@ -60,11 +61,3 @@ def _exported(
 ) -> dict[str, Any]:
     document: dict[str, Any] = msgspec.to_builtins(documents.export(game_id, record, entries))
     return document if signer is None else signer.sign(document)
-
-
-async def verify(replays: asyncio.Semaphore, document: object, keys: Keyring) -> RecordVerification:
-    """Whether a game record replays step by step to its result (documents.verify),
-    on this instance's engine alone: no stored game is read; and whether one of `keys`
-    signed it."""
-    async with replays:
-        return await asyncio.to_thread(documents.verify, document, keys)
