@@ -211,7 +211,8 @@ async def test_a_frozen_replica_holds_back_its_shard_only_and_a_failover_keeps_e
             return False  # the dead master, or a slot map not refreshed yet
         raise AssertionError("a write acknowledged without a replica")
 
-    await until(refused_as_unreplicated, "the new master to answer")
+    # each try may wait out REDIS_TIMEOUT (10 s) on a dead master or a stale slot map first
+    await until(refused_as_unreplicated, "the new master to answer", 180)
     # the old master comes back as the new master's replica: the retry is acknowledged
     master.start()
 

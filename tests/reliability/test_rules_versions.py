@@ -140,10 +140,15 @@ async def test_a_game_finishes_under_its_rules_after_a_release_changes_them(
                 assert created["game"]["rulesVersion"] == 1
                 await _play(http, this, game_id, tokens, 3)
 
-            worker_env = {**env, "RULES_WORKER_POLL_SECONDS": "0.2"}
+            # a try the archive missed (a store slow to answer on a busy machine) comes again soon
+            worker_env = {
+                **env,
+                "RULES_WORKER_POLL_SECONDS": "0.2",
+                "RULES_ARCHIVE_LEASE_SECONDS": "2",
+            }
             with (
                 service_processes(url, 1, env, release=release) as (following,),
-                worker_process(url, release, **worker_env),
+                worker_process(url, release, **worker_env) as worker,
             ):
                 catalog = (await _gql(http, following, CATALOG, {}))["catalog"]
                 treelings = next(k for k in catalog if k["kind"] == "TREELINGS")
@@ -163,6 +168,8 @@ async def test_a_game_finishes_under_its_rules_after_a_release_changes_them(
                 store = RedisStore(connect(Settings(), url), Settings())
                 try:
                     await until(lambda: _gone(store, game_id), "the finished game archived", 120)
+                except AssertionError as late:
+                    raise AssertionError(f"{late}; the worker logged:\n{worker.output()}") from None
                 finally:
                     await store.close()
                 record = (await _gql(http, following, RECORD, {"id": game_id}))["exportGame"]
