@@ -47,6 +47,10 @@ class Code(StrEnum):
     # more of something bounded than its budget allows now (a tenant's webhook tests and
     # retries): retry after `Refused.retry_after` seconds
     RATE_LIMITED = "RATE_LIMITED"
+    # players (service/core/players): no open seat left for the joining player; a decision in
+    # a game still waiting for players
+    GAME_FULL = "GAME_FULL"
+    GAME_NOT_STARTED = "GAME_NOT_STARTED"
 
 
 DECISIONS = (

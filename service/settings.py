@@ -128,6 +128,14 @@ class Settings:
     record_signing_key: str = field(default="", repr=False)
     # public keys (base64url) still accepted and published after a rotation
     record_verify_keys: tuple[str, ...] = ()
+    # player tokens (docs/api.md, "Players"): the secret the tokens this server issues are
+    # signed with (HS256; shared by every replica; empty: one drawn per process, development)
+    player_token_secret: str = field(default="", repr=False)
+    # the keys tenants sign their own player tokens with: `kid:tenant:HS256:<secret>` or
+    # `kid:tenant:EdDSA:<base64url Ed25519 public key>`. Never shown.
+    player_keys: tuple[str, ...] = field(default=(), repr=False)
+    # where an invite link points: this URL with the game's join code appended; empty: none
+    invite_base_url: str = ""
 
     @property
     def production(self) -> bool:
@@ -214,4 +222,7 @@ class Settings:
             webhook_ca_file=os.environ.get("RULES_WEBHOOK_CA_FILE", cls.webhook_ca_file),
             record_signing_key=os.environ.get("RULES_RECORD_SIGNING_KEY", ""),
             record_verify_keys=_list("RULES_RECORD_VERIFY_KEYS"),
+            player_token_secret=os.environ.get("RULES_PLAYER_TOKEN_SECRET", ""),
+            player_keys=_list("RULES_PLAYER_KEYS"),
+            invite_base_url=os.environ.get("RULES_INVITE_BASE_URL", cls.invite_base_url),
         )

@@ -45,6 +45,8 @@ PROBLEMS = {
     "RULES_CHANGED": (409, "The game's rules are retired"),
     "TAKEBACK_NOT_ALLOWED": (409, "Takeback not allowed"),
     "GAME_NOT_OVER": (409, "The game is not over yet"),
+    "GAME_FULL": (409, "No open seat left"),
+    "GAME_NOT_STARTED": (409, "The game has not started"),
 }
 STATUS = {code: status for code, (status, _) in PROBLEMS.items()}
 KEY_NEEDED = "API key needed"  # the title of an UNAUTHORIZED that wants X-API-Key, not a token
