@@ -263,3 +263,32 @@ async def test_the_tenant_sends_a_typed_move_for_a_seat(redis_url: str) -> None:
         assert applied["data"]["applyMove"]["game"] == {"version": 1, "viewer": 0}
         history = (await post(http, HISTORY, {"id": game_id}))["data"]["game"]["history"]
         assert history[0]["actedBy"] == "TENANT"
+
+
+async def test_every_route_that_acts_as_a_seat_declares_its_answer_to_a_seat_the_game_lacks(
+    redis_url: str,
+) -> None:
+    """X-Act-As-Seat names a seat the game does not have: a read answers 422 BAD_USER_INPUT,
+    and every route taking the header answers with a status its OpenAPI operation declares (a
+    generated client knows it)."""
+    async with tenants_app(redis_url) as http:
+        game_id, _ = await _game(http)
+        document = (await http.get("/openapi.json")).json()
+        acting = [
+            (method, path)
+            for path, operations in document["paths"].items()
+            for method, operation in operations.items()
+            if any(p.get("name") == "X-Act-As-Seat" for p in operation.get("parameters", []))
+        ]
+        assert len(acting) >= 10
+        headers = {"x-api-key": ACME, "x-act-as-seat": "7"}
+        for method, path in acting:
+            if path.endswith("/events"):
+                continue  # a stream: its refusal is the same, tested in tests/api/rest
+            url = path.replace("{gameId}", game_id)
+            answer = await http.request(method, url, headers=headers, json={"move": {}})
+            declared = document["paths"][path][method]["responses"]
+            assert str(answer.status_code) in declared, (method, path, answer.text)
+            if method == "get":
+                assert answer.status_code == 422, (path, answer.text)
+                assert answer.json()["code"] == "BAD_USER_INPUT"

@@ -148,7 +148,13 @@ class Operation:
             head = {**given, "security": self.security, **named}
         if self.request_body is not None:
             head["requestBody"] = self.request_body
-        return {**head, "responses": self.responses}
+        responses = self.responses
+        if ACT_AS in (self.parameters or ()) and "422" not in responses:
+            # X-Act-As-Seat may name a seat the game lacks: 422 BAD_USER_INPUT
+            responses = dict(
+                sorted({**responses, "422": problems("BAD_USER_INPUT")["422"]}.items())
+            )
+        return {**head, "responses": responses}
 
 
 @dataclass(frozen=True)
