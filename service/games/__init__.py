@@ -9,20 +9,40 @@ A game is played to its end under the rules it was created with (`Record.rules`)
 change to a kind's rules, `make freeze-rules KIND=<package>` (tools/freeze_rules.py) copies the
 package as it is into `<package>/earlier/v<N>/`, a frozen module of its own; the package then
 bumps its RULES_VERSION and changes. `versions()` finds the frozen ones, so games of version N
-go on under N while new games get N+1. A version is retired by deleting its folder (once no
-live game uses it: docs/architecture.md, "Rules versions"); its games can then be read and
-abandoned, not played (RULES_CHANGED).
+go on under N while new games get N+1. A frozen version is retired in two steps
+(tools/retire_rules.py): `make deprecate-rules` writes its notice, `retirement.toml` in its
+folder (`retirements()`, shown in the catalog), and once the notice's date has passed and no
+live game uses it, `make retire-rules` deletes the folder; its games can then be read and
+abandoned, not played (RULES_CHANGED; docs/architecture.md, "Rules versions").
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.resources
 import pkgutil
+from datetime import UTC, date, datetime, time, timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from service.engine import Game
+
+NOTICE = "retirement.toml"  # beside a frozen version's modules (tools/retire_rules.py)
+
+
+class Retirement(msgspec.Struct, forbid_unknown_fields=True):
+    """A frozen rules version's notice: announced on a day, removed only once `retire_after`
+    has passed (UTC) and no live game uses it."""
+
+    announced: date
+    retire_after: date
+
+    def ends(self) -> datetime:
+        """The moment the notice has run: the start (UTC) of the day after `retire_after`."""
+        return datetime.combine(self.retire_after + timedelta(days=1), time(), UTC)
 
 
 @cache
@@ -47,6 +67,20 @@ def versions() -> dict[str, dict[int, Game[Any, Any]]]:
             assert game.kind == newest.kind and game.rules_version < newest.rules_version, frozen
             by_version[game.rules_version] = game
     return {kind: dict(sorted(found[kind].items())) for kind in sorted(found)}
+
+
+@cache
+def retirements() -> dict[str, dict[int, Retirement]]:
+    """Every kind's frozen versions under a retirement notice, by version."""
+    found: dict[str, dict[int, Retirement]] = {}
+    for kind, by_version in versions().items():
+        for version, game in by_version.items():
+            package = type(game).__module__.rpartition(".")[0]
+            notice = importlib.resources.files(package) / NOTICE
+            if notice.is_file():
+                retirement = msgspec.toml.decode(notice.read_bytes(), type=Retirement)
+                found.setdefault(kind, {})[version] = retirement
+    return found
 
 
 def game_for(kind: str, rules: int) -> Game[Any, Any]:

@@ -22,7 +22,7 @@ from service.core import Caller, GameService, LoadedGame
 from service.core.game.clocks import MIN_PER_DECISION, MIN_PER_SEAT_TOTAL, ON_TIMEOUT, clock_json
 from service.core.takebacks.policy import POLICIES, STEPS, note_json, request_json
 from service.engine.play import parse_options
-from service.games import games
+from service.games import games, retirements
 from service.refusals import DECISIONS, Refused
 from service.store.indexes import STATUSES
 from service.store.records import ACTED_BY_TENANT, END_REASONS
@@ -230,6 +230,17 @@ class PlayerCount:
     max: int
 
 
+@strawberry.type(
+    description="A rules version under notice: this server plays it for now; once its notice "
+    "has run and no live game uses it, a release retires it (docs/api.md)."
+)
+class DeprecatedRulesVersion:
+    version: int
+    retire_after: datetime = strawberry.field(
+        description="The end of its notice (UTC): no release retires it sooner."
+    )
+
+
 @strawberry.type
 class GameInfo:
     kind: GameKind
@@ -245,6 +256,14 @@ class GameInfo:
         description="Every version of its rules this server still plays: a game is played to "
         "its end under the rules it was created with (`Game.rulesVersion`)."
     )
+
+    @strawberry.field(description="The versions of `rulesVersions` a release will retire.")
+    def deprecated_rules_versions(self) -> list[DeprecatedRulesVersion]:
+        notices = retirements().get(self.kind.value, {})
+        return [
+            DeprecatedRulesVersion(version=version, retire_after=notice.ends())
+            for version, notice in notices.items()
+        ]
 
 
 TYPED_MOVE = "The move as typed fields: the same move as `move`."
