@@ -51,6 +51,10 @@ class Code(StrEnum):
     # a game still waiting for players
     GAME_FULL = "GAME_FULL"
     GAME_NOT_STARTED = "GAME_NOT_STARTED"
+    # matchmaking (service/core/lobby): the player already waits in another pool of the
+    # tenant; the player waits in none (leaving, or matched already)
+    ALREADY_QUEUED = "ALREADY_QUEUED"
+    NOT_QUEUED = "NOT_QUEUED"
 
 
 DECISIONS = (

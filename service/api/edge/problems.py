@@ -47,6 +47,8 @@ PROBLEMS = {
     "GAME_NOT_OVER": (409, "The game is not over yet"),
     "GAME_FULL": (409, "No open seat left"),
     "GAME_NOT_STARTED": (409, "The game has not started"),
+    "ALREADY_QUEUED": (409, "Already waiting for another match"),
+    "NOT_QUEUED": (409, "Not waiting for a match"),
 }
 STATUS = {code: status for code, (status, _) in PROBLEMS.items()}
 KEY_NEEDED = "API key needed"  # the title of an UNAUTHORIZED that wants X-API-Key, not a token
