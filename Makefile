@@ -132,9 +132,11 @@ $(SDK_PY_STAMP): $(UV_STAMP) $(SDK_PY)/pyproject.toml $(SDK_PY)/uv.lock
 	$(UV) sync --locked --no-install-project --project $(SDK_PY)
 	touch $(SDK_PY_STAMP)
 
+# the generated engine only (rules_client/_generated); the facade beside it is written by hand,
+# and codegen/schema_version.py, a plugin of the generator, is imported from sdk/python
 sdk-python: $(SDK_PY_STAMP)
-	rm -rf $(SDK_PY)/rules_client
-	cd $(SDK_PY) && .venv/bin/ariadne-codegen client
+	rm -rf $(SDK_PY)/rules_client/_generated
+	cd $(SDK_PY) && PYTHONPATH=. .venv/bin/ariadne-codegen client
 
 # after editing sdk/python/pyproject.toml: update sdk/python/uv.lock
 sdk-lock: $(UV_STAMP)

@@ -1,5 +1,6 @@
-# ariadne-codegen 0.19.0's client exceptions, unchanged (BSD-3-Clause, Copyright (c) 2026,
-# Mirumee Labs): a custom base client (async_base_client.py here) brings its own.
+# ariadne-codegen 0.19.0's client exceptions (BSD-3-Clause, Copyright (c) 2026, Mirumee Labs): a
+# custom base client (async_base_client.py here) brings its own. One added:
+# GraphQLClientSocketClosed, a subscription's socket closed before the server completed it.
 from typing import Any, Optional, Protocol, Union
 
 
@@ -85,3 +86,12 @@ class GraphQLClientInvalidMessageFormat(GraphQLClientError):  # noqa: N818
 
     def __str__(self) -> str:
         return "Invalid message format."
+
+
+class GraphQLClientSocketClosed(GraphQLClientError):
+    def __init__(self, code: Optional[int], reason: Optional[str]) -> None:
+        self.code = code
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"the socket closed before the subscription completed ({self.code} {self.reason})"
