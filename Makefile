@@ -216,3 +216,20 @@ chaos: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+.PHONY: deprecate-rules retire-rules records-package
+
+# A frozen rules version's notice, then its retirement once the notice has run and no live game
+# in REDIS_URL's Redis uses it (tools/retire_rules.py; docs/architecture.md, "Rules versions").
+deprecate-rules: $(STAMP)
+	@test -n "$(KIND)" -a -n "$(VERSION)" || (echo 'usage: make deprecate-rules KIND=treelings VERSION=1 [AFTER=2027-03-06]'; exit 2)
+	$(BIN)/python tools/retire_rules.py deprecate $(KIND) $(VERSION) $(if $(AFTER),--after $(AFTER))
+
+retire-rules: $(STAMP)
+	@test -n "$(KIND)" -a -n "$(VERSION)" || (echo 'usage: make retire-rules KIND=treelings VERSION=1'; exit 2)
+	$(BIN)/python tools/retire_rules.py retire $(KIND) $(VERSION)
+
+# The record-only wheel (packages/records: `python -m service.replay` with msgspec and
+# cryptography alone; docs/api.md, "Verifying a record offline") into build/records/.
+records-package: $(UV_STAMP)
+	$(UV) build --wheel packages/records --out-dir build/records

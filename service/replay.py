@@ -10,6 +10,11 @@ public key given with --public-key (base64url, repeatable: GET /v1/record-keys l
 server's), UNKNOWN_KEY without its key, INVALID when the record changed after signing. It is a
 separate answer: the exit status is the game's, unless --require-signature is given, when a
 valid game whose signature is not VALID (INVALID, UNKNOWN_KEY, or none) exits 3.
+
+Without the service: the wheel `tree-rules-records` (packages/records, `make records-package`)
+holds this module and what it imports (the engine, the games, the bots, a record's format,
+replay and signature) and needs msgspec and cryptography alone (docs/api.md, "Verifying a
+record offline").
 """
 
 from __future__ import annotations
