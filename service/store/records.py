@@ -66,8 +66,10 @@ class TakebackNote(msgspec.Struct, array_like=True):
 
 
 class Bank(msgspec.Struct, array_like=True):
-    """The seats' perSeatTotal clock banks as of a version, so a takeback gives back the time
-    spent since (service/core/game/clocks.py keeps the last few)."""
+    """The seats' clocks at a version, so that a takeback gives back no time spent
+    (service/core/game/clocks.py keeps the last few): under perSeatTotalSeconds each seat's bank
+    as of the version; under perDecisionSeconds what each seat had left of its decision at the
+    version when the game moved on from it (the seat on the clock's, the others' whole)."""
 
     version: int
     remaining: list[float]
@@ -106,8 +108,8 @@ class Record(msgspec.Struct, array_like=True):
     # earlier releases, created under the first versioned rules
     rules: int = 1
     # takebacks (service/core/takebacks/policy.py): the create option (NONE in records of
-    # earlier releases), the request waiting for consent, and the clock banks of the latest
-    # versions (perSeatTotal clocks only)
+    # earlier releases), the request waiting for consent, and the clocks of the latest versions
+    # (Bank; none under perDecisionSeconds in records of earlier releases)
     takebacks: str = "NONE"
     takeback: TakebackRequest | None = None
     banks: list[Bank] = msgspec.field(default_factory=list)

@@ -19,7 +19,14 @@ import pytest
 from service.core import Applied, GameService
 from service.core.game import clocks
 from service.core.game.creation import new_game
-from service.core.moves.decisions import LAZY_TIMEOUTS, enforce_clock, history_entries, timeout_step
+from service.core.moves.decisions import (
+    LAZY_TIMEOUTS,
+    advance,
+    enforce_clock,
+    history_entries,
+    timeout_step,
+)
+from service.engine import play as engine_play
 from service.engine.play import decode_state
 from service.games import games
 from service.refusals import Refused
@@ -128,6 +135,31 @@ async def test_a_clock_below_its_minimum_is_refused_naming_the_minimum(
     assert response.status_code == 422 and minimum in response.json()["detail"]
     least = {**least, "onTimeout": "FORFEIT"}
     assert (await create_game(http, document=CREATE, key=ACME, clock=least))["game"]["clock"]
+
+
+@pytest.mark.parametrize("takebacks", ["NONE", "OWN_DECISIONS"])
+def test_a_decision_clock_keeps_the_time_left_of_few_versions_and_only_for_takebacks(
+    takebacks: str,
+) -> None:
+    """Under perDecisionSeconds each decision's commit keeps what the seat on the clock had left
+    of the decision it moved on from (clocks.charged), for a takeback back to it: in games with
+    takebacks only, and for the latest BANKS_KEPT versions."""
+    record, _, _ = new_game("acme", "TREELINGS", 2, "kept", None, {}, [], clock(10, "FORFEIT"))
+    record = msgspec.structs.replace(record, takebacks=takebacks)
+    game, at = games()["TREELINGS"], record.updated
+    for n in range(clocks.BANKS_KEPT + 4):
+        state = decode_state(game, record.state)
+        seat = game.to_act(state)[0]
+        move = msgspec.to_builtins(game.legal_moves(state, seat)[0])
+        before, at = record, at + 1
+        record = advance(record, game, engine_play(game, state, seat, move), at)[0]
+        if takebacks == "NONE":
+            assert record.banks == []
+            continue
+        kept = record.banks[-1]
+        assert kept.version == before.version, n
+        assert kept.remaining[seat] == pytest.approx(9.0, abs=1e-6), n
+    assert len(record.banks) == (0 if takebacks == "NONE" else clocks.BANKS_KEPT)
 
 
 async def test_a_read_after_the_deadline_applies_the_timeout_itself() -> None:

@@ -16,16 +16,21 @@ import pytest
 
 from service.bots import Strategy
 from service.core import GameService
+from service.core.game import clocks
+from service.core.game.creation import new_game
+from service.core.moves.decisions import advance, timeout_step
 from service.core.records.documents import verify
 from service.core.records.format import MAX_STEPS
 from service.core.takebacks.policy import LONGEST_GAME, pending
+from service.core.takebacks.steps import taken_record
 from service.engine import encode_state, play, start
 from service.engine.play import decode_state
 from service.games import games
 from service.refusals import Code, Refused
 from service.settings import Settings
-from service.store import RedisStore, connect
+from service.store import HistoryRecord, Record, RedisStore, connect
 from service.store.jobs import job_key, lane_of
+from service.store.records import record_decoder, record_encoder
 from service.worker import Worker
 from tests.core.takeback_scenes import (
     BOT,
@@ -421,8 +426,170 @@ async def test_time_spent_stays_spent_across_a_takeback(
         record = taken.game.record
         assert record.remaining[seat] <= left - 0.05, "this cycle's time is charged"
         assert all(now <= was for now, was in zip(record.remaining, then, strict=True))
-        assert record.deadline == pytest.approx(record.updated + record.remaining[seat])
+        assert record.deadline == _at(record.updated + record.remaining[seat])
         left = record.remaining[seat]
+
+
+def _at(seconds: float) -> Any:
+    """`seconds` to the microsecond (epoch seconds: pytest.approx's relative default would let
+    half an hour pass)."""
+    return pytest.approx(seconds, rel=0, abs=1e-6)
+
+
+def _clocked(kind: str, seed: str, clock: dict[str, Any], policy: str) -> Record:
+    """A 2-seat game's record as createGame stores it, its clock started at `record.updated`."""
+    record, _, _ = new_game("acme", kind, 2, seed, OPTIONS.get(kind), {}, [], clock)
+    return msgspec.structs.replace(record, takebacks=policy)
+
+
+def _decided(record: Record, d: Decision, now: float) -> Record:
+    """The record after seat `d.seat` decides at `now`, as a move's commit writes it."""
+    game = games()[record.kind]
+    played = play(game, decode_state(game, record.state), d.seat, d.move)
+    return advance(record, game, played, now)[0]
+
+
+def _taken_back(before: Record, to: Record, now: float) -> Record:
+    """`before` taken back to the record `to` at `now` (the decision made at `to` undone), as
+    the TAKEN step's commit writes it."""
+    game = games()[to.kind]
+    entries = [HistoryRecord(to.version + 1, to.acting[0], "undone", "")]
+    return taken_record(before, game, decode_state(game, to.state), to.version, now, entries)
+
+
+@pytest.mark.parametrize(
+    "clock",
+    [
+        {"perDecisionSeconds": 10, "onTimeout": "FORFEIT"},
+        {"perDecisionSeconds": 10, "onTimeout": "AUTO_GREEDY"},
+        {"perSeatTotalSeconds": 10, "onTimeout": "FORFEIT"},
+    ],
+    ids=["perDecision-FORFEIT", "perDecision-AUTO_GREEDY", "perSeatTotal-FORFEIT"],
+)
+def test_deciding_and_taking_back_over_and_over_still_runs_out_of_time(
+    clock: dict[str, Any],
+) -> None:
+    """A seat with 10 s decides 6 s into its time and takes it back, 4 times (the clock's times
+    given, as the service's commits give them): its time runs out when it would have without
+    takebacks, 10 s in, and the clock applies `onTimeout` then (under perDecisionSeconds each
+    takeback once gave a whole decision's time again: 24 s on, the game went on)."""
+    seed, made = _scene("TREELINGS")
+    i = first(made, safe=True)
+    record = _clocked("TREELINGS", seed, clock, "OWN_DECISIONS")
+    start = record.updated
+    for d in made[:i]:
+        record = _decided(record, d, start)
+    seat = made[i].seat
+    assert clocks.on_the_clock(record) == seat
+    cycles, at = 0, start
+    while cycles < 4 and not clocks.due(record, at + 6):
+        at += 6
+        record = _taken_back(_decided(record, made[i], at), record, at)
+        cycles += 1
+    assert cycles == 1, "the second decision came after the deadline"
+    assert record.deadline == _at(start + 10), "no later than without takebacks"
+    assert clocks.due(record, start + 10) and not clocks.due(record, start + 9.99)
+    timed_out, entries = timeout_step(record, games()["TREELINGS"], start + 10)
+    assert entries[0].event == "TIMEOUT" and entries[0].seat == seat
+    if clock["onTimeout"] == "FORFEIT":
+        assert timed_out.finished and timed_out.outcome is not None
+        assert (timed_out.outcome.reason, timed_out.outcome.seat) == ("TIMEOUT", seat)
+    else:
+        assert not timed_out.finished and entries[0].move is not None, "played for the seat"
+
+
+def test_a_decision_gone_back_to_keeps_what_was_used_of_it_however_far_back() -> None:
+    """Under perDecisionSeconds, two decisions of a seat taken back one after the other: the
+    time used of the second and of the turn in hand stays used, charged to the first (it is not
+    given back by going one more decision back); another seat's time on the clock is not."""
+    seed, made = _scene("TREELINGS")
+    assert [d.seat for d in made[:3]] == [0, 0, 1], "seat 0 decides twice, then seat 1"
+    clock = {"perDecisionSeconds": 10, "onTimeout": "FORFEIT"}
+    first_turn = _clocked("TREELINGS", seed, clock, "WITH_CONSENT")
+    start = first_turn.updated
+    second_turn = _decided(first_turn, made[0], start + 1)  # 9 s left of the first
+    in_hand = _decided(second_turn, made[1], start + 3)  # 8 s left of the second
+    back_one = _taken_back(in_hand, second_turn, start + 4)  # 1 s used of seat 1's turn
+    assert clocks.on_the_clock(in_hand) == 1 and clocks.on_the_clock(back_one) == 0
+    assert back_one.deadline == _at(start + 4 + 8), "seat 1's second is not seat 0's"
+    back_two = _taken_back(back_one, first_turn, start + 5)  # 1 s more of the second
+    assert back_two.deadline == _at(start + 5 + 9 - (10 - 7)), "2 s + 1 s used"
+
+
+def test_a_takeback_of_a_record_written_before_decision_clocks_were_kept() -> None:
+    """A perDecisionSeconds record of an earlier release kept no time left per version (no
+    `banks`): it decodes, and a takeback gives the seat a whole decision less the turn in hand
+    it used, never more."""
+    seed, made = _scene("TREELINGS")
+    i = first(made, safe=True)
+    clock = {"perDecisionSeconds": 10, "onTimeout": "FORFEIT"}
+    record = _clocked("TREELINGS", seed, clock, "OWN_DECISIONS")
+    start = record.updated
+    decided = msgspec.structs.replace(_decided(record, made[i], start + 6), banks=[])
+    earlier = record_decoder.decode(record_encoder.encode(decided))
+    assert earlier == decided and earlier.banks == []
+    back = _taken_back(earlier, record, start + 8)
+    assert clocks.on_the_clock(back) == made[i].seat
+    assert back.deadline == _at(start + 8 + 10 - 2)
+    assert clocks.clock_json(back) is not None
+
+
+async def test_a_decision_taken_back_goes_on_with_the_time_it_had_left(
+    service: GameService,
+) -> None:
+    """Through the service under perDecisionSeconds: a seat that decides, takes it back and
+    decides again, over and over, keeps its decision's deadline (the next decision was its own
+    too: the turn in hand is charged), never a whole decision's time again."""
+    seed, made = _scene("TREELINGS")
+    i = first(made, safe=True)
+    seat = made[i].seat
+    clock = {"perDecisionSeconds": 600, "onTimeout": "FORFEIT"}
+    table = await Table.open(service, "TREELINGS", seed, "OWN_DECISIONS", clock=clock)
+    await table.play(made[:i])
+    deadline = (await table.record()).deadline
+    for _ in range(3):
+        started = time.time()
+        await until(lambda s=started: time.time() > s + 0.05, "some time on the clock")
+        await table.play(made[i : i + 1])
+        taken = await service.request_takeback(table.id, table.tokens[seat], None, None)
+        record = taken.game.record
+        assert clocks.on_the_clock(record) == seat
+        assert record.deadline == _at(deadline), "the decision's deadline, kept"
+        assert record.deadline - record.updated <= 600 - 0.05
+    assert (await table.record()).deadline == _at(deadline), "as stored"
+
+
+async def test_a_takeback_with_consent_charges_no_seat_for_another_seats_time(
+    service: GameService,
+) -> None:
+    """WITH_CONSENT, seat 0's decision then seat 1's taken back at seat 0's request: seat 0 is
+    on the clock again with what it had left of that decision, less its own turn in hand
+    (it was on the clock for it); seat 1's time on the decision taken back is nobody's."""
+    seed, made = _scene("TREELINGS")
+    k = first_answered(made)
+    asker, other = made[k].seat, made[k + 1].seat
+    clock = {"perDecisionSeconds": 600, "onTimeout": "AUTO_RANDOM"}
+    table = await Table.open(service, "TREELINGS", seed, "WITH_CONSENT", clock=clock)
+    await table.play(made[:k])
+    records = [await table.record()]
+    for d in made[k : k + 2]:
+        started = time.time()
+        await until(lambda s=started: time.time() > s + 0.05, "some time on the clock")
+        records.append(
+            (await service.apply(table.id, table.tokens[d.seat], d.move, None, None)).game.record
+        )
+    turn, after_own, after_other = records
+    assert clocks.on_the_clock(turn) == asker and clocks.on_the_clock(after_other) == asker
+    await service.request_takeback(table.id, table.tokens[asker], None, None)
+    started = time.time()
+    await until(lambda: time.time() > started + 0.05, "seat 1 to think before it agrees")
+    taken = (await service.answer_takeback(table.id, table.tokens[other], True, None, None)).game
+    record = taken.record
+    assert record.state == turn.state and clocks.on_the_clock(record) == asker
+    left = turn.deadline - after_own.updated  # when the game moved on from it
+    in_hand = taken.record.updated - after_other.updated
+    assert record.deadline - record.updated == _at(left - in_hand)
+    assert record.deadline - record.updated <= 600 - 0.05 - 0.05
 
 
 def test_every_step_is_judged_by_the_game_hook() -> None:

@@ -9,6 +9,11 @@ decision that long; `perSeatTotalSeconds` gives each seat a bank of time for the
 charged with the time between the decision becoming due and its commit; `incrementSeconds`
 is added after each decision of the seat on the clock.
 
+A takeback (`restored`) gives back no time spent. Under perSeatTotalSeconds the seats' banks of
+the latest versions are kept (Record.banks, as of each version); under perDecisionSeconds what
+the seat on the clock had left of each decision when the game moved on from it (Record.banks,
+written by the commit that moved on), so a decision gone back to goes on from there.
+
 Each clock has a floor (MIN_PER_DECISION, MIN_PER_SEAT_TOTAL): every timeout costs a commit
 and, for AUTO clocks, a bot decision, so a clock of nanoseconds would let one tenant keep the
 workers busy applying timeouts and delay every other tenant's clocks.
@@ -28,7 +33,8 @@ MAX_SECONDS = 30 * 24 * 3600.0
 MIN_PER_DECISION = 1.0  # seconds: the shortest perDecisionSeconds
 MIN_PER_SEAT_TOTAL = 10.0  # seconds: the smallest perSeatTotalSeconds bank
 # the banks of this many latest versions are kept in the record (Record.banks): a takeback
-# further back than that leaves the banks as they are (service/core/takebacks/steps.py)
+# further back than that leaves the banks as they are, or under perDecisionSeconds gives a whole
+# decision less the turn in hand (`restored`)
 BANKS_KEPT = 16
 
 
@@ -87,7 +93,8 @@ def started(record: Record) -> Record:
 def charged(before: Record, after: Record, decided: int | None, now: float) -> Record:
     """`after` (the record a commit writes) with the clock moved on: the seat that was on the
     clock pays for its time if it decided (`decided`), gets the increment, and the next seat's
-    deadline is set."""
+    deadline is set. Under perDecisionSeconds the time left of the decision moved on from is
+    kept for a takeback back to it."""
     if after.clock is None:
         return after
     remaining = list(before.remaining)
@@ -95,21 +102,38 @@ def charged(before: Record, after: Record, decided: int | None, now: float) -> R
     if seat is not None and seat == decided and remaining:
         remaining[seat] = max(remaining[seat] - (now - before.updated), 0.0)
         remaining[seat] += after.clock.increment
+    per_decision = after.clock.per_decision
+    if per_decision is not None and seat is not None and after.takebacks != "NONE":
+        left = [per_decision] * before.players
+        left[seat] = _left(before, now, per_decision)
+        after = _kept(after, Bank(before.version, left))
     return _with_deadline(after, remaining, now)
 
 
-def _with_deadline(record: Record, remaining: list[float], now: float) -> Record:
+def _left(record: Record, now: float, per_decision: float) -> float:
+    """What the seat on the clock has left of its decision at `now` (perDecisionSeconds)."""
+    return per_decision if record.deadline is None else max(record.deadline - now, 0.0)
+
+
+def _kept(record: Record, bank: Bank) -> Record:
+    return msgspec.structs.replace(record, banks=[*record.banks[-(BANKS_KEPT - 1) :], bank])
+
+
+def _with_deadline(
+    record: Record, remaining: list[float], now: float, left: float | None = None
+) -> Record:
+    """`record` with the deadline of the seat on the clock: its bank from `now`, or under
+    perDecisionSeconds `left` (a whole decision's time when None)."""
     seat = on_the_clock(record)
     deadline = None
     if seat is not None and record.clock is not None:
         if record.clock.per_decision is not None:
-            deadline = now + record.clock.per_decision
+            deadline = now + (record.clock.per_decision if left is None else left)
         else:
             deadline = now + remaining[seat]
-    banks = record.banks
     if remaining:  # perSeatTotal: remember the banks as of this version, for a takeback
-        banks = [*banks[-(BANKS_KEPT - 1) :], Bank(record.version, list(remaining))]
-    return msgspec.structs.replace(record, remaining=remaining, deadline=deadline, banks=banks)
+        record = _kept(record, Bank(record.version, list(remaining)))
+    return msgspec.structs.replace(record, remaining=remaining, deadline=deadline)
 
 
 def restored(
@@ -119,10 +143,12 @@ def restored(
     time spent stays spent. The seat on the clock pays for the turn in hand, as a decision
     would; each seat gives back the increments of its `undone` decisions (seat -> how many);
     and no seat keeps more than it had at `to_version` (a version older than the banks kept:
-    the banks as they are). The seat on the clock then has its bank from now; under
-    perDecisionSeconds, a whole decision's time from now."""
+    the banks as they are). The seat on the clock then has its bank from now. Under
+    perDecisionSeconds, `_decision_restored`."""
     if after.clock is None:
         return after
+    if after.clock.per_decision is not None:
+        return _decision_restored(before, after, to_version, now, after.clock.per_decision)
     remaining = list(before.remaining)
     seat = on_the_clock(before)
     if seat is not None and remaining:
@@ -136,6 +162,26 @@ def restored(
             min(left, was) for left, was in zip(remaining, then[-1].remaining, strict=True)
         ]
     return _with_deadline(after, remaining, now)
+
+
+def _decision_restored(
+    before: Record, after: Record, to_version: int, now: float, per_decision: float
+) -> Record:
+    """Under perDecisionSeconds a decision gone back to gets no fresh time: the seat on the
+    clock there (the same seat as then: the state is the same) has what it had left of it when
+    the game moved on from it, less what it used of the turn in hand if that was its turn too
+    (a turn itself gone back to carries what was used before, so time used stays used however
+    many decisions are taken back in a row). The time another seat was on the clock for is
+    nobody's: that decision is gone. A version older than the banks kept: a whole decision's
+    time, less the turn in hand as above."""
+    seat = on_the_clock(after)
+    if seat is None:
+        return _with_deadline(after, [], now)
+    then = [bank for bank in before.banks if bank.version == to_version]
+    left = then[-1].remaining[seat] if then and seat < len(then[-1].remaining) else per_decision
+    if on_the_clock(before) == seat:
+        left -= per_decision - _left(before, now, per_decision)
+    return _with_deadline(after, [], now, max(left, 0.0))
 
 
 def due(record: Record, now: float) -> bool:
