@@ -200,6 +200,14 @@ ARCHIVED = Counter(
     ["outcome"],
     registry=REGISTRY,
 )
+RATED_GAMES = Counter(
+    "rules_rated_games_total",
+    "Finished games the ratings handled (service/worker/rating.py), by outcome: rated, "
+    "excluded (reason: ABANDONED, BOT_SEAT, NO_PLAYER_ID, SHARED_PLAYER_ID, NO_TENANT, "
+    "TAKEBACKS), set_aside (reason: error).",
+    ["outcome", "reason"],
+    registry=REGISTRY,
+)
 ARCHIVE_LAG_SECONDS = Gauge(
     "rules_archive_lag_seconds",
     "How long the oldest finished game waiting for the archive has been due (0: none).",

@@ -30,9 +30,11 @@ from service.core.records.format import Unverifiable
 from service.core.records.stored import HISTORY, kept
 from service.engine import BadSetup
 from service.games import game_for, games
+from service.ratings.ledger import Ledger
 from service.store import HistoryRecord, Record, RedisStore, StoreUnavailable
 from service.store.jobs import LANES
 from service.store.reading import decode_record
+from service.worker.rating import Rater
 from service.worker.shared import Shared
 
 log = logging.getLogger("service.worker")
@@ -109,10 +111,11 @@ class Archiver:
             fields = await self.store.archived.fields(game_id)
             if HISTORY not in fields:
                 raise StoreUnavailable(f"the history of {game_id} is not folded yet")
+        assert self.archive is not None
         entries = await self.store.history(game_id, 0, record.version)
+        await Rater(Ledger(self.archive.pool)).rate(game_id, record, entries)  # before the row
         compact, fields = await asyncio.to_thread(_compact, game_id, record, entries, fields)
         row = ArchivedGame.of(game_id, record, fields, compact)
-        assert self.archive is not None
         if await self.archive.put(row) != record.version:
             return "changed"  # the archive holds a later version: Redis's is stale
         dropped = await self.store.archived.drop(game_id, record, fields.get("t"))

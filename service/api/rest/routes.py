@@ -25,6 +25,8 @@ from service.api.rest import (
     games,
     history,
     moves,
+    players,
+    ratings,
     records,
     takebacks,
     tokens,
@@ -56,6 +58,8 @@ GAME_ROUTES: tuple[RestRoute, ...] = (
     records.EXPORT,
     records.VERIFY,
     records.KEYS,
+    *players.ROUTES,
+    *ratings.ROUTES,
 )
 WEBHOOK_ROUTES: tuple[RestRoute, ...] = (
     webhooks.LIST,
