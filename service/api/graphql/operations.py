@@ -22,6 +22,7 @@ from strawberry.types import Info
 from service.api.edge.localized import refusal_message
 from service.api.graphql import struct_types
 from service.api.graphql.errors import REJECT_CODES, api_error, public_code
+from service.api.graphql.ratings import RatingMutations, RatingQueries
 from service.api.graphql.records import RecordQueries
 from service.api.graphql.texts import Message, message
 from service.api.graphql.types import (
@@ -68,7 +69,7 @@ else:
 
 
 @strawberry.type
-class Query(WebhookQueries, RecordQueries):
+class Query(WebhookQueries, RecordQueries, RatingQueries):
     @strawberry.field(description="The games this server hosts.")
     def catalog(self) -> list[GameInfo]:
         return [
@@ -258,7 +259,7 @@ def _defaults(options_type: type[Any]) -> dict[str, Any]:
 
 
 @strawberry.type
-class Mutation(WebhookMutations):
+class Mutation(WebhookMutations, RatingMutations):
     @strawberry.mutation(name="createGame")
     async def create_game(self, info: Info[Any, Any], input: CreateGameInput) -> CreateGamePayload:
         try:

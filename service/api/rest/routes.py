@@ -25,7 +25,6 @@ from service.api.rest import (
     games,
     history,
     moves,
-    players,
     ratings,
     records,
     takebacks,
@@ -58,7 +57,6 @@ GAME_ROUTES: tuple[RestRoute, ...] = (
     records.EXPORT,
     records.VERIFY,
     records.KEYS,
-    *players.ROUTES,
     *ratings.ROUTES,
 )
 WEBHOOK_ROUTES: tuple[RestRoute, ...] = (
