@@ -19,9 +19,12 @@ import msgspec
 import pytest
 
 from service.app import create_app
+from service.archive.archive import Archive
+from service.archive.database import open_pool
 from service.games import NOTICE, Retirement
 from service.settings import Settings
 from service.store import RedisStore, connect
+from service.worker import Worker
 from tests.conftest import Api, client_for, own_redis
 from tests.support.play import create
 from tests.support.processes import service_processes
@@ -183,15 +186,28 @@ async def _moved(http: httpx.AsyncClient, url: str, game_id: str, token: str) ->
 
 
 @pytest.mark.slow
-async def test_a_retired_version_leaves_its_games_readable_not_playable(tmp_path: Path) -> None:
+async def test_a_retired_version_leaves_its_games_readable_not_playable(
+    tmp_path: Path, database_url: str
+) -> None:
     """The next release plays version 1 under notice (the catalog says until when) and the
-    tool refuses while this release's game of it is live; once that game ends, the version is
-    retired. A release without it reads games of version 1, the ended one and one an older
-    replica created meanwhile (a rolling upgrade), and refuses a move: RULES_CHANGED."""
+    tool refuses while this release's game of it is live; once that game ends (it is
+    archived), the version is retired. A release without it reads games of version 1, the
+    archived one and one an older replica created meanwhile (a rolling upgrade), refuses a
+    move RULES_CHANGED, and no longer exports the archived game's record (RULES_CHANGED)."""
     games = _next_release(tmp_path)
     release, today = str(tmp_path), datetime.now(UTC).date()
-    env = {"RULES_RATE_LIMIT_PER_TOKEN": "0", "RULES_RATE_LIMIT_PER_ADDRESS": "0"}
-    settings = Settings(rate_limit_per_token=0, rate_limit_per_address=0)
+    env = {
+        "DATABASE_URL": database_url,
+        "RULES_IDEMPOTENCY_GRACE": "0",
+        "RULES_RATE_LIMIT_PER_TOKEN": "0",
+        "RULES_RATE_LIMIT_PER_ADDRESS": "0",
+    }
+    settings = Settings(
+        rate_limit_per_token=0,
+        rate_limit_per_address=0,
+        idempotency_grace=0,
+        database_url=database_url,
+    )
     with own_redis() as url:
         store = RedisStore(connect(Settings(), url), Settings())
         async with (
@@ -215,6 +231,8 @@ async def test_a_retired_version_leaves_its_games_readable_not_playable(tmp_path
                     await TOOL.retire("treelings", 1, store, today, games)
             abandoned = await this.gql(ABANDON, {"id": ended["id"]})
             assert abandoned["abandonGame"]["game"]["status"] == "ABANDONED"
+            await _archive(settings, url, ended["id"])
+            assert not await store.redis.exists(f"g:{{{ended['id']}}}"), "it left Redis"
             await TOOL.retire("treelings", 1, store, today, games)
             await store.close()
             live, tokens = await create(this, "TREELINGS", 2, seed="retired-live")
@@ -241,3 +259,17 @@ async def test_a_retired_version_leaves_its_games_readable_not_playable(tmp_path
                     headers={"authorization": f"Bearer {tokens[0]}"},
                 )
                 assert rest.status_code == 409 and rest.json()["code"] == "RULES_CHANGED"
+                record = await http.get(f"{following}/v1/games/{ended['id']}/record")
+                assert record.status_code == 409 and record.json()["code"] == "RULES_CHANGED"
+
+
+async def _archive(settings: Settings, url: str, game_id: str) -> None:
+    """The game archived by a worker of this release, its loops not started."""
+    worker = Worker(settings, url, "retire-rules")
+    assert worker.archiver is not None
+    worker.archiver.archive = Archive(await open_pool(settings.database_url))
+    try:
+        assert await worker.archiver.one(game_id) == "archived"
+    finally:
+        await worker.archiver.archive.pool.close()
+        await worker.store.close()
