@@ -415,6 +415,7 @@ class AsyncRules:
         return list(found.webhook_endpoints)
 
     async def webhook_endpoint(self, endpoint_id: str, *, last: int = 20) -> WebhookEndpoint:
+        """One of the tenant's endpoints with its `last` deliveries (NOT_FOUND: none such)."""
         found = await self._read(
             lambda h: self._engine.read_webhook_endpoint(endpoint_id, last, headers=h)
         )
@@ -471,6 +472,7 @@ class AsyncRules:
         return answer.update_webhook_endpoint
 
     async def delete_webhook_endpoint(self, endpoint_id: str) -> bool:
+        """The endpoint, its log and its undelivered events are gone."""
         answer = await self._change(
             lambda h: self._engine.delete_webhook_endpoint(endpoint_id, headers=h), keyed=False
         )

@@ -36,6 +36,10 @@ class ErrorCode(StrEnum):
     FORBIDDEN = "FORBIDDEN"
     GAME_NOT_OVER = "GAME_NOT_OVER"
     RATE_LIMITED = "RATE_LIMITED"
+    GAME_FULL = "GAME_FULL"  # a game waiting for players has every seat taken
+    GAME_NOT_STARTED = "GAME_NOT_STARTED"  # a game still waiting for players
+    ALREADY_QUEUED = "ALREADY_QUEUED"  # the player already waits for a match
+    NOT_QUEUED = "NOT_QUEUED"  # the player waits for no match
     # the transport: a request or document that cannot run, a socket's limits
     BAD_REQUEST = "BAD_REQUEST"
     GRAPHQL_PARSE_FAILED = "GRAPHQL_PARSE_FAILED"
@@ -108,7 +112,8 @@ class BadInputError(RulesError):
 
 class RejectedError(RulesError):
     """The game refused it as it stands: an illegal or stale decision, a game over (or not over
-    yet), a takeback its policy does not allow, retired rules."""
+    yet, or not started), a takeback its policy does not allow, retired rules, a full table, a
+    matchmaking queue the player is (or is not) in."""
 
 
 class ServerError(RulesError):
@@ -140,6 +145,10 @@ ERROR_CLASSES: dict[ErrorCode, type[RulesError]] = {
     ErrorCode.TAKEBACK_NOT_ALLOWED: RejectedError,
     ErrorCode.RULES_CHANGED: RejectedError,
     ErrorCode.GAME_NOT_OVER: RejectedError,
+    ErrorCode.GAME_FULL: RejectedError,
+    ErrorCode.GAME_NOT_STARTED: RejectedError,
+    ErrorCode.ALREADY_QUEUED: RejectedError,
+    ErrorCode.NOT_QUEUED: RejectedError,
     ErrorCode.SLOW_CONSUMER: UnavailableError,
 }
 # what a retry may cure: the service said so (or said nothing, being out of reach)

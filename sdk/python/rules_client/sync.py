@@ -355,6 +355,7 @@ class Rules:
         return self._portal.call(partial(self._rules.webhook_endpoints, last=last))
 
     def webhook_endpoint(self, endpoint_id: str, *, last: int = 20) -> WebhookEndpoint:
+        """One of the tenant's endpoints with its `last` deliveries (NOT_FOUND: none such)."""
         return self._portal.call(partial(self._rules.webhook_endpoint, endpoint_id, last=last))
 
     def webhook_events(
@@ -405,6 +406,7 @@ class Rules:
         )
 
     def delete_webhook_endpoint(self, endpoint_id: str) -> bool:
+        """The endpoint, its log and its undelivered events are gone."""
         return self._portal.call(partial(self._rules.delete_webhook_endpoint, endpoint_id))
 
     def rotate_webhook_secret(

@@ -1,0 +1,289 @@
+"""Every refusal of every operation reaches a Python SDK user as a typed `RulesError`.
+
+Over the real ASGI app with API keys (RULES_API_KEYS) and real Redis: unknown games and
+endpoints, bad and revoked tokens, missing and malformed keys, bad versions, bad moves, a rate
+limit with its Retry-After; each answer's class and `ErrorCode`, never a raw GraphQL error or
+a None. The subscription's refusals need a socket: test_python_sdk_live.py.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from service.app import create_app
+from service.settings import Settings
+from tests.conftest import client_for
+
+SDK = Path(__file__).parents[2] / "sdk" / "python"
+SECRET = "s3cret-of-the-studio"
+KEYS = (f"studio:{SECRET}", "rival:another-secret")
+PUBLIC_HOOK = "https://93.184.215.14/hooks/rules"  # an address literal: no DNS needed
+
+
+@pytest.fixture(scope="module")
+def rules() -> Iterator[ModuleType]:
+    sys.path.insert(0, str(SDK))
+    try:
+        import rules_client
+
+        yield rules_client
+    finally:
+        sys.path.remove(str(SDK))
+
+
+@dataclass
+class Table:
+    """A keyed service and a game on it: the tenant's client, its seats', a spectator's."""
+
+    rules: ModuleType
+    http: Any
+    tenant: Any
+    seats: list[Any]
+    spectator: Any
+    game_id: str
+    version: int
+
+    def client(self, **options: Any) -> Any:
+        return self.rules.AsyncRules(
+            "http://test", http_client=self.http, retry=self.rules.NO_RETRY, **options
+        )
+
+
+@pytest.fixture(scope="module")
+async def table(redis_url: str, rules: ModuleType) -> AsyncIterator[Table]:
+    settings = Settings(api_keys=KEYS, rate_limit_per_token=0, rate_limit_per_address=0)
+    async with client_for(create_app(settings, redis_url)) as http:
+        tenant = rules.AsyncRules(
+            "http://test", api_key=SECRET, http_client=http, retry=rules.NO_RETRY
+        )
+        created = await tenant.create_game(rules.GameKind.TREELINGS, 2, seed="sdk-errors")
+        seats = [tenant.with_token(seat.token) for seat in created.seats]
+        spectator = rules.AsyncRules("http://test", http_client=http, retry=rules.NO_RETRY)
+        yield Table(rules, http, tenant, seats, spectator, created.game.id, created.game.version)
+
+
+Call = Callable[[Table], Awaitable[object]]
+UNKNOWN = "no-such-game"
+
+
+def _waiting(t: Table) -> Any:
+    """The seat that is not to act (seat 1: Treelings starts with seat 0 under this seed)."""
+    return t.seats[1]
+
+
+async def _legal(t: Table) -> Any:
+    return (await t.seats[0].legal_moves(t.game_id)).legal_moves[0]
+
+
+async def _stale(t: Table) -> object:
+    return await t.seats[0].apply_move(t.game_id, await _legal(t), expected_version=t.version + 7)
+
+
+async def _not_your_turn(t: Table) -> object:
+    return await _waiting(t).apply_move(t.game_id, await _legal(t))
+
+
+async def _illegal(t: Table) -> object:
+    move = {"treelingsTakeColour": {"colour": "PURPLE"}}
+    return await t.seats[0].apply_move(t.game_id, move)
+
+
+async def _bad_token(t: Table) -> object:
+    return await t.tenant.with_token("0.not-a-token-of-this-game-at-all-xx").legal_moves(t.game_id)
+
+
+async def _unknown_key(t: Table) -> object:
+    return await t.client(api_key="not-a-key").create_game("TREELINGS", 2)
+
+
+async def _no_key(t: Table) -> object:
+    return await t.spectator.create_game("TREELINGS", 2)
+
+
+async def _other_tenant(t: Table) -> object:
+    return await t.client(api_key="another-secret").abandon_game(t.game_id)
+
+
+# (what is asked, the call, the error class's name, the code)
+REFUSALS: list[tuple[str, Call, str, str]] = [
+    ("create_game without a key", _no_key, "UnauthorizedError", "UNAUTHORIZED"),
+    ("create_game with an unknown key", _unknown_key, "UnauthorizedError", "UNAUTHORIZED"),
+    ("create_game for 9 players", lambda t: t.tenant.create_game("TREELINGS", 9),
+     "BadInputError", "BAD_USER_INPUT"),
+    ("game of an unknown id", lambda t: t.spectator.game(UNKNOWN), "NotFoundError", "NOT_FOUND"),
+    ("game with a bad token", lambda t: t.tenant.with_token("junk").game(t.game_id),
+     "UnauthorizedError", "UNAUTHORIZED"),
+    ("legal_moves of an unknown id", lambda t: t.seats[0].legal_moves(UNKNOWN),
+     "NotFoundError", "NOT_FOUND"),
+    ("legal_moves with another game's token", _bad_token, "UnauthorizedError", "UNAUTHORIZED"),
+    ("legal_moves as another tenant's seat", lambda t: t.client(api_key="another-secret")
+     .legal_moves(t.game_id, as_seat=0), "NotFoundError", "NOT_FOUND"),
+    ("apply_move on an unknown id", lambda t: t.seats[0].apply_move(
+        UNKNOWN, {"treelingsTakeSingletons": True}), "NotFoundError", "NOT_FOUND"),
+    ("apply_move out of turn", _not_your_turn, "RejectedError", "NOT_YOUR_TURN"),
+    ("apply_move at a stale version", _stale, "RejectedError", "STALE_VERSION"),
+    ("apply_move of a colour not in the market", _illegal, "RejectedError", "ILLEGAL_MOVE"),
+    ("apply_move as a spectator", lambda t: t.spectator.apply_move(
+        t.game_id, {"treelingsTakeSingletons": True}), "UnauthorizedError", "UNAUTHORIZED"),
+    ("resign of an unknown id", lambda t: t.seats[0].resign(UNKNOWN), "NotFoundError",
+     "NOT_FOUND"),
+    ("resign at a stale version", lambda t: t.seats[0].resign(t.game_id, expected_version=99),
+     "RejectedError", "STALE_VERSION"),
+    ("request_takeback without takebacks", lambda t: t.seats[0].request_takeback(t.game_id),
+     "RejectedError", "TAKEBACK_NOT_ALLOWED"),
+    ("answer_takeback with no request", lambda t: t.seats[1].answer_takeback(t.game_id, True),
+     "RejectedError", "TAKEBACK_NOT_ALLOWED"),
+    ("abandon_game without a key", lambda t: t.spectator.abandon_game(t.game_id),
+     "UnauthorizedError", "UNAUTHORIZED"),
+    ("abandon_game of another tenant's game", _other_tenant, "NotFoundError", "NOT_FOUND"),
+    ("reissue_seat_token of a seat the game lacks", lambda t: t.tenant.reissue_seat_token(
+        t.game_id, 5), "BadInputError", "BAD_USER_INPUT"),
+    ("reissue_seat_token without a key", lambda t: t.spectator.reissue_seat_token(t.game_id, 0),
+     "UnauthorizedError", "UNAUTHORIZED"),
+    ("suggest_move as a spectator", lambda t: t.spectator.suggest_move(t.game_id, iterations=1),
+     "UnauthorizedError", "UNAUTHORIZED"),
+    ("suggest_move on an unknown id", lambda t: t.seats[0].suggest_move(UNKNOWN, iterations=1),
+     "NotFoundError", "NOT_FOUND"),
+    ("scores of an unknown id", lambda t: t.spectator.scores(UNKNOWN), "NotFoundError",
+     "NOT_FOUND"),
+    ("history of an unknown id", lambda t: t.spectator.history(UNKNOWN), "NotFoundError",
+     "NOT_FOUND"),
+    ("view_at past the game's version", lambda t: t.seats[0].view_at(t.game_id, 50),
+     "BadInputError", "BAD_USER_INPUT"),
+    ("seed_reveal of an unknown id", lambda t: t.spectator.seed_reveal(UNKNOWN),
+     "NotFoundError", "NOT_FOUND"),
+    ("games without a key", lambda t: t.spectator.games(), "UnauthorizedError", "UNAUTHORIZED"),
+    ("games after a cursor that is none", lambda t: t.tenant.games(after="not-a-cursor"),
+     "BadInputError", "BAD_USER_INPUT"),
+    ("export_game while it is played", lambda t: t.spectator.export_game(t.game_id),
+     "RejectedError", "GAME_NOT_OVER"),
+    ("export_game of an unknown id", lambda t: t.spectator.export_game(UNKNOWN),
+     "NotFoundError", "NOT_FOUND"),
+    ("webhook_endpoints without a key", lambda t: t.spectator.webhook_endpoints(),
+     "UnauthorizedError", "UNAUTHORIZED"),
+    ("webhook_endpoint unknown", lambda t: t.tenant.webhook_endpoint("no-such-endpoint"),
+     "NotFoundError", "NOT_FOUND"),
+    ("webhook_events after a cursor that is none", lambda t: t.tenant.webhook_events(
+        after="not-a-cursor"), "BadInputError", "BAD_USER_INPUT"),
+    ("create_webhook_endpoint to a loopback address", lambda t: t.tenant
+     .create_webhook_endpoint("https://127.0.0.1/hooks"), "BadInputError", "BAD_USER_INPUT"),
+    ("update_webhook_endpoint unknown", lambda t: t.tenant.update_webhook_endpoint(
+        "no-such-endpoint", enabled=False), "NotFoundError", "NOT_FOUND"),
+    ("delete_webhook_endpoint unknown", lambda t: t.tenant.delete_webhook_endpoint(
+        "no-such-endpoint"), "NotFoundError", "NOT_FOUND"),
+    ("rotate_webhook_secret unknown", lambda t: t.tenant.rotate_webhook_secret(
+        "no-such-endpoint"), "NotFoundError", "NOT_FOUND"),
+    ("redeliver_webhook_event unknown", lambda t: t.tenant.redeliver_webhook_event(
+        "no-such-endpoint", "no-such-event"), "NotFoundError", "NOT_FOUND"),
+    ("retry_webhook_event unknown", lambda t: t.tenant.retry_webhook_event(
+        "no-such-endpoint", "no-such-event"), "NotFoundError", "NOT_FOUND"),
+    ("send_test_webhook_event unknown", lambda t: t.tenant.send_test_webhook_event(
+        "no-such-endpoint"), "NotFoundError", "NOT_FOUND"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("asked", "call", "kind", "code"), REFUSALS, ids=[r[0] for r in REFUSALS])
+async def test_a_refusal_is_a_typed_error(
+    table: Table, asked: str, call: Call, kind: str, code: str
+) -> None:
+    with pytest.raises(table.rules.RulesError) as refused:
+        await call(table)
+    assert type(refused.value).__name__ == kind, (asked, refused.value)
+    assert refused.value.code is table.rules.ErrorCode(code), (asked, refused.value)
+    assert refused.value.message
+
+
+async def test_a_refused_decision_says_why_in_the_language_asked(table: Table) -> None:
+    """ILLEGAL_MOVE carries the game's reason, its ruling and its message in en-XA (the
+    pseudo-locale); STALE_VERSION the game's version."""
+    rules = table.rules
+    with pytest.raises(rules.RejectedError) as illegal:
+        await table.seats[0].apply_move(
+            table.game_id, {"treelingsTakeColour": {"colour": "PURPLE"}}, language="en-XA"
+        )
+    assert illegal.value.code is rules.ErrorCode.ILLEGAL_MOVE
+    assert illegal.value.reason and illegal.value.rule, illegal.value
+    assert illegal.value.said is not None and illegal.value.said.text.startswith("⟦")
+    with pytest.raises(rules.RejectedError) as stale:
+        await _stale(table)
+    assert stale.value.current_version == table.version
+
+
+async def test_a_dry_run_answers_its_refusal_as_a_value(table: Table) -> None:
+    """validate_move is asked whether a move would be refused: the refusal is its answer."""
+    rules = table.rules
+    unknown = await table.seats[0].validate_move(UNKNOWN, {"treelingsTakeSingletons": True})
+    assert not unknown.valid and unknown.code is rules.RejectCode.NOT_FOUND
+    waiting = await _waiting(table).validate_move(table.game_id, await _legal(table))
+    assert not waiting.valid and waiting.code is rules.RejectCode.NOT_YOUR_TURN
+    assert waiting.localized_message is not None
+    legal = await table.seats[0].validate_move(table.game_id, await _legal(table))
+    assert legal.valid and legal.code is None
+
+
+async def test_a_revoked_token_is_unauthorized(table: Table) -> None:
+    """After reissue_seat_token the old token is refused; the new one plays."""
+    rules = table.rules
+    created = await table.tenant.create_game(rules.GameKind.TREELINGS, 2, seed="sdk-revoked")
+    old = table.tenant.with_token(created.seats[0].token)
+    assert (await old.legal_moves(created.game.id)).viewer == 0
+    fresh = await table.tenant.reissue_seat_token(created.game.id, 0)
+    with pytest.raises(rules.UnauthorizedError):
+        await old.legal_moves(created.game.id)
+    assert (await table.tenant.with_token(fresh.token).legal_moves(created.game.id)).viewer == 0
+
+
+async def test_a_key_written_as_its_rules_api_keys_entry_is_told_apart(table: Table) -> None:
+    """`tenant:secret` (the server's setting) instead of the secret: UNAUTHORIZED that says
+    to send the secret alone; an unknown key's message does not."""
+    rules = table.rules
+    with pytest.raises(rules.UnauthorizedError) as malformed:
+        await table.client(api_key=f"studio:{SECRET}").create_game("TREELINGS", 2)
+    with pytest.raises(rules.UnauthorizedError) as unknown:
+        await table.client(api_key="not-a-key").create_game("TREELINGS", 2)
+    assert "tenant:secret" in malformed.value.message, malformed.value
+    assert "tenant:secret" not in unknown.value.message, unknown.value
+
+
+async def test_texts_come_in_the_language_asked(table: Table) -> None:
+    """The client's language (Accept-Language) and a call's own `language`."""
+    pseudo = table.client(token=table.seats[0].token, language="en-XA")
+    moves = await pseudo.legal_moves(table.game_id)
+    assert moves.legal_moves[0].label_message.text.startswith("⟦")
+    english = await pseudo.legal_moves(table.game_id, language="en")
+    assert english.legal_moves[0].label_message.text == english.legal_moves[0].label
+
+
+async def test_webhook_endpoints_from_create_to_delete(table: Table) -> None:
+    """The endpoint operations' happy path, and the tests asked for by hand bounded: the
+    11th in a minute is RATE_LIMITED with the seconds to wait."""
+    rules = table.rules
+    made = await table.tenant.create_webhook_endpoint(
+        PUBLIC_HOOK, events=[rules.WebhookEventType.GAME_FINISHED], description="sdk"
+    )
+    assert made.secret.startswith("whsec_")
+    endpoint = made.endpoint.id
+    listed = await table.tenant.webhook_endpoints()
+    assert endpoint in [each.id for each in listed]
+    off = await table.tenant.update_webhook_endpoint(endpoint, enabled=False)
+    assert off.enabled is False and off.status is rules.WebhookEndpointStatus.DISABLED
+    await table.tenant.update_webhook_endpoint(endpoint, enabled=True)
+    rotated = await table.tenant.rotate_webhook_secret(endpoint, idempotency_key="sdk-rotate")
+    again = await table.tenant.rotate_webhook_secret(endpoint, idempotency_key="sdk-rotate")
+    assert rotated.secret == again.secret != made.secret  # the retry answers the same secret
+    with pytest.raises(rules.RateLimitedError) as limited:
+        for _ in range(20):
+            assert await table.tenant.send_test_webhook_event(endpoint)
+    assert limited.value.code is rules.ErrorCode.RATE_LIMITED
+    assert limited.value.retry_after is not None and limited.value.retry_after >= 1
+    assert (await table.tenant.webhook_events(first=5)).page_info is not None
+    assert await table.tenant.delete_webhook_endpoint(endpoint) is True
+    with pytest.raises(rules.NotFoundError):
+        await table.tenant.webhook_endpoint(endpoint)
