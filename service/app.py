@@ -40,6 +40,7 @@ from service.api.rest.records import VERIFY_PATH
 from service.archive.archive import Archive, lazy_pool
 from service.bots.hints import HintPool
 from service.core import GameService
+from service.core.players.tokens import PlayerTokens
 from service.core.records.format import MAX_RECORD_BYTES
 from service.core.records.signing import Keyring
 from service.settings import Settings
@@ -158,6 +159,8 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         acting_needs_key=settings.production,
         takeback_seconds=settings.takeback_seconds,
         record_keys=record_keys,
+        player_tokens=PlayerTokens(store, settings.player_token_secret, settings.player_keys),
+        invite_base_url=settings.invite_base_url,
     )
     limiter = RateLimiter(
         store.redis,

@@ -32,6 +32,7 @@ from service.bots.hints import HintPool
 from service.core.access import callers
 from service.core.access.callers import Caller, caller_of
 from service.core.access.keys import KeyNeeded, Tenants, new_token, tenant_seat
+from service.core.access.players import Player, open_seats, player_seat
 from service.core.game import clocks
 from service.core.game.creation import new_game
 from service.core.game.folding import Labels
@@ -46,6 +47,8 @@ from service.core.moves.opening import (
     open_for_decision,
     timeouts,
 )
+from service.core.players import lobby, seating
+from service.core.players.tokens import PlayerTokens, looks_like_player_token
 from service.core.reads import answers, following, listing
 from service.core.records import requests as record_requests
 from service.core.records.format import RecordSigningKeys
@@ -70,6 +73,8 @@ SEED_NEEDS_KEY = (
     "leave `seed` out and the server draws one"
 )
 LIST_NEEDS_KEY = "listing games needs the tenant's API key (X-API-Key)"
+PLAYERS_NEED_KEY = "player tokens are issued and revoked with the tenant's API key (X-API-Key)"
+PLAYER_TOKEN_NEEDED = "this needs a player token (Authorization: Bearer <player token>)"
 WEBHOOKS_NEED_KEY = "webhooks are managed with the tenant's API key (X-API-Key)"
 
 
@@ -85,8 +90,13 @@ class GameService:
         acting_needs_key: bool = False,
         takeback_seconds: float = 300.0,
         record_keys: Keyring = NO_KEYS,
+        player_tokens: PlayerTokens | None = None,
+        invite_base_url: str = "",
     ) -> None:
         self.store = store
+        # player tokens and open seats (core/players/; docs/api.md, "Players")
+        self.player_tokens = player_tokens or PlayerTokens(store)
+        self.invite_base_url = invite_base_url
         self.takeback_seconds = takeback_seconds  # RULES_TAKEBACK_SECONDS
         self.tenants = Tenants(api_keys)
         # whoever chooses the seed knows the deck: in production only tenants keyed by
@@ -129,6 +139,9 @@ class GameService:
         clock: object = None,
         spectator_delay: int = 0,
         takeback_policy: object = None,
+        open_seats: list[seating.OpenSeat] | None = None,
+        fill_after: float | None = None,
+        fill_strategy: str = lobby.FILL_STRATEGY,
     ) -> tuple[LoadedGame, dict[int, str]]:
         """A new game and the tokens of its human seats (bot seats get none: nobody may see
         or act as a bot's seat). The answer is its tenant's, who sees it live."""
@@ -152,17 +165,23 @@ class GameService:
                 clock,
                 spectator_delay,
             )
+            record, tokens = seating.opened(
+                record, tokens, open_seats or [], fill_after, fill_strategy
+            )
         except BadSetup as exc:
             raise Refused(Code.BAD_INPUT, exc.message) from None
         record = msgspec.structs.replace(record, takebacks=takebacks.parse_policy(takeback_policy))
         game = games()[kind]
         history = history_entries(0, played.steps)
-        due = bot_due(game, played.state, record.bots)
+        waits = seating.waiting(record)
+        due = None if waits else bot_due(game, played.state, record.bots)
         game_id = new_game_id()
         while not await self.store.create(
             game_id, record, history, due, webhook_events(game_id, None, record, history)
         ):
             game_id = new_game_id()
+        if waits:
+            await lobby.register(self.store, game_id, record, fill_strategy)
         metrics.GAMES_CREATED.labels(kind).inc()
         return LoadedGame(game_id, record, game, None, played.state), tokens
 
@@ -171,7 +190,7 @@ class GameService:
     ) -> Applied:
         """The caller's seat gives up: the game is over, the best of the other seats win."""
         return await endings.resign(
-            self.store, self.tenants_may_act, game_id, caller_of(caller), expected_version
+            self.store, self.tenants_may_act, game_id, await self._who(caller), expected_version
         )
 
     async def abandon(self, game_id: str, tenant: str | None) -> Applied:
@@ -182,7 +201,7 @@ class GameService:
         """The game as the caller's seat sees it (no token nor seat: a spectator, kept
         `spectatorDelay` versions behind unless it is the game's tenant:
         PastVersions.as_seen)."""
-        caller = caller_of(caller)
+        caller = await self._who(caller)
         record, _ = await self.store.load(game_id)
         if record is None:
             raise not_found(game_id)
@@ -273,7 +292,7 @@ class GameService:
             )
 
         try:
-            applied = await self._decided(game_id, caller_of(caller), idempotency_key, decide)
+            applied = await self._decided(game_id, caller, idempotency_key, decide)
         except Refused as refused:
             metrics.child(metrics.MOVES, kind, refused.code.value).inc()
             raise
@@ -323,18 +342,19 @@ class GameService:
                 idempotency_key,
             )
 
-        return await self._decided(game_id, caller_of(caller), idempotency_key, decide)
+        return await self._decided(game_id, caller, idempotency_key, decide)
 
     async def _decided(
         self,
         game_id: str,
-        caller: Caller,
+        caller: Caller | str | None,
         idempotency_key: str | None,
         decide: Callable[[Opened], Awaitable[Applied | None]],
     ) -> Applied:
         """A decision on the game opened for the caller's seat, opened again and decided again
         while it loses races (None: only without an expected version, or to a retried key)."""
         check_idempotency_key(idempotency_key)
+        caller = await self._who(caller)
         for _ in range(RETRIES_WITHOUT_EXPECTED_VERSION):
             opened = await open_for_decision(
                 self.store, game_id, caller, idempotency_key, self.tenants_may_act
@@ -361,7 +381,7 @@ class GameService:
     ) -> Refused | None:
         """A dry run of `apply`: the refusal it would give now, or None (answers.validate)."""
         return await answers.validate(
-            self.store, self.tenants_may_act, game_id, caller_of(caller), move
+            self.store, self.tenants_may_act, game_id, await self._who(caller), move
         )
 
     async def suggest(
@@ -375,7 +395,7 @@ class GameService:
     ) -> tuple[int, Any, str]:
         """A hint for the caller's seat: the seat, a legal move and its label (answers.suggest)."""
         opened = await open_for_decision(
-            self.store, game_id, caller_of(caller), None, self.tenants_may_act
+            self.store, game_id, await self._who(caller), None, self.tenants_may_act
         )
         return await answers.suggest(
             self.hints,
@@ -420,3 +440,94 @@ class GameService:
         metrics.TOKENS_REISSUED.inc()
         ids = record.player_ids
         return token, ids[seat] if seat < len(ids) else None
+
+    # Players: tokens, open seats and join codes (core/players/; docs/api.md, "Players").
+
+    async def _who(self, caller: Caller | str | None) -> Caller:
+        """The caller, its player token (if that is what it bears) verified into its player."""
+        caller = caller_of(caller)
+        if not looks_like_player_token(caller.token):
+            return caller
+        assert caller.token is not None
+        player = await self.player_tokens.verify(caller.token)
+        return msgspec.structs.replace(caller, token=None, player=player)
+
+    async def player_of(self, caller: Caller | str | None) -> Player:
+        """The player a request's player token names; UNAUTHORIZED without one."""
+        found = (await self._who(caller)).player
+        if found is None:
+            raise Refused(Code.UNAUTHORIZED, PLAYER_TOKEN_NEEDED)
+        return found
+
+    def issue_player_token(self, tenant: str | None, player_id: str, ttl: int) -> tuple[str, float]:
+        """A player token for one of the tenant's player ids, and when it expires."""
+        if tenant is None:
+            raise KeyNeeded(PLAYERS_NEED_KEY)
+        return self.player_tokens.issue(tenant, player_id, ttl)
+
+    async def revoke_player_tokens(self, tenant: str | None, player_id: str) -> float:
+        """Every token of the player issued until now refused from now on; the epoch."""
+        if tenant is None:
+            raise KeyNeeded(PLAYERS_NEED_KEY)
+        return await self.player_tokens.revoke(tenant, player_id)
+
+    async def join_game(
+        self, caller: Caller | str | None, game_id: str | None, code: str | None
+    ) -> tuple[LoadedGame, int]:
+        """The player takes a seat of the game its id or join code names (lobby.join) and sees
+        it from there."""
+        player = await self.player_of(caller)
+        if (game_id is None) == (code is None):
+            raise Refused(Code.BAD_INPUT, "give the game's id or its join code, one of the two")
+        if code is not None:
+            game_id = await lobby.game_of_code(self.store, player.tenant, code)
+        assert game_id is not None
+        record, seat = await lobby.join(self.store, game_id, player)
+        return LoadedGame(game_id, record, game_for(record.kind, record.rules), seat), seat
+
+    async def leave_game(self, caller: Caller | str | None, game_id: str) -> LoadedGame:
+        """The player's joined seats open again; only before the game starts."""
+        player = await self.player_of(caller)
+        record = await lobby.leave(self.store, game_id, player)
+        return LoadedGame(game_id, record, game_for(record.kind, record.rules), None)
+
+    async def lobby(self, game_id: str) -> Lobby:
+        """The game's join code, invite link and open seats (a game without open seats at
+        create has no code). Anyone who may read the game may read this."""
+        record, _ = await self.store.load(game_id)
+        if record is None:
+            raise not_found(game_id)
+        code = (await lobby.lobby_of(self.store, game_id)).get("code")
+        invite = f"{self.invite_base_url}{code}" if code and self.invite_base_url else None
+        seats = [(seat, record.player_ids[seat] is not None) for seat in open_seats(record)]
+        return Lobby(game_id, record.tenant, code, invite, seats, not seating.waiting(record))
+
+    async def player_games(
+        self, caller: Caller | str | None, only: listing.GameFilter, first: int, after: str | None
+    ) -> listing.Page:
+        """A page of the games the caller's player sits in or is awaited in, newest first,
+        each as its seat sees it."""
+        player = await self.player_of(caller)
+        only = listing.GameFilter(only.status, only.kind, player.id, None, only.created_after)
+        page = await listing.list_games(self.store, player.tenant, only, first, after)
+        shown = []
+        for cursor, loaded in page.games:
+            viewer = player_seat(loaded.id, loaded.record, player, None)
+            if viewer is None:
+                seen = await self.past_versions.as_seen(loaded, None)
+            else:
+                seen = LoadedGame(loaded.id, loaded.record, loaded.game, viewer)
+            shown.append((cursor, seen))
+        return listing.Page(shown, page.end_cursor, page.has_next)
+
+
+class Lobby(msgspec.Struct, frozen=True):
+    """A game's join code, invite link, open seats (seat, reserved for someone) and whether it
+    started."""
+
+    game_id: str
+    tenant: str
+    code: str | None
+    invite_url: str | None
+    open_seats: list[tuple[int, bool]]
+    started: bool

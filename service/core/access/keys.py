@@ -141,6 +141,8 @@ def tenant_seat(
         raise Refused(Code.BAD_INPUT, f"seat is 0 to {record.players - 1} in this game, not {seat}")
     if seat in record.bots:
         raise Refused(Code.FORBIDDEN, f"seat {seat} is a bot's: the server plays it")
+    if not record.token_hashes[seat]:  # an open seat (access/players.py): a player joins it
+        raise Refused(Code.FORBIDDEN, f"seat {seat} is open: a player joins it (joinGame)")
     return seat
 
 

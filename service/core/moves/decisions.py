@@ -18,6 +18,7 @@ from service.bots import suggest as bot_suggest
 from service.core.game import clocks
 from service.core.game.folding import fold_finished
 from service.core.game.loaded_game import acting
+from service.core.players import lobby, seating
 from service.engine import Game, Played
 from service.engine import play as engine_play
 from service.engine.play import Step, decode_state, encode_state
@@ -159,6 +160,8 @@ async def enforce_clock(
         at = time.time() if now is None else now
         if not clocks.due(record, at):
             return record
+        if seating.waiting(record):  # a waiting game's deadline is its time to fill with bots
+            return await lobby.fill_with_bots(store, game_id, record, at)
         game = game_for(record.kind, record.rules)
         playable(game_id, record, game)
         new_record, history = timeout_step(record, game, at)

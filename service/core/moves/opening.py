@@ -10,9 +10,11 @@ from typing import NamedTuple
 from service.core.access import callers
 from service.core.access.callers import Caller
 from service.core.access.keys import seat_token
+from service.core.access.players import open_seats
 from service.core.game import clocks
 from service.core.game.forward import forward
 from service.core.moves.decisions import LAZY_TIMEOUTS, enforce_clock
+from service.core.players import seating
 from service.refusals import Code, Refused
 from service.store import Done, Record, RedisStore
 from service.store.records import ACTED_BY_TENANT
@@ -79,6 +81,16 @@ async def open_for_decision(
     record, done = await load(store, game_id, caller, idempotency_key)
     record = await forward(store, game_id, record)
     seat = callers.seat(game_id, record, caller, tenants_may_act)
+    if seating.waiting(record):
+        missing = len(open_seats(record))
+        raise Refused(
+            Code.GAME_NOT_STARTED,
+            f"the game waits for {missing} more player(s) to join (joinGame)",
+            record.version,
+        )
+    if caller.player is not None and caller.as_seat is None and idempotency_key is not None:
+        # a player token names its seat only once the record is read: its entry read now
+        _, done = await store.load(game_id, f"{seat}:{idempotency_key}")
     return Opened(record, done, seat, ACTED_BY_TENANT if caller.for_tenant else "")
 
 
