@@ -22,6 +22,7 @@ from strawberry.types import Info
 from service.api.edge.localized import refusal_message
 from service.api.graphql import struct_types
 from service.api.graphql.errors import REJECT_CODES, api_error, public_code
+from service.api.graphql.players import PlayerMutations, PlayerQueries
 from service.api.graphql.ratings import RatingMutations, RatingQueries
 from service.api.graphql.records import RecordQueries
 from service.api.graphql.texts import Message, message
@@ -57,6 +58,7 @@ from service.api.graphql.types import (
 )
 from service.api.graphql.webhooks import WebhookMutations, WebhookQueries
 from service.core import Caller, LoadedGame
+from service.core.players.seating import OpenSeat
 from service.core.reads.listing import GameFilter as ListingFilter
 from service.games import games, versions
 from service.refusals import Code, Refused
@@ -69,7 +71,7 @@ else:
 
 
 @strawberry.type
-class Query(WebhookQueries, RecordQueries, RatingQueries):
+class Query(WebhookQueries, RecordQueries, RatingQueries, PlayerQueries):
     @strawberry.field(description="The games this server hosts.")
     def catalog(self) -> list[GameInfo]:
         return [
@@ -259,7 +261,7 @@ def _defaults(options_type: type[Any]) -> dict[str, Any]:
 
 
 @strawberry.type
-class Mutation(WebhookMutations, RatingMutations):
+class Mutation(WebhookMutations, RatingMutations, PlayerMutations):
     @strawberry.mutation(name="createGame")
     async def create_game(self, info: Info[Any, Any], input: CreateGameInput) -> CreateGamePayload:
         try:
@@ -275,7 +277,11 @@ class Mutation(WebhookMutations, RatingMutations):
                 _clock(input.clock),
                 input.spectator_delay,
                 input.takebacks.value,
+                _open_seats(input),
+                input.fill_with_bots_after_seconds,
+                input.fill_with_bots_strategy.value,
             )
+            lobby = await context_service(info).lobby(loaded.id) if input.open_seats else None
         except Refused as refused:
             raise api_error(refused) from None
         return CreateGamePayload(
@@ -284,6 +290,8 @@ class Mutation(WebhookMutations, RatingMutations):
                 SeatCredential(seat=seat, token=token, player_id=_player(loaded, seat))
                 for seat, token in tokens.items()
             ],
+            join_code=None if lobby is None else lobby.code,
+            invite_url=None if lobby is None else lobby.invite_url,
         )
 
     @strawberry.mutation(
@@ -412,6 +420,10 @@ def _clock(clock: ClockInput | None) -> dict[str, Any] | None:
     if clock.per_seat_total_seconds is not None:
         raw["perSeatTotalSeconds"] = clock.per_seat_total_seconds
     return raw
+
+
+def _open_seats(input: CreateGameInput) -> list[OpenSeat]:
+    return [OpenSeat(s.seat, s.reserved_for) for s in input.open_seats or []]
 
 
 def _player(loaded: LoadedGame, seat: int) -> str | None:

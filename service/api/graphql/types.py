@@ -607,6 +607,14 @@ class Suggestion:
         return cast(JSON, struct_types.move_input(self.typed_move))
 
 
+@strawberry.input(description="A seat createGame leaves open for a player to join.")
+class OpenSeatInput:
+    seat: int
+    reserved_for: str | None = strawberry.field(
+        default=None, description="Only this player id may take it (until bots fill it)."
+    )
+
+
 @strawberry.input
 class CreateGameInput:
     kind: GameKind
@@ -636,12 +644,29 @@ class CreateGameInput:
         default=TakebackPolicy.NONE,
         description="Whether and how seats may take back decisions (requestTakeback).",
     )
+    open_seats: list[OpenSeatInput] | None = strawberry.field(
+        default=None,
+        description='Seats left for players to join (joinGame, docs/api.md "Players"): the '
+        "game starts once every seat is filled; moves before are GAME_NOT_STARTED.",
+    )
+    fill_with_bots_after_seconds: int | None = strawberry.field(
+        default=None,
+        description="With openSeats: seats still open this long after create are the bots' "
+        "(fillWithBotsStrategy) and the game starts.",
+    )
+    fill_with_bots_strategy: Strategy = strawberry.field(default=Strategy.GREEDY)
 
 
 @strawberry.type
 class CreateGamePayload:
     game: Game
     seats: list[SeatCredential]
+    join_code: str | None = strawberry.field(
+        default=None, description="With openSeats: the code players join with (joinGame)."
+    )
+    invite_url: str | None = strawberry.field(
+        default=None, description="With openSeats: RULES_INVITE_BASE_URL and the join code."
+    )
 
 
 @strawberry.input

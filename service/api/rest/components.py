@@ -276,6 +276,8 @@ def pages(moves: list[Any]) -> dict[str, Any]:
                         "required": ["seat", "token", "playerId"],
                     },
                 },
+                "joinCode": {"type": "string", "description": "With openSeats: joinGame's code."},
+                "inviteUrl": {"type": ["string", "null"]},
             },
             "required": ["game", "seats"],
         },

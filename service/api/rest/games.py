@@ -48,6 +48,8 @@ from service.api.rest.operation import (
 from service.api.rest.rendering import game_json
 from service.core import Applied
 from service.core.access.keys import MAX_SPECTATOR_DELAY
+from service.core.players.lobby import FILL_STRATEGY
+from service.core.players.seating import MAX_FILL_SECONDS, MIN_FILL_SECONDS, OpenSeat
 from service.core.reads.listing import GameFilter
 from service.games import games
 from service.store import indexes
@@ -56,6 +58,11 @@ from service.store import indexes
 class BotSeat(msgspec.Struct, forbid_unknown_fields=True):
     seat: int
     strategy: str
+
+
+class OpenSeatBody(msgspec.Struct, forbid_unknown_fields=True):
+    seat: int
+    reserved_for: str | None = msgspec.field(default=None, name="reservedFor")
 
 
 class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -68,6 +75,9 @@ class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
     clock: dict[str, Any] | None = None
     spectator_delay: int = msgspec.field(default=0, name="spectatorDelay")
     takebacks: str | None = None
+    open_seats: list[OpenSeatBody] | None = msgspec.field(default=None, name="openSeats")
+    fill_after: int | None = msgspec.field(default=None, name="fillWithBotsAfterSeconds")
+    fill_strategy: str = msgspec.field(default=FILL_STRATEGY, name="fillWithBotsStrategy")
 
 
 async def create_game(rest: Rest, request: Request) -> Response:
@@ -85,7 +95,14 @@ async def create_game(rest: Rest, request: Request) -> Response:
         body.clock,
         body.spectator_delay,
         body.takebacks,
+        [OpenSeat(s.seat, s.reserved_for) for s in body.open_seats or []],
+        body.fill_after,
+        body.fill_strategy,
     )
+    created: dict[str, Any] = {}
+    if body.open_seats:
+        lobby = await rest.service.lobby(loaded.id)
+        created = {"joinCode": lobby.code, "inviteUrl": lobby.invite_url}
     ids = loaded.record.player_ids
     seats = [
         {"seat": seat, "token": token, "playerId": ids[seat] if seat < len(ids) else None}
@@ -93,7 +110,7 @@ async def create_game(rest: Rest, request: Request) -> Response:
     ]
     tenant = loaded.record.tenant
     return json_response(
-        {"game": game_json(loaded, tenant, lang, messages), "seats": seats},
+        {"game": game_json(loaded, tenant, lang, messages), "seats": seats, **created},
         201,
         {
             "location": f"/v1/games/{loaded.id}",
@@ -331,6 +348,28 @@ def schemas() -> dict[str, Any]:
                     "game this many versions behind while it is ACTIVE; seats and the tenant "
                     "see it live (422 BAD_USER_INPUT past the maximum).",
                 },
+                "openSeats": {
+                    "type": ["array", "null"],
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "seat": INTEGER,
+                            "reservedFor": {"type": ["string", "null"], "maxLength": 128},
+                        },
+                        "required": ["seat"],
+                        "additionalProperties": False,
+                    },
+                    "description": "Seats left for players to join (joinGame); the game "
+                    'starts once every seat is filled (docs/api.md, "Players").',
+                },
+                "fillWithBotsAfterSeconds": {
+                    "type": ["integer", "null"],
+                    "minimum": MIN_FILL_SECONDS,
+                    "maximum": MAX_FILL_SECONDS,
+                    "description": "With openSeats: seats still open this long after create "
+                    "are the bots' and the game starts.",
+                },
+                "fillWithBotsStrategy": {"enum": STRATEGY_NAMES, "default": FILL_STRATEGY},
             },
             "required": ["kind", "players"],
             "additionalProperties": False,

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from service.api.rest import components, moves, takebacks, webhook_openapi
+from service.api.rest import components, moves, players, takebacks, webhook_openapi
 from service.api.rest import games as game_routes
 from service.api.rest.components import named
 from service.api.rest.operation import RestRoute
@@ -74,6 +74,7 @@ def _schemas() -> dict[str, Any]:
         **components.verdicts(),
         **components.history(),
         **takebacks.schemas(),
+        **players.schemas(),
         **webhook_openapi.schemas(),
         **game_components,
         **_record_components(),

@@ -25,6 +25,7 @@ from service.api.rest import (
     games,
     history,
     moves,
+    players,
     ratings,
     records,
     takebacks,
@@ -57,6 +58,7 @@ GAME_ROUTES: tuple[RestRoute, ...] = (
     records.EXPORT,
     records.VERIFY,
     records.KEYS,
+    *players.ROUTES,
     *ratings.ROUTES,
 )
 WEBHOOK_ROUTES: tuple[RestRoute, ...] = (
