@@ -231,11 +231,12 @@ class EventHub:
 
     @contextlib.asynccontextmanager
     async def subscribe(
-        self, game_id: str, on_drop: Callable[[], None]
+        self, game_id: str, on_drop: Callable[[], None], channel_name: str | None = None
     ) -> AsyncIterator[Subscriber]:
-        """A subscriber of this game's events, once Redis has confirmed the channel (so no
-        event committed after this returns can be missed)."""
-        name = events_channel(game_id)
+        """A subscriber of this game's events (or of another channel, `channel_name`: a player's,
+        service/store/lobby.py), once Redis has confirmed the channel (so no event committed
+        after this returns can be missed)."""
+        name = channel_name or events_channel(game_id)
         subscriber = Subscriber(self.queue_size, on_drop)
         channel = self.channels.get(name)
         try:

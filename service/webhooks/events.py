@@ -107,6 +107,16 @@ class GameFinished(msgspec.Struct, rename="camel"):
     summary: Summary | None = None  # "the game is over; winners: 0"
 
 
+class MatchFound(msgspec.Struct, rename="camel"):
+    """match.found: matchmaking put these players in a new game (service/core/lobby), sent
+    with the game's creation. Seat tokens are not in it: the tenant reads them with
+    `matchmaking(playerId)` or reissues them."""
+
+    game_id: str
+    kind: str
+    seats: list[Seat]
+
+
 class WebhookTest(msgspec.Struct, rename="camel"):
     """webhook.test: sent by sendTestWebhookEvent to that endpoint only (never listed in
     webhookEvents); its webhook-id starts with `msg_test_`."""
@@ -121,6 +131,7 @@ PAYLOADS: dict[str, type[msgspec.Struct]] = {
     "game.resigned": SeatHappening,
     "game.abandoned": SeatHappening,
     "game.takeback": Takeback,
+    "match.found": MatchFound,
     TEST_EVENT: WebhookTest,
 }
 

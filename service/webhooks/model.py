@@ -48,6 +48,7 @@ EventType = Literal[
     "game.resigned",
     "game.abandoned",
     "game.takeback",
+    "match.found",
 ]
 EVENT_TYPES: tuple[EventType, ...] = (
     "turn.started",
@@ -56,6 +57,7 @@ EVENT_TYPES: tuple[EventType, ...] = (
     "game.resigned",
     "game.abandoned",
     "game.takeback",
+    "match.found",
 )
 TEST_EVENT = "webhook.test"  # sendTestWebhookEvent's type: one endpoint, never subscribed to
 ALL_TYPES = (*EVENT_TYPES, TEST_EVENT)  # every type a body may have (schemas, API enums)

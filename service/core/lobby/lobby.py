@@ -1,0 +1,202 @@
+"""Matchmaking: a tenant's players wait in pools (kind, seat count, rules options) and are
+matched by rating, first in first out, into new games (docs/architecture.md, "Matchmaking").
+
+Every operation is about one player of one tenant, `(tenant, player_id)`: the tenant's backend
+names the player with its API key today, a player token will name itself the same way.
+
+Matches are made in Redis, one script per attempt (service/store/lobby.py): by the replica a
+player enters on, at once, and by the workers' sweep (`sweep`), as windows widen with time.
+The script takes the group out of its pool atomically, so no two replicas match a player
+twice. The maker then creates the game (matches.py) and settles the match: each player's
+status says MATCHED with its seat and token, and its channel tells it. A maker that dies in
+between leaves the match pending in the tenant's stream of matches; a worker claims it after
+`RECLAIM_SECONDS` (`recover`) and creates the same game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import AsyncGenerator, Callable
+from typing import Literal
+
+import msgspec
+
+from service.core.lobby.matches import MatchedGame, create_game
+from service.core.lobby.seeks import WINDOW, Seek, check_player_id
+from service.refusals import Code, Refused
+from service.store import RedisStore, StoreUnavailable
+from service.store.lobby import Entered, LobbyStore, Made, Seat, Window
+
+log = logging.getLogger("service.lobby")
+
+NEAR = 64  # candidates read on each side of a seeker's rating per attempt
+SWEEP_STRETCH = 128  # seekers one sweep script heads at most (each stretch is one script)
+LONGEST_WAIT_SECONDS = 3600.0  # a seek that waited this long lapses (the player enters again)
+RECLAIM_SECONDS = 10.0  # a match its maker left unsettled this long is a worker's to finish
+CLAIMED_AT_ONCE = 16
+
+State = Literal["NONE", "WAITING", "MATCHING", "MATCHED"]
+
+
+class Status(msgspec.Struct, frozen=True, rename="camel"):
+    """A player's matchmaking now: NONE, WAITING (since, window now, the pool), MATCHING (a
+    match was made, its game is being created) or MATCHED (the game, the seat and its token)."""
+
+    player_id: str
+    state: State
+    kind: str | None = None
+    players: int | None = None
+    options: dict[str, object] | None = None
+    rating: float | None = None
+    waiting_since: float | None = None  # epoch seconds
+    window: float | None = None  # the rating window now
+    game_id: str | None = None
+    seat: int | None = None
+    seat_token: str | None = None
+
+
+class PlayerEvent(msgspec.Struct, frozen=True, rename="camel"):
+    """What a player's channel carries: MATCHED, with the player's own seat and token only."""
+
+    type: str
+    player_id: str
+    game_id: str
+    kind: str
+    players: int
+    seat: int
+    seat_token: str
+
+
+_event_decoder = msgspec.json.Decoder(PlayerEvent)
+
+
+class Lobby:
+    def __init__(
+        self,
+        store: RedisStore,
+        clock: Callable[[], float] = time.time,
+        consumer: str = "",
+        window: Window = WINDOW,
+    ) -> None:
+        self.rooms = LobbyStore(store)
+        self.store = store
+        self.clock = clock
+        self.consumer = consumer or f"maker-{secrets.token_hex(6)}"
+        self.window = window
+
+    def _now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
+    async def enter(self, tenant: str, seek: Seek) -> Status:
+        """The player waits in the seek's pool, or is matched at once. Entering the same pool
+        again is the same seek (its place kept); another pool while waiting: ALREADY_QUEUED."""
+        entered: Entered = await self.rooms.enter(
+            tenant, seek.pool, seek.pool_json, seek.player_id, seek.rating, seek.players,
+            self._now_ms(), self.window, NEAR, secrets.token_hex(16), self.consumer,
+        )  # fmt: skip
+        if entered.outcome == "queued":
+            raise Refused(
+                Code.ALREADY_QUEUED,
+                f"player {seek.player_id!r} already waits for another kind of game: "
+                "leaveMatchmaking first",
+            )
+        if entered.made is not None:
+            with contextlib.suppress(StoreUnavailable):  # a worker finishes it (recover)
+                await self.finish(tenant, entered.made)
+        return await self.status(tenant, seek.player_id)
+
+    async def leave(self, tenant: str, player_id: str) -> Status:
+        """The player's seek is withdrawn; NOT_QUEUED when it waits in no pool (never
+        entered, lapsed, or matched already: a match is not undone)."""
+        player_id = check_player_id(player_id)
+        outcome = await self.rooms.leave(tenant, player_id)
+        if outcome != "left":
+            shown = {"": "waits in no pool", "C": "was matched", "M": "was matched"}[outcome]
+            raise Refused(Code.NOT_QUEUED, f"player {player_id!r} {shown}: nothing to leave")
+        return Status(player_id, "NONE")
+
+    async def status(self, tenant: str, player_id: str) -> Status:
+        player_id = check_player_id(player_id)
+        found = await self.rooms.status(tenant, player_id)
+        state = found.get("s")
+        if state == "W":
+            at = int(found["at"]) / 1000
+            pool = await self.rooms.pool(tenant, found["pool"])
+            return Status(
+                player_id, "WAITING",
+                kind=pool.get("kind"), players=pool.get("players"), options=pool.get("options"),
+                rating=float(found["rating"]), waiting_since=at,
+                window=self.window.at(self.clock() - at),
+            )  # fmt: skip
+        if state == "C":
+            return Status(player_id, "MATCHING")
+        if state == "M":
+            return Status(
+                player_id, "MATCHED", game_id=found["game"], seat=int(found["seat"]),
+                seat_token=found["token"],
+            )  # fmt: skip
+        return Status(player_id, "NONE")
+
+    async def follow(
+        self, tenant: str, player_id: str, on_drop: Callable[[], None]
+    ) -> AsyncGenerator[Status, None]:
+        """The player's status now, then each match as it is made (subscribed first, so none
+        falls between); a broken event connection reads the status again."""
+        player_id = check_player_id(player_id)
+        async with self.rooms.events(tenant, player_id, on_drop) as subscriber:
+            yield await self.status(tenant, player_id)
+            while True:
+                data = await subscriber.next()
+                if not data:  # RESYNC: events may have been missed
+                    yield await self.status(tenant, player_id)
+                    continue
+                event = _event_decoder.decode(data)
+                yield Status(
+                    player_id, "MATCHED", kind=event.kind, players=event.players,
+                    game_id=event.game_id, seat=event.seat, seat_token=event.seat_token,
+                )  # fmt: skip
+
+    async def finish(self, tenant: str, made: Made) -> MatchedGame:
+        """The match's game created (or found), then the match settled: statuses, events."""
+        game = await create_game(self.store, tenant, made)
+        seats = []
+        for seat, player in enumerate(game.players):
+            token = game.tokens[seat]
+            told = PlayerEvent(
+                "MATCHED", player, game.game_id, game.kind, len(game.players), seat, token
+            )
+            seats.append(Seat(player, seat, token, msgspec.json.encode(told)))
+        await self.rooms.settle(tenant, made, self.consumer, game.game_id, seats)
+        return game
+
+    async def sweep(self, tenant: str) -> int:
+        """Every pool of the tenant, each seeker heading a group oldest first, windows as wide
+        as their waits made them; the matches' games created. How many matches were made."""
+        made_count = 0
+        for pool in await self.rooms.pools(tenant):
+            first = 0
+            while first >= 0:
+                first, made = await self.rooms.sweep(
+                    tenant, pool, self._now_ms(), self.window, NEAR, first, SWEEP_STRETCH,
+                    secrets.token_hex(16), self.consumer, int(LONGEST_WAIT_SECONDS * 1000),
+                )  # fmt: skip
+                for match in made:
+                    await self.finish(tenant, match)
+                made_count += len(made)
+        return made_count
+
+    async def recover(self, tenant: str, idle_seconds: float = RECLAIM_SECONDS) -> int:
+        """Matches a dead maker left unsettled, claimed and finished; how many."""
+        claimed = await self.rooms.claim(
+            tenant, self.consumer, int(idle_seconds * 1000), CLAIMED_AT_ONCE
+        )
+        for match in claimed:
+            if isinstance(match, str):
+                await self.rooms.drop(tenant, match)
+                continue
+            log.info("finishing match %s a maker left", match.match)
+            await self.finish(tenant, match)
+        return len(claimed)
