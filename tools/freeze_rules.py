@@ -6,7 +6,8 @@ service/games/<package>/earlier/v<N>/, N its RULES_VERSION, with every import of
 pointing into the copy, so the copy is a frozen module that plays version N exactly as today.
 The package then bumps RULES_VERSION and changes its rules: the service plays the games of
 version N with the copy and new games with the package (service.games.versions). Retiring N
-later is deleting the copy. Standard library only.
+later is tools/retire_rules.py's: a notice, then the copy deleted once no live game uses it.
+Standard library only.
 """
 
 from __future__ import annotations
