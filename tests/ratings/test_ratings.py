@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 
 from service import metrics
@@ -28,6 +29,7 @@ from service.store.embedded import free_port
 from service.store.jobs import lane_of
 from service.worker import Worker
 from service.worker.archiving import Archiver
+from service.worker.rating import Rater
 from tests.conftest import Api, client_for, own_redis
 from tests.core.takeback_scenes import decisions
 from tests.support import gql
@@ -425,3 +427,22 @@ async def test_a_database_that_does_not_answer_delays_the_rating_and_loses_none(
     assert await _verdict(setup, game_id) == ("RATED", "")
     assert (await _rating(setup, "pia"))["games"] == 1
     assert not await worker.store.redis.exists(f"g:{{{game_id}}}"), "then archived"
+
+
+async def test_a_game_that_cannot_be_scored_is_set_aside_once_and_the_archive_goes_on(
+    setup: Setup,
+) -> None:
+    game_id = await _resigned(setup, ["rae", "sol"])
+    record, _ = await setup.worker.store.load(game_id)
+    assert record is not None
+    broken = msgspec.structs.replace(record, state=b"\x00 not a state")
+    rater, set_aside = Rater(setup.ledger), _counted("set_aside", "error")
+
+    assert await rater.rate(game_id, broken, []) == "SET_ASIDE"
+    assert await rater.rate(game_id, broken, []) == "", "once"
+
+    verdict = await _verdict(setup, game_id)
+    assert verdict is not None and verdict[0] == "SET_ASIDE" and "Error: " in verdict[1]
+    assert _counted("set_aside", "error") == set_aside + 1
+    assert await setup.archiver.one(game_id) == "archived", "the archive goes on"
+    assert await _rating(setup, "rae") is None
