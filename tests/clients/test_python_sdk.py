@@ -16,6 +16,7 @@ import filecmp
 import importlib
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -159,3 +160,20 @@ def test_the_blocking_client_plays_and_follows_a_game(rules: ModuleType, service
         with pytest.raises(rules.NotFoundError) as unknown:
             anyone.game("no-such-game")
         assert unknown.value.code is rules.ErrorCode.NOT_FOUND
+
+
+@pytest.mark.slow  # two interpreters importing the SDK: seconds on a busy machine
+def test_the_readme_quick_starts_run(service: Service) -> None:
+    """sdk/python/README.md's whole programs (the blocking and the asyncio quick start), run
+    as written against a service without keys."""
+    blocks = re.findall(r"```python\n(.*?)```", (SDK / "README.md").read_text(), re.S)
+    programs = [block for block in blocks if "Rules(" in block and "create_game" in block]
+    assert len(programs) == 2, "the blocking and the asyncio quick start"
+    env = {k: v for k, v in os.environ.items() if k != "RULES_API_KEY"} | {"PYTHONPATH": str(SDK)}
+    for program in programs:
+        run = subprocess.run(
+            [sys.executable, "-c", program.replace("http://127.0.0.1:8000", service.url)],
+            env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert run.returncode == 0, program + run.stderr
+        assert run.stdout.split()[0] == "1", run.stdout  # the version after the first move

@@ -287,3 +287,22 @@ async def test_webhook_endpoints_from_create_to_delete(table: Table) -> None:
     assert await table.tenant.delete_webhook_endpoint(endpoint) is True
     with pytest.raises(rules.NotFoundError):
         await table.tenant.webhook_endpoint(endpoint)
+
+
+async def test_the_request_rate_limit_is_rate_limited_with_its_retry_after(
+    redis_url: str, rules: ModuleType
+) -> None:
+    """The service's per-token limit answers /graphql with 429 and Retry-After before GraphQL
+    runs: RateLimitedError with the seconds to wait, which a retry would honour."""
+    settings = Settings(rate_limit_per_token=3, rate_limit_per_address=0)
+    async with client_for(create_app(settings, redis_url)) as http:
+        anyone = rules.AsyncRules("http://test", http_client=http, retry=rules.NO_RETRY)
+        created = await anyone.create_game(rules.GameKind.TREELINGS, 2, seed="sdk-limited")
+        seat = anyone.with_token(created.seats[0].token)
+        with pytest.raises(rules.RateLimitedError) as limited:
+            for _ in range(30):
+                await seat.legal_moves(created.game.id)
+    assert limited.value.code is rules.ErrorCode.RATE_LIMITED
+    assert limited.value.retry_after is not None and limited.value.retry_after >= 1
+    wait = rules.RetryPolicy().delay(1, limited.value.retry_after)
+    assert wait >= limited.value.retry_after

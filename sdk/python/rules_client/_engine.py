@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from ._generated import Message, RulesClient
 from ._generated.async_base_client import Response
+from ._generated.exceptions import GraphQLClientError
 from .errors import ErrorCode, RulesError, UnavailableError, error
 
 # HTTP statuses that say "not now" when no GraphQL error explains them (a proxy's 502-504)
@@ -49,7 +50,10 @@ class Engine(RulesClient):
         if not 200 <= response.status_code <= 299:
             raw = STATUS_CODES.get(response.status_code, "INTERNAL_SERVER_ERROR")
             raise error(raw, f"HTTP status {response.status_code}", retry_after=retry_after)
-        return super().get_data(response)
+        try:
+            return super().get_data(response)
+        except GraphQLClientError as exc:  # a 2xx answer that is no GraphQL response
+            raise error("INTERNAL_SERVER_ERROR", str(exc)) from exc
 
 
 def unreachable(exc: BaseException) -> UnavailableError:
