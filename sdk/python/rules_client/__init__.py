@@ -7,8 +7,9 @@
 
 `Rules` (blocking) and `AsyncRules` (asyncio) have one method per operation of the GraphQL API
 (`OPERATIONS` maps each root field to its methods); their answers are the models below, every
-failure a `RulesError` with an `ErrorCode`. The generated client under them (`_generated`,
-ariadne-codegen) is not part of the surface.
+failure a `RulesError` with an `ErrorCode`; `rules_client.types` holds every input type and
+enum of the schema. The generated client under them (`_generated`, ariadne-codegen) is not
+part of the surface.
 """
 
 from ._generated import (

@@ -170,8 +170,10 @@ class AsyncRules:
                 "takebacks": takebacks,
             }
         )
-        run = lambda h: self._engine.create_game(input=game, headers=h)  # noqa: E731
-        return (await self._change(run, keyed=False)).create_game
+        answer = await self._change(
+            lambda h: self._engine.create_game(input=game, headers=h), keyed=False
+        )
+        return answer.create_game
 
     async def game(self, game_id: str, *, as_seat: int | None = None) -> Game:
         """The game as this client may see it: its summary and its typed view."""
