@@ -137,3 +137,19 @@ def test_the_package_names_the_schema_it_was_made_from(rules: ModuleType) -> Non
     digest = hashlib.sha256((SCHEMA_DIR / "schema.graphql").read_bytes()).hexdigest()
     assert digest == rules.SCHEMA_SHA256, "run `make sdk` and commit sdk/python/rules_client"
     assert rules.__version__.endswith(f"+schema.{digest[:12]}"), rules.__version__
+
+
+def test_every_input_type_and_enum_of_the_schema_is_in_rules_client_types(
+    rules: ModuleType,
+) -> None:
+    import rules_client.types
+
+    schema = build_schema((SCHEMA_DIR / "schema.graphql").read_text())
+    wanted = {
+        name
+        for name, kind in schema.type_map.items()
+        if not name.startswith("__")
+        and type(kind).__name__ in {"GraphQLInputObjectType", "GraphQLEnumType"}
+    }
+    missing = sorted(wanted - set(rules_client.types.__all__))
+    assert not missing, f"rules_client/types.py lacks {missing} (after `make sdk`)"
