@@ -135,6 +135,10 @@ def test_every_operation_declares_its_refusals_as_problem_details_and_its_creden
             "listGames",
             "abandonGame",
             "reissueSeatToken",
+            "getLeaderboard",
+            "getPlayerRatings",
+            "getRatingPolicy",
+            "setRatingPolicy",
         }
         # a seat-scoped route takes a seat token, or the tenant's key acting for a seat
         acts = any(p.get("name") == "X-Act-As-Seat" for p in op.get("parameters", []))

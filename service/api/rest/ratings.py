@@ -30,6 +30,7 @@ from service.ratings import reads
 from service.ratings.ledger import MAX_PAGE, MAX_TAKEBACKS, Rating
 
 PRIVATE = {"vary": "x-api-key"}
+NO_BOARD, NO_RATING = "No such leaderboard", "No rating yet"
 
 
 class RatingPolicyBody(msgspec.Struct, rename="camel", forbid_unknown_fields=True):
@@ -60,6 +61,8 @@ async def leaderboard(rest: Rest, request: Request) -> Response:
     if first is None:
         raise Problem("BAD_REQUEST", "first must be a whole number")
     kind, after = request.path_params["kind"], request.query_params.get("after")
+    if kind not in games():
+        raise Problem("NOT_FOUND", f"no leaderboard {kind[:100]!r}", title=NO_BOARD)
     key = request.headers.get("x-api-key")
     board = await reads.leaderboard(rest.service, key, kind, first, after)
     headers = dict(PRIVATE)
@@ -78,6 +81,8 @@ async def player_ratings(rest: Rest, request: Request) -> Response:
     player_id, kind = request.path_params["player_id"], request.query_params.get("kind")
     key = request.headers.get("x-api-key")
     found = await reads.ratings(rest.service, key, player_id, kind)
+    if not found:  # as GraphQL's rating is null
+        raise Problem("NOT_FOUND", f"no rating of {player_id[:100]!r} yet", title=NO_RATING)
     return json_response({"ratings": [rating_json(r) for r in found]}, headers=PRIVATE)
 
 
@@ -139,7 +144,7 @@ LEADERBOARD = RestRoute(
                 )["200"],
                 "headers": {"Link": LINK},
             },
-            **problems("UNAUTHORIZED"),
+            **problems("UNAUTHORIZED", "NOT_FOUND"),
         },
         parameters=[
             {"name": "kind", "in": "path", "required": True, "schema": {"enum": list(games())}},
@@ -154,8 +159,8 @@ PLAYER_RATINGS = RestRoute(
     player_ratings,
     Operation(
         "getPlayerRatings",
-        "A player's ratings among the tenant's (X-API-Key) games, by kind (none until one of "
-        "its games is rated).",
+        "A player's ratings among the tenant's (X-API-Key) games, by kind; 404 until one of "
+        "its games (of that kind) is rated.",
         TENANT,
         {
             **ok(
@@ -166,7 +171,7 @@ PLAYER_RATINGS = RestRoute(
                 },
                 "the player's ratings",
             ),
-            **problems("UNAUTHORIZED"),
+            **problems("UNAUTHORIZED", "NOT_FOUND"),
         },
         parameters=[
             {
