@@ -5,7 +5,7 @@ Writes, from the templates in tools/new_game/, a complete and playable toy game 
 piles of acorns, some golden; a seat takes one or two from a pile or passes once; the tokens
 score, and so does the last one) that the author then turns into the real one:
 
-- service/games/<name>/: the package (`__init__.py`, `game.py`, `rules.py`, `messages/en.toml`);
+- service/games/<name>/: the package (`__init__.py`, `game.py`, `rules.py`, `messages/messages.pot`);
 - docs/rules/<name>.md: the rules doc, with the "Refusals" and "View fields" tables the tests read;
 - tests/games/<name>/: the conformance suite, a test per toy rule, and `twin.py`, the twin the
   hidden-information proofs (tests/security/hidden.py) and the bots' tests compare with;

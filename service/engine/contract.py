@@ -172,7 +172,7 @@ class Game(Protocol[S, M]):
     view_type: ClassVar[type[Any]]
     reasons: ClassVar[Reasons]  # why a move is refused (explain.py), documented per game
     turn_rule: ClassVar[str]  # the ruling a refusal of the wrong kind of decision cites
-    # The game's messages (its package's messages/en.toml, docs/translating.md): labels, refusal
+    # The game's messages (its package's messages/messages.pot, docs/translating.md): labels, refusal
     # reasons (`reason.<tag>[.<fields>]` for each entry of `reasons`), score details.
     texts: ClassVar[Catalog]
     # The package's RULES_VERSION: bumped by any change that could make a replay of a game (the

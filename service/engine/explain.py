@@ -32,7 +32,7 @@ class Reason(NamedTuple):
     code: str
     rule: str  # a ruling id (RULINGS.md) or rulebook section
     # its sentence is the game's catalog entry `reason.<tag>` or `reason.<tag>.<fields>`
-    # (messages/en.toml): a template whose {value}, {allowed} and {owed} are filled in
+    # (messages/messages.pot): a template whose {value}, {allowed} and {owed} are filled in
     when: frozenset[str] = frozenset()  # (tag, ()) reasons: only while one of these is owed
 
 

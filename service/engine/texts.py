@@ -1,12 +1,14 @@
 """Localizable text: a message is an id and typed parameters; its text comes from a
 catalog, in the language a request asks for (docs/translating.md).
 
-A catalog is a directory of TOML files beside the code that says the messages: `en.toml` declares
-every id with its English template and the type of each placeholder, and each other `<language>.toml`
-gives templates only. Catalogs are read and checked once, when the module that owns them is
-imported (the games load theirs as they load their card data); nothing here does I/O after that,
-so a game stays pure. English is the fallback of every language and of every id a language
-lacks. The pseudo-locale `en-XA` is made from English at load: accented, lengthened, bracketed,
+A catalog is a directory of gettext files beside the code that says the messages (read by
+catalogs.py): `messages.pot` declares every id with its English template and the type of each
+placeholder, each `<language>.po` translates them, and `nouns/` does the same for the game's
+nouns (colours, cards, trees, places), which a placeholder's values are said with. Catalogs are
+read and checked once, when the module that owns them is imported (the games load theirs as they
+load their card data); nothing here does I/O after that, so a game stays pure. A message a
+language lacks falls back to its primary language (`fr-CA` to `fr`), then to English; so does a
+noun. The pseudo-locale `en-XA` is made from English at load: accented, lengthened, bracketed,
 with the placeholders left as they are, so a test can tell text that went through a catalog
 from text that did not.
 
@@ -20,19 +22,32 @@ from __future__ import annotations
 
 import re
 import string
-import tomllib
 from collections.abc import Iterable, Mapping
+from functools import partial
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import msgspec
 
+from service.engine.catalogs import (
+    ENGLISH_PLURAL,
+    PARAM_TYPES,
+    CatalogError,
+    Coverage,
+    Entry,
+    Nouns,
+    Translation,
+    placeholders,
+    read_directory,
+)
+
+__all__ = ["PARAM_TYPES", "CatalogError", "Coverage", "Entry", "placeholders"]
+
 ENGLISH = "en"
 PSEUDO = "en-XA"  # the pseudo-locale: every text of it shows it went through a catalog
-
-# What a placeholder holds: a whole number, a word or phrase of the game's vocabulary (a colour,
-# a card's name, a cell) kept as it is, or such words joined by ", " ("none" when empty).
-PARAM_TYPES = ("INT", "TEXT", "LIST")
+# What a LIST says when it holds nothing (common nouns of kind `empty`)
+EMPTY_WORDS = ("none", "nothing")
+NO_NOUNS = Nouns({}, {})
 
 
 class Param(msgspec.Struct, frozen=True, rename="camel"):
@@ -49,68 +64,6 @@ class Message(msgspec.Struct, frozen=True, rename="camel"):
 # What a game's label function gives: a catalog key (without the namespace) and its values, for
 # `Catalog.english` (the English-only fields) or `Catalog.say` (the message)
 Said = tuple[str, dict[str, Any]]
-
-
-class Entry(NamedTuple):
-    template: str  # English
-    params: Mapping[str, str]  # placeholder -> type
-
-
-class CatalogError(ValueError):
-    """A catalog file that does not say its messages right (found at load, never at a request)."""
-
-
-def placeholders(template: str) -> list[str]:
-    """The names of `template`'s placeholders, in order (each `{name}`, no format spec)."""
-    names = []
-    for _, name, spec, conversion in string.Formatter().parse(template):
-        if name is None:
-            continue
-        if not name.isidentifier() or spec or conversion:
-            raise CatalogError(f"placeholder {{{name}}} in {template!r}: a bare name only")
-        names.append(name)
-    return names
-
-
-def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """TOML tables as dotted ids: `[label] takeColour = ...` is `label.takeColour`. A table with
-    a `text` string is an English entry, not a section."""
-    flat: dict[str, Any] = {}
-    for key, value in table.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, dict) and not isinstance(value.get("text"), str):
-            flat.update(_flatten(value, name + "."))
-        else:
-            flat[name] = value
-    return flat
-
-
-def _english(path: Path) -> dict[str, Entry]:
-    entries = {}
-    for key, value in _flatten(tomllib.loads(path.read_text("utf-8"))).items():
-        if isinstance(value, str):
-            value = {"text": value}
-        if not isinstance(value, dict) or set(value) - {"text", "params"}:
-            raise CatalogError(f"{path}: {key} must be a string or {{ text, params }}")
-        params = dict(value.get("params", {}))
-        if set(placeholders(value["text"])) != set(params):
-            raise CatalogError(f"{path}: {key} declares {sorted(params)}, says {value['text']!r}")
-        if any(kind not in PARAM_TYPES for kind in params.values()):
-            raise CatalogError(f"{path}: {key} has a parameter type outside {PARAM_TYPES}")
-        entries[key] = Entry(value["text"], params)
-    return entries
-
-
-def _translation(path: Path, english: Mapping[str, Entry]) -> dict[str, str]:
-    templates = _flatten(tomllib.loads(path.read_text("utf-8")))
-    for key, template in templates.items():
-        if key not in english:
-            raise CatalogError(f"{path}: {key} is not an id of en.toml")
-        if not isinstance(template, str):
-            raise CatalogError(f"{path}: {key} must be a string")
-        if set(placeholders(template)) != set(english[key].params):
-            raise CatalogError(f"{path}: {key} must use {sorted(english[key].params)}")
-    return templates
 
 
 _ACCENTS = str.maketrans(
@@ -153,23 +106,37 @@ def _pattern(template: str, params: Mapping[str, str]) -> re.Pattern[str]:
     return re.compile("".join(regex) + r"\Z", re.DOTALL)
 
 
+def fallbacks(language: str) -> list[str]:
+    """Where a message or a noun of `language` is looked for, in order: the tag itself, its
+    primary language, English (`fr-CA`: fr-CA, fr, en)."""
+    chain = [language, language.split("-", 1)[0], ENGLISH]
+    return list(dict.fromkeys(chain))
+
+
 class Catalog:
     """One namespace's messages (a game's package name, or `common`), in every language found
-    beside its en.toml, plus the pseudo-locale."""
+    beside its messages.pot, plus the pseudo-locale, and the nouns its placeholders hold."""
 
     def __init__(
         self,
         namespace: str,
         english: Mapping[str, Entry],
-        translations: Mapping[str, Mapping[str, str]],
+        translations: Mapping[str, Translation],
+        nouns: Nouns = NO_NOUNS,
     ) -> None:
         self.namespace = namespace
         self.entries = {f"{namespace}.{key}": entry for key, entry in english.items()}
-        english_templates = {id_: e.template for id_, e in self.entries.items()}
-        self.templates: dict[str, dict[str, str]] = {ENGLISH: english_templates}
-        for language, templates in translations.items():
-            self.templates[language] = {f"{namespace}.{k}": t for k, t in templates.items()}
-        self.templates[PSEUDO] = {id_: pseudo(t) for id_, t in english_templates.items()}
+        self.nouns = nouns
+        # language -> id -> its forms (one, or one per plural category of the language)
+        self.forms: dict[str, dict[str, tuple[str, ...]]] = {
+            language: {f"{namespace}.{k}": forms for k, forms in t.forms.items()}
+            for language, t in translations.items()
+        }
+        self.forms[PSEUDO] = {
+            id_: tuple(pseudo(form) for form in e.forms()) for id_, e in self.entries.items()
+        }
+        self.plural = {language: t.plural for language, t in translations.items()}
+        self.plural[PSEUDO] = self.plural[ENGLISH] = ENGLISH_PLURAL
         # by key without the namespace: the id, the declared types, the English template and
         # the LIST placeholders (`say` and `english` run for every label of every answer)
         self._keys = {
@@ -182,26 +149,22 @@ class Catalog:
             for key, e in english.items()
         }
         # longest literal text first: "takes the {colour}" is tried before "takes {count} {colour}"
-        ordered = sorted(self.entries.items(), key=lambda item: -len(_literal(item[1].template)))
+        forms = [(id_, e, form) for id_, e in self.entries.items() for form in set(e.forms())]
+        forms.sort(key=lambda item: -len(_literal(item[2])))
         self._patterns = [
-            (
-                id_,
-                _pattern(e.template, e.params),
-                e.params,
-                list(dict.fromkeys(placeholders(e.template))),
-            )
-            for id_, e in ordered
+            (id_, _pattern(form, e.params), e.params, list(dict.fromkeys(placeholders(form))))
+            for id_, e, form in forms
         ]
+        self._within = {
+            (language, kind): _words_pattern(w for k, w in words if k == kind)
+            for language, words in nouns.translations.items()
+            for kind in nouns.english
+        }
 
     @classmethod
     def load(cls, namespace: str, directory: Path) -> Catalog:
-        english = _english(directory / "en.toml")
-        translations = {
-            path.stem: _translation(path, english)
-            for path in sorted(directory.glob("*.toml"))
-            if path.stem not in (ENGLISH, PSEUDO)
-        }
-        return cls(namespace, english, translations)
+        source = read_directory(directory)
+        return cls(namespace, source.entries, source.translations, source.nouns)
 
     def say(self, key: str, **values: Any) -> Message:
         """The message `key` (without the namespace) with its parameters, typed as declared."""
@@ -223,12 +186,52 @@ class Catalog:
         for name in lists:
             if type(values[name]) is not str:
                 values[name] = _typed("LIST", values[name])
+        entry = self.entries[f"{self.namespace}.{key}"]
+        if entry.plural is not None and ENGLISH_PLURAL(int(values[entry.plural_by or ""])):
+            template = entry.plural
         return template.format_map(values)
 
     def render(self, message: Message, language: str = ENGLISH) -> str:
-        templates = self.templates.get(language) or self.templates[ENGLISH]
-        template = templates.get(message.id) or self.templates[ENGLISH][message.id]
-        return template.format_map({p.name: p.value for p in message.params})
+        """The message in `language`, or in the first of its fallbacks that says it; its nouns
+        in the language of the words around them."""
+        entry = self.entries[message.id]
+        said, forms = ENGLISH, entry.forms()
+        for candidate in fallbacks(language):
+            found = self.forms.get(candidate, {}).get(message.id)
+            if found is not None:
+                said, forms = candidate, found
+                break
+        values = {p.name: p.value for p in message.params}
+        template = forms[0]
+        if len(forms) > 1:
+            index = self.plural[said](int(values[entry.plural_by or ""]))
+            template = forms[min(index, len(forms) - 1)]
+        if said != ENGLISH:
+            for p in message.params:
+                kind = entry.nouns.get(p.name)
+                if p.type == "LIST" and p.value in EMPTY_WORDS:
+                    values[p.name] = COMMON.word("empty", p.value, said)
+                elif kind is not None and p.type == "LIST":
+                    words = [self.word(kind, v, said) for v in p.value.split(", ")]
+                    values[p.name] = ", ".join(words)
+                elif kind is not None:
+                    values[p.name] = self.word(kind, p.value, said)
+        return template.format_map(values)
+
+    def word(self, kind: str, value: str, language: str) -> str:
+        """A value of a noun placeholder in `language` (or its fallbacks): its translation,
+        else the value with each noun of that kind it holds translated (`birch 2`)."""
+        for candidate in fallbacks(language):
+            words = self.nouns.translations.get(candidate)
+            if not words:
+                continue
+            whole = words.get((kind, value))
+            if whole is not None:
+                return whole
+            within = self._within.get((candidate, kind))
+            if within is not None and within.search(value):
+                return within.sub(partial(_noun, words, kind), value)
+        return value
 
     def parse(self, text: str, section: str = "") -> Message | None:
         """The message of `section` (e.g. `label.`) whose English text is `text`, if this
@@ -244,11 +247,29 @@ class Catalog:
         return None
 
     def languages(self) -> list[str]:
-        return list(self.templates)
+        return [ENGLISH, *self.forms, *self.nouns.translations]
+
+    def coverage(self, language: str) -> Coverage:
+        total = len(self.entries)
+        if language == ENGLISH:
+            return Coverage(total, total)
+        return Coverage(len(self.forms.get(language, {})), total)
+
+
+def _noun(words: Mapping[tuple[str, str], str], kind: str, found: re.Match[str]) -> str:
+    return words[(kind, found[0])]
 
 
 def _literal(template: str) -> str:
     return "".join(literal for literal, _, _, _ in string.Formatter().parse(template))
+
+
+def _words_pattern(words: Iterable[str]) -> re.Pattern[str] | None:
+    """Any of `words` standing as whole words, the longest first."""
+    ordered = sorted(words, key=len, reverse=True)
+    if not ordered:
+        return None
+    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, ordered)) + r")(?!\w)")
 
 
 class Texts:
@@ -272,6 +293,10 @@ class Texts:
             if message is not None:
                 return message
         return None
+
+    def coverage(self, language: str) -> dict[str, Coverage]:
+        """The share of each catalog's message ids `language` says itself, by namespace."""
+        return {ns: c.coverage(language) for ns, c in self.catalogs.items()}
 
     def negotiate(self, accept: str | None) -> str:
         """The language to answer in, from an Accept-Language value or a `language` argument:
@@ -303,6 +328,6 @@ class Texts:
         return ENGLISH
 
 
-# The shared catalog: engine refusals, generic reasons, the service's own history entries and
-# refusal codes (service/engine/messages/en.toml).
+# The shared catalog: engine refusals, generic reasons, the service's own history entries,
+# refusal codes and webhook summaries (service/engine/messages/messages.pot).
 COMMON = Catalog.load("common", Path(__file__).parent / "messages")

@@ -53,7 +53,7 @@ async def test_graphql_says_every_text_as_a_message_in_the_language_asked_for(ap
     game_id, tokens, game = await _game(api)
     token = tokens[game["toAct"][0]]
     english = (await _gql(api, GAME, {"id": game_id}, token, "en"))["data"]["game"]
-    pseudo = (await _gql(api, GAME, {"id": game_id}, token, "de, en-XA;q=0.5"))["data"]["game"]
+    pseudo = (await _gql(api, GAME, {"id": game_id}, token, "tlh, en-XA;q=0.5"))["data"]["game"]
     assert english["legalMoves"] and english["history"]
     for plain, said in zip(english["legalMoves"], pseudo["legalMoves"], strict=True):
         message = plain["labelMessage"]
@@ -297,3 +297,52 @@ async def test_rest_abandon_answers_in_the_language_asked_for(api: Api) -> None:
     assert ended.json()["game"] == seen.json()
     details = [m["text"] for e in seen.json()["scores"]["entries"] for m in e["detailMessages"]]
     assert details and all(is_pseudo(text) for text in details)
+
+
+LANGUAGES = """{ languages { tag name nativeName pseudo translated total coverage
+  catalogs { catalog game translated total coverage } } }"""
+
+
+async def test_the_languages_and_their_coverage_on_graphql_and_rest(api: Api) -> None:
+    """English, the pseudo-locale and French, each with the share of message ids it says
+    itself, overall and per catalog; both APIs say the same."""
+    answer = await api.http.post("/graphql", json={"query": LANGUAGES})
+    assert answer.status_code == 200 and "errors" not in answer.json(), answer.text
+    listed = answer.json()["data"]["languages"]
+    rest = await api.http.get("/v1/languages")
+    assert rest.status_code == 200 and rest.headers["cache-control"].startswith("public")
+    assert rest.json()["languages"] == listed
+    by_tag = {language["tag"]: language for language in listed}
+    assert {"en", "en-XA", "fr"} <= set(by_tag)
+    assert by_tag["fr"]["name"] == "French" and by_tag["fr"]["nativeName"] == "français"
+    assert by_tag["en-XA"]["pseudo"] and not by_tag["fr"]["pseudo"]
+    games = {"TREELINGS", "TREELINE", "TREETOPIA", "TREE_LINED_AVENUE"}
+    for language in listed:
+        catalogs = language["catalogs"]
+        assert catalogs[0]["catalog"] == "common" and catalogs[0]["game"] is None
+        assert {c["game"] for c in catalogs[1:]} == games
+        assert language["total"] == sum(c["total"] for c in catalogs) > 100
+        assert language["translated"] == sum(c["translated"] for c in catalogs)
+        assert language["coverage"] == round(language["translated"] / language["total"], 4)
+    assert by_tag["en"]["coverage"] == by_tag["fr"]["coverage"] == 1.0
+
+
+async def test_accept_language_falls_back_from_region_to_language_to_english(api: Api) -> None:
+    """fr-CA is said in French (no fr-CA catalog ships), an unknown language in English, and
+    the first language of the list the service has wins."""
+    game_id, tokens, game = await _game(api)
+    token = tokens[game["toAct"][0]]
+    query = "query($id: ID!) { game(id: $id) { legalMoves { label labelMessage { text } } } }"
+    said = {}
+    for accept in ["fr-CA", "fr", "tlh, fr;q=0.5", "de-AT", "en"]:
+        moves = (await _gql(api, query, {"id": game_id}, token, accept))["data"]["game"]
+        said[accept] = [m["labelMessage"]["text"] for m in moves["legalMoves"]]
+        english = [m["label"] for m in moves["legalMoves"]]
+    assert said["fr-CA"] == said["fr"] == said["tlh, fr;q=0.5"] != english
+    assert all(text.startswith(("prend", "plante")) for text in said["fr"]), said["fr"]
+    assert said["de-AT"] == said["en"] == english
+    rest = await api.http.get(
+        f"/v1/games/{game_id}/legal-moves",
+        headers={"authorization": f"Bearer {token}", "accept-language": "fr-CA"},
+    )
+    assert [m["labelMessage"]["text"] for m in rest.json()["legalMoves"]] == said["fr"]

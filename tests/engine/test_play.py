@@ -54,7 +54,7 @@ class CountView(Wire):
 
 
 _VALUE = {"value": "TEXT", "allowed": "LIST"}
-# The toy games' catalog (a real game's is its package's messages/en.toml)
+# The toy games' catalog (a real game's is its package's messages/messages.pot)
 TEXTS = Catalog(
     "race",
     {

@@ -74,7 +74,7 @@ def test_the_scaffold_writes_the_package_its_doc_and_its_tests(
         "service/games/scaffold_check/__init__.py",
         "service/games/scaffold_check/game.py",
         "service/games/scaffold_check/rules.py",
-        "service/games/scaffold_check/messages/en.toml",
+        "service/games/scaffold_check/messages/messages.pot",
         "docs/rules/scaffold_check.md",
         "tests/games/scaffold_check/__init__.py",
         "tests/games/scaffold_check/test_conformance.py",

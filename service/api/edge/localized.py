@@ -12,9 +12,19 @@ from functools import cache, lru_cache
 from typing import Any
 
 import msgspec
+from babel import Locale, UnknownLocaleError
 
-from service.engine import Game
-from service.engine.texts import COMMON, ENGLISH, Catalog, Message, Said, Texts
+from service.engine import Game, Wire
+from service.engine.texts import (
+    COMMON,
+    ENGLISH,
+    PSEUDO,
+    Catalog,
+    Message,
+    Said,
+    Texts,
+    pseudo,
+)
 from service.games import games
 from service.refusals import Refused
 
@@ -120,3 +130,76 @@ def code_message(public_code: str) -> Message:
     if f"{COMMON.namespace}.{key}" not in COMMON.entries:
         key = "refused.BAD_USER_INPUT"
     return COMMON.say(key)
+
+
+class CatalogCoverage(Wire, kw_only=True):
+    catalog: str  # the shared catalog, `common`, or a game's package name
+    game: str | None  # the catalog's game kind; None for the shared catalog
+    translated: int  # message ids the language says itself (the others fall back)
+    total: int
+    coverage: float  # translated / total
+
+
+class Language(Wire, kw_only=True):
+    tag: str  # as Accept-Language or `language` names it
+    name: str  # in English
+    native_name: str  # in the language itself
+    pseudo: bool  # the pseudo-locale, made from English (docs/translating.md)
+    translated: int
+    total: int
+    coverage: float
+    catalogs: list[CatalogCoverage]
+
+
+class Languages(Wire, kw_only=True):
+    languages: list[Language]
+
+
+def _share(translated: int, total: int) -> float:
+    return round(translated / total, 4) if total else 1.0
+
+
+def _names(tag: str) -> tuple[str, str]:
+    if tag == PSEUDO:
+        return "Pseudo-locale", pseudo("Pseudo-locale")
+    try:
+        locale = Locale.parse(tag, sep="-")
+    except (UnknownLocaleError, ValueError):
+        return tag, tag
+    return locale.get_display_name("en") or tag, locale.get_display_name() or tag
+
+
+@cache
+def languages() -> Languages:
+    """Each language the catalogs have, with the share of message ids it translates, overall
+    and per catalog (a game's or the shared one); English and the pseudo-locale say them all."""
+    every = texts()
+    kinds = {game.texts.namespace: game.kind for game in games().values()}
+    listed = []
+    for tag in every.languages:
+        by_catalog = [
+            CatalogCoverage(
+                catalog=namespace,
+                game=kinds.get(namespace),
+                translated=coverage.translated,
+                total=coverage.total,
+                coverage=_share(coverage.translated, coverage.total),
+            )
+            for namespace, coverage in every.coverage(tag).items()
+        ]
+        translated = sum(c.translated for c in by_catalog)
+        total = sum(c.total for c in by_catalog)
+        name, native = _names(tag)
+        listed.append(
+            Language(
+                tag=tag,
+                name=name,
+                native_name=native,
+                pseudo=tag == PSEUDO,
+                translated=translated,
+                total=total,
+                coverage=_share(translated, total),
+                catalogs=by_catalog,
+            )
+        )
+    return Languages(languages=listed)

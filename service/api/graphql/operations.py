@@ -22,6 +22,7 @@ from strawberry.types import Info
 from service.api.edge.localized import refusal_message
 from service.api.graphql import struct_types
 from service.api.graphql.errors import REJECT_CODES, api_error, public_code
+from service.api.graphql.languages import LanguageQueries
 from service.api.graphql.players import PlayerMutations, PlayerQueries
 from service.api.graphql.ratings import RatingMutations, RatingQueries
 from service.api.graphql.records import RecordQueries
@@ -71,7 +72,7 @@ else:
 
 
 @strawberry.type
-class Query(WebhookQueries, RecordQueries, RatingQueries, PlayerQueries):
+class Query(WebhookQueries, RecordQueries, RatingQueries, PlayerQueries, LanguageQueries):
     @strawberry.field(description="The games this server hosts.")
     def catalog(self) -> list[GameInfo]:
         return [

@@ -35,8 +35,9 @@ class MessageParam:
 
 
 LANGUAGE = (
-    "A language tag (e.g. `en`, `en-XA`, the pseudo-locale); without it the request's "
-    "Accept-Language; English when neither is a language of the catalogs."
+    "A language tag (e.g. `fr`, `fr-CA`, `en-XA`, the pseudo-locale; `languages` lists them); "
+    "without it the request's Accept-Language; English when neither is a language of the "
+    "catalogs. A message the language lacks is said in its primary language, then English."
 )
 
 

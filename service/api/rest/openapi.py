@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from service.api.rest import components, moves, players, takebacks, webhook_openapi
+from service.api.rest import components, languages, moves, players, takebacks, webhook_openapi
 from service.api.rest import games as game_routes
 from service.api.rest.components import named
 from service.api.rest.operation import RestRoute
@@ -78,6 +78,7 @@ def _schemas() -> dict[str, Any]:
         **webhook_openapi.schemas(),
         **game_components,
         **_record_components(),
+        **languages.schemas(),
     }
 
 

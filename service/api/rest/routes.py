@@ -24,6 +24,7 @@ from service.api.rest import (
     events,
     games,
     history,
+    languages,
     moves,
     players,
     ratings,
@@ -58,6 +59,7 @@ GAME_ROUTES: tuple[RestRoute, ...] = (
     records.EXPORT,
     records.VERIFY,
     records.KEYS,
+    languages.LANGUAGES,
     *players.ROUTES,
     *ratings.ROUTES,
 )

@@ -1,5 +1,6 @@
-"""The treetopia catalog of messages (messages/en.toml and its translations, docs/translating.md):
-its labels, refusal reasons and score details, read and checked once at import."""
+"""The treetopia catalog of messages (messages/messages.pot, its
+translations and its nouns, docs/translating.md): its labels, refusal reasons and score details,
+read and checked once at import."""
 
 from pathlib import Path
 
