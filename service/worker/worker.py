@@ -15,6 +15,7 @@ from service.worker.clocks import Clocks
 from service.worker.containment import Containment
 from service.worker.heartbeat import Heartbeat
 from service.worker.jobs import Due, Jobs
+from service.worker.lobby import Matchmaker
 from service.worker.shared import Shared
 from service.worker.sweep import Listener, Sweep
 
@@ -43,6 +44,7 @@ class Worker:
         self.sweep = Sweep(self.queue, self.due, shared)
         self.listener = Listener(self.store.redis, self.tenants, self.due, self.webhooks, shared)
         self.clocks = Clocks(self.store, self.tenants, shared)
+        self.matchmaker = Matchmaker(self.store, self.tenants, shared, name)
         self.archiver = Archiver(self.store, shared) if settings.database_url else None
 
     def stop(self) -> None:
@@ -62,6 +64,7 @@ class Worker:
             asyncio.create_task(self.listener.run()),
             asyncio.create_task(self.sweep.run()),
             asyncio.create_task(self.clocks.run()),
+            asyncio.create_task(self.matchmaker.run()),
             asyncio.create_task(self.webhooks.run(self.stopping)),
             *([asyncio.create_task(self.archiver.run())] if self.archiver else []),
         ]

@@ -23,6 +23,7 @@ from service.api.edge.localized import refusal_message
 from service.api.graphql import struct_types
 from service.api.graphql.errors import REJECT_CODES, api_error, public_code
 from service.api.graphql.languages import LanguageQueries
+from service.api.graphql.lobby import LobbyMutations, LobbyQueries, LobbySubscriptions
 from service.api.graphql.players import PlayerMutations, PlayerQueries
 from service.api.graphql.ratings import RatingMutations, RatingQueries
 from service.api.graphql.records import RecordQueries
@@ -72,7 +73,7 @@ else:
 
 
 @strawberry.type
-class Query(WebhookQueries, RecordQueries, RatingQueries, PlayerQueries, LanguageQueries):
+class Query(WebhookQueries, RecordQueries, RatingQueries, PlayerQueries, LobbyQueries, LanguageQueries):
     @strawberry.field(description="The games this server hosts.")
     def catalog(self) -> list[GameInfo]:
         return [
@@ -262,7 +263,7 @@ def _defaults(options_type: type[Any]) -> dict[str, Any]:
 
 
 @strawberry.type
-class Mutation(WebhookMutations, RatingMutations, PlayerMutations):
+class Mutation(WebhookMutations, RatingMutations, PlayerMutations, LobbyMutations):
     @strawberry.mutation(name="createGame")
     async def create_game(self, info: Info[Any, Any], input: CreateGameInput) -> CreateGamePayload:
         try:
@@ -445,7 +446,7 @@ def _options(input: CreateGameInput) -> object:
 
 
 @strawberry.type
-class Subscription:
+class Subscription(LobbySubscriptions):
     @strawberry.subscription(
         name="gameEvents",
         description="The game's current version (or every version after `afterVersion`), then "

@@ -25,6 +25,7 @@ from service.api.rest import (
     games,
     history,
     languages,
+    lobby,
     moves,
     players,
     ratings,
@@ -62,6 +63,7 @@ GAME_ROUTES: tuple[RestRoute, ...] = (
     languages.LANGUAGES,
     *players.ROUTES,
     *ratings.ROUTES,
+    *lobby.ROUTES,
 )
 WEBHOOK_ROUTES: tuple[RestRoute, ...] = (
     webhooks.LIST,
@@ -77,7 +79,7 @@ WEBHOOK_ROUTES: tuple[RestRoute, ...] = (
     webhook_events.TEST,
     webhook_events.FEED,
 )
-ROUTES = (*GAME_ROUTES, events.EVENTS, *WEBHOOK_ROUTES)
+ROUTES = (*GAME_ROUTES, events.EVENTS, lobby.EVENTS, *WEBHOOK_ROUTES)
 
 
 def mounted(route: RestRoute, handed: Any) -> Route:
@@ -103,5 +105,6 @@ def routes(
     return [
         *(mounted(route, rest) for route in GAME_ROUTES),
         mounted(events.EVENTS, events.EventsRoute(rest, streams)),
+        mounted(lobby.EVENTS, events.EventsRoute(rest, streams)),
         *(mounted(route, hooks) for route in WEBHOOK_ROUTES),
     ]

@@ -34,6 +34,8 @@ log = logging.getLogger("service.lobby")
 
 NEAR = 64  # candidates read on each side of a seeker's rating per attempt
 SWEEP_STRETCH = 128  # seekers one sweep script heads at most (each stretch is one script)
+# seekers of one pool a pass heads, oldest first: younger ones try on enter and in later passes
+SWEEP_SEEKERS = 1024
 LONGEST_WAIT_SECONDS = 3600.0  # a seek that waited this long lapses (the player enters again)
 RECLAIM_SECONDS = 10.0  # a match its maker left unsettled this long is a worker's to finish
 CLAIMED_AT_ONCE = 16
@@ -178,7 +180,7 @@ class Lobby:
         made_count = 0
         for pool in await self.rooms.pools(tenant):
             first = 0
-            while first >= 0:
+            while 0 <= first < SWEEP_SEEKERS:
                 first, made = await self.rooms.sweep(
                     tenant, pool, self._now_ms(), self.window, NEAR, first, SWEEP_STRETCH,
                     secrets.token_hex(16), self.consumer, int(LONGEST_WAIT_SECONDS * 1000),

@@ -1,0 +1,163 @@
+"""Matchmaking over GraphQL (docs/api.md, "Matchmaking"): `enterMatchmaking`,
+`leaveMatchmaking`, `matchmaking` and the `playerEvents` subscription, beside the REST mirror's
+`/v1/matchmaking` and `GET /v1/players/{playerId}/events`. Each acts for one player of the
+caller's tenant (X-API-Key) through the core's `(tenant, player id)` operations
+(service/core/lobby)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncGenerator
+from datetime import UTC, datetime
+from enum import Enum
+from typing import Any, cast
+
+import strawberry
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from service.api.graphql.errors import api_error
+from service.api.graphql.types import GameKind, context_service, context_tenant
+from service.core.lobby import Lobby, Status, lobby_for, matchmaking_tenant, seek
+from service.refusals import Refused
+
+
+@strawberry.enum(description="Where a player is in matchmaking.")
+class MatchmakingState(Enum):
+    NONE = "NONE"
+    WAITING = "WAITING"
+    MATCHING = "MATCHING"
+    MATCHED = "MATCHED"
+
+
+@strawberry.type(
+    description="A player's matchmaking: NONE (not waiting), WAITING (since when, in which "
+    "pool, with which rating window now), MATCHING (a match was made, its game is being "
+    "created) or MATCHED (the game, the player's seat and its token; kept a day)."
+)
+class MatchmakingStatus:
+    player_id: str = strawberry.field(name="playerId")
+    state: MatchmakingState
+    kind: GameKind | None = None
+    players: int | None = None
+    options: JSON | None = None
+    rating: float | None = None
+    waiting_since: datetime | None = strawberry.field(name="waitingSince", default=None)
+    window: float | None = strawberry.field(
+        default=None,
+        description="The rating window now: the seeker fits players whose rating is this "
+        "close and whose own window reaches back (it widens with waiting).",
+    )
+    game_id: strawberry.ID | None = strawberry.field(name="gameId", default=None)
+    seat: int | None = None
+    seat_token: str | None = strawberry.field(
+        name="seatToken",
+        default=None,
+        description="The player's seat token in the matched game: hand it to that player only.",
+    )
+
+
+@strawberry.input
+class MatchmakingInput:
+    kind: GameKind
+    players: int = strawberry.field(description="The seats of the game to be matched into.")
+    player_id: str = strawberry.field(name="playerId", description="The tenant's own player id.")
+    options: JSON | None = strawberry.field(
+        default=None, description="The game's create options; the same options, one pool."
+    )
+    rating: float | None = strawberry.field(
+        default=None, description="The player's rating for the window (default 25, neutral)."
+    )
+
+
+def status_of(status: Status) -> MatchmakingStatus:
+    since = status.waiting_since
+    return MatchmakingStatus(
+        player_id=status.player_id,
+        state=MatchmakingState(status.state),
+        kind=None if status.kind is None else GameKind(status.kind),
+        players=status.players,
+        options=cast(JSON, status.options),
+        rating=status.rating,
+        waiting_since=None if since is None else datetime.fromtimestamp(since, UTC),
+        window=status.window,
+        game_id=None if status.game_id is None else strawberry.ID(status.game_id),
+        seat=status.seat,
+        seat_token=status.seat_token,
+    )
+
+
+def _lobby(info: Info[Any, Any]) -> tuple[Lobby, str]:
+    tenant = matchmaking_tenant(context_tenant(info))
+    return lobby_for(context_service(info).store), tenant
+
+
+@strawberry.type
+class LobbyQueries:
+    @strawberry.field(description="A player's matchmaking now (the tenant's key, X-API-Key).")
+    async def matchmaking(self, info: Info[Any, Any], player_id: str) -> MatchmakingStatus:
+        try:
+            lobby, tenant = _lobby(info)
+            return status_of(await lobby.status(tenant, player_id))
+        except Refused as refused:
+            raise api_error(refused) from None
+
+
+@strawberry.type
+class LobbyMutations:
+    @strawberry.mutation(
+        name="enterMatchmaking",
+        description="The player waits for a game of `kind` with `players` seats and these "
+        "options, matched by rating (first in, first matched) with players whose windows fit; "
+        "MATCHED at once when a group fits now. Entering the same pool again is the same seek "
+        "(its place kept); another one while waiting: ALREADY_QUEUED (leave it first). "
+        "Entering after a match starts a new seek.",
+    )
+    async def enter_matchmaking(
+        self, info: Info[Any, Any], input: MatchmakingInput
+    ) -> MatchmakingStatus:
+        try:
+            lobby, tenant = _lobby(info)
+            asked = seek(
+                input.kind.value, input.players, input.options, input.player_id, input.rating
+            )
+            return status_of(await lobby.enter(tenant, asked))
+        except Refused as refused:
+            raise api_error(refused) from None
+
+    @strawberry.mutation(
+        name="leaveMatchmaking",
+        description="The player's seek is withdrawn; NOT_QUEUED when it waits in no pool "
+        "(a match made is not undone).",
+    )
+    async def leave_matchmaking(self, info: Info[Any, Any], player_id: str) -> MatchmakingStatus:
+        try:
+            lobby, tenant = _lobby(info)
+            return status_of(await lobby.leave(tenant, player_id))
+        except Refused as refused:
+            raise api_error(refused) from None
+
+
+@strawberry.type
+class LobbySubscriptions:
+    @strawberry.subscription(
+        name="playerEvents",
+        description="A player's matchmaking now, then each match made for it (MATCHED, with "
+        "its seat token), on any replica (the tenant's key, X-API-Key, on the upgrade request).",
+    )
+    async def player_events(
+        self, info: Info[Any, Any], player_id: str
+    ) -> AsyncGenerator[MatchmakingStatus, None]:
+        drop = info.context.get("drop_slow_consumer", _ignore)
+        try:
+            lobby, tenant = _lobby(info)
+            statuses = lobby.follow(tenant, player_id, drop)
+            async with contextlib.aclosing(statuses):
+                async for status in statuses:
+                    yield status_of(status)
+        except Refused as refused:
+            raise api_error(refused) from None
+
+
+def _ignore() -> None:
+    pass

@@ -1,0 +1,260 @@
+"""Matchmaking over REST (docs/api.md, "Matchmaking"), as GraphQL's `enterMatchmaking`,
+`leaveMatchmaking`, `matchmaking` and `playerEvents`: `POST /v1/matchmaking`,
+`DELETE /v1/matchmaking?playerId=`, `GET /v1/matchmaking/{playerId}` and the server-sent events
+of `GET /v1/players/{playerId}/events`. Each acts for one player of the caller's tenant
+(X-API-Key) through the core's `(tenant, player id)` operations (service/core/lobby)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+from service.api.edge.guard import STREAMING, client_address
+from service.api.edge.problems import Problem, problem_response
+from service.api.rest.events import EventsRoute, Streams
+from service.api.rest.http import Rest, json_response, read_body
+from service.api.rest.operation import (
+    TENANT,
+    Operation,
+    RestRoute,
+    Schema,
+    body,
+    ok,
+    problems,
+    struct_schema,
+)
+from service.core.lobby import Lobby, Status, lobby_for, matchmaking_tenant, seek
+from service.games import games
+
+KEEPALIVE_SECONDS = 15.0
+SEND_TIMEOUT_SECONDS = 10.0
+PRIVATE = {"cache-control": "no-store"}
+
+
+class SeekBody(msgspec.Struct, rename="camel", forbid_unknown_fields=True):
+    kind: str
+    players: int
+    player_id: str
+    options: dict[str, Any] | None = None
+    rating: float | None = None
+
+
+def _lobby(rest: Rest, request: Request) -> tuple[Lobby, str]:
+    return lobby_for(rest.service.store), matchmaking_tenant(rest.tenant_of(request))
+
+
+def _status(status: Status) -> Response:
+    return json_response(msgspec.to_builtins(status), headers=PRIVATE)
+
+
+async def enter(rest: Rest, request: Request) -> Response:
+    lobby, tenant = _lobby(rest, request)
+    asked: SeekBody = await read_body(request, SeekBody, rest.max_depth)
+    found = seek(asked.kind, asked.players, asked.options, asked.player_id, asked.rating)
+    return _status(await lobby.enter(tenant, found))
+
+
+def _player_param(request: Request) -> str:
+    unknown = set(request.query_params.keys()) - {"playerId"}
+    if unknown or "playerId" not in request.query_params:
+        raise Problem("BAD_REQUEST", "name the player: DELETE /v1/matchmaking?playerId=<id>")
+    return request.query_params["playerId"]
+
+
+async def leave(rest: Rest, request: Request) -> Response:
+    lobby, tenant = _lobby(rest, request)
+    return _status(await lobby.leave(tenant, _player_param(request)))
+
+
+async def status(rest: Rest, request: Request) -> Response:
+    lobby, tenant = _lobby(rest, request)
+    return _status(await lobby.status(tenant, request.path_params["player_id"]))
+
+
+async def player_events(handed: EventsRoute, request: Request) -> Response:
+    lobby, tenant = _lobby(handed.rest, request)
+    player_id = request.path_params["player_id"]
+    await lobby.status(tenant, player_id)  # the refusals before the stream starts
+    return PlayerStream(lobby, handed.streams, tenant, player_id)
+
+
+class PlayerStream(Response):
+    """One player's statuses as server-sent events: `event: status`, the status as
+    `GET /v1/matchmaking/{playerId}` answers it; now, then each match made for the player."""
+
+    media_type = "text/event-stream"
+
+    def __init__(self, lobby: Lobby, streams: Streams, tenant: str, player_id: str) -> None:
+        self.status_code, self.background = 200, None
+        self.init_headers({"cache-control": "no-store", "x-accel-buffering": "no"})
+        self.lobby, self.streams, self.tenant, self.player_id = lobby, streams, tenant, player_id
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        streams, address = self.streams, client_address(scope)
+        if streams.closed or not streams.occupancy.take(address):
+            code = "UNAVAILABLE" if streams.closed else "TOO_MANY_SUBSCRIPTIONS"
+            refused = Problem(code, "no event stream now: the server is stopping or busy")
+            await problem_response(refused)(scope, receive, send)
+            return
+        stop: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        streams.stops.add(stop)
+        try:
+            scope[STREAMING] = True
+            await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+            writer = asyncio.ensure_future(self._write(send, stop))
+            gone = asyncio.ensure_future(_disconnected(receive))
+            try:
+                await asyncio.wait((writer, gone, stop), return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for task in (writer, gone):
+                    task.cancel()
+                await asyncio.wait((writer, gone))
+            with contextlib.suppress(TimeoutError, OSError):
+                async with asyncio.timeout(1.0):
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            streams.stops.discard(stop)
+            streams.occupancy.give(address)
+
+    async def _write(self, send: Send, stop: asyncio.Future[None]) -> None:
+        def drop() -> None:
+            if not stop.done():
+                stop.set_result(None)
+
+        statuses = self.lobby.follow(self.tenant, self.player_id, drop)
+        await _send(send, b"retry: 2000\n\n")
+        async with contextlib.aclosing(statuses):
+            pending: asyncio.Future[Status] | None = None
+            try:
+                while True:
+                    pending = pending or asyncio.ensure_future(anext(statuses))
+                    done, _ = await asyncio.wait((pending,), timeout=KEEPALIVE_SECONDS)
+                    if not done:
+                        await _send(send, b": keepalive\n\n")
+                        continue
+                    data = msgspec.json.encode(msgspec.to_builtins(pending.result()))
+                    pending = None
+                    await _send(send, b"event: status\ndata: " + data + b"\n\n")
+            finally:
+                if pending is not None:
+                    pending.cancel()
+                    await asyncio.wait((pending,))
+
+
+async def _send(send: Send, chunk: bytes) -> None:
+    async with asyncio.timeout(SEND_TIMEOUT_SECONDS):
+        await send({"type": "http.response.body", "body": chunk, "more_body": True})
+
+
+async def _disconnected(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+STATUS: Schema = {
+    "type": "object",
+    "description": "A player's matchmaking: NONE, WAITING (since when, the pool, the rating "
+    "window now), MATCHING (a match was made, its game is being created) or MATCHED (the "
+    "game, the player's seat and its seat token, kept a day).",
+    "properties": {
+        "playerId": {"type": "string"},
+        "state": {"enum": ["NONE", "WAITING", "MATCHING", "MATCHED"]},
+        "kind": {"type": ["string", "null"]},
+        "players": {"type": ["integer", "null"]},
+        "options": {"type": ["object", "null"]},
+        "rating": {"type": ["number", "null"]},
+        "waitingSince": {"type": ["number", "null"], "description": "Epoch seconds."},
+        "window": {"type": ["number", "null"]},
+        "gameId": {"type": ["string", "null"]},
+        "seat": {"type": ["integer", "null"]},
+        "seatToken": {"type": ["string", "null"]},
+    },
+    "required": ["playerId", "state"],
+}
+PLAYER_ID: Schema = {
+    "name": "playerId",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 128},
+}
+
+
+def _seek_schema() -> Schema:
+    schema = struct_schema(SeekBody)
+    schema["properties"]["kind"] = {"enum": sorted(games())}
+    return schema
+
+
+ENTER = RestRoute(
+    "/v1/matchmaking",
+    "POST",
+    enter,
+    Operation(
+        "enterMatchmaking",
+        "The tenant's (X-API-Key) player waits for a game of `kind` with `players` seats and "
+        "these options, matched by rating with players whose windows fit, first in first "
+        "matched; MATCHED at once when a group fits now. The same pool again: the same seek; "
+        "another pool while waiting: 409 ALREADY_QUEUED.",
+        TENANT,
+        {
+            **ok(STATUS, "the player's matchmaking now"),
+            **problems("UNAUTHORIZED", "BAD_USER_INPUT", "ALREADY_QUEUED"),
+        },
+        request_body=body(_seek_schema()),
+    ),
+)
+LEAVE = RestRoute(
+    "/v1/matchmaking",
+    "DELETE",
+    leave,
+    Operation(
+        "leaveMatchmaking",
+        "The player's seek is withdrawn; 409 NOT_QUEUED when it waits in no pool.",
+        TENANT,
+        {
+            **ok(STATUS, "the player's matchmaking now (NONE)"),
+            **problems("UNAUTHORIZED", "BAD_USER_INPUT", "NOT_QUEUED"),
+        },
+        parameters=[{**PLAYER_ID, "in": "query"}],
+    ),
+)
+STATUS_ROUTE = RestRoute(
+    "/v1/matchmaking/{player_id}",
+    "GET",
+    status,
+    Operation(
+        "getMatchmaking",
+        "A player's matchmaking now: waiting since, the window now, or the matched game.",
+        TENANT,
+        {**ok(STATUS, "the player's matchmaking"), **problems("UNAUTHORIZED", "BAD_USER_INPUT")},
+        parameters=[PLAYER_ID],
+    ),
+)
+ROUTES = (ENTER, LEAVE, STATUS_ROUTE)
+
+EVENTS = RestRoute(
+    "/v1/players/{player_id}/events",
+    "GET",
+    player_events,
+    Operation(
+        "getPlayerEvents",
+        "A player's matchmaking as server-sent events (text/event-stream): `event: status` "
+        "with the status now, then one for each match made for the player (MATCHED, with its "
+        "seat token), from any replica. Counts against the live subscriptions per address.",
+        TENANT,
+        {
+            "200": {
+                "description": "the events",
+                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            },
+            **problems("UNAUTHORIZED", "BAD_USER_INPUT", "TOO_MANY_SUBSCRIPTIONS"),
+        },
+        parameters=[PLAYER_ID],
+    ),
+)
