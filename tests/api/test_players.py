@@ -224,6 +224,7 @@ async def test_leaving_before_the_start_opens_the_seat_again(http: httpx.AsyncCl
     gina, hank = await token_for(http, "gina"), await token_for(http, "hank")
     assert data(await gql(http, JOIN, {"id": game_id}, token=gina))["joinGame"]["seat"] == 1
     data(await gql(http, LEAVE, {"id": game_id}, token=gina))
+    assert data(await gql(http, MINE, token=gina))["myGames"]["edges"] == []
     lobby = data(await gql(http, LOBBY, {"id": game_id}, key=ACME))["lobby"]
     assert [s["seat"] for s in lobby["openSeats"]] == [1, 2]
     assert refusal(await gql(http, LEAVE, {"id": game_id}, token=gina))[0] == "FORBIDDEN"
@@ -419,3 +420,22 @@ async def test_open_seats_fill_with_bots_after_the_tenants_wait(http: httpx.Asyn
     assert lobby["started"] and lobby["openSeats"] == []
     late = await token_for(http, "quinn")
     assert refusal(await gql(http, JOIN, {"id": game_id}, token=late))[0] == "GAME_FULL"
+
+
+async def test_hostile_inputs_are_typed_refusals(http: httpx.AsyncClient) -> None:
+    """Bad ids, lifetimes and codes: BAD_USER_INPUT or NOT_FOUND, never a 500."""
+    for variables in [{"player": "x" * 129}, {"player": ""}, {"player": "p", "ttl": 10}]:
+        body = await gql(http, ISSUE, variables, key=ACME)
+        assert refusal(body)[0] == "BAD_USER_INPUT", variables
+    ruth = await token_for(http, "ruth")
+    for variables, code in [
+        ({}, "BAD_USER_INPUT"),
+        ({"code": "ABC"}, "BAD_USER_INPUT"),
+        ({"code": "ÄBCDEF"}, "BAD_USER_INPUT"),
+        ({"code": "A" * 10_000}, "BAD_USER_INPUT"),
+        ({"code": "22222Z"}, "NOT_FOUND"),
+        ({"id": "no-such-game"}, "NOT_FOUND"),
+    ]:
+        assert refusal(await gql(http, JOIN, variables, token=ruth))[0] == code, variables
+    for seat_token in ["0.abc", "eyJhbGciOiJIUzI1NiJ9.e30." + "A" * 5000]:
+        assert refusal(await gql(http, MINE, token=seat_token))[0] == "UNAUTHORIZED"

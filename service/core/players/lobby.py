@@ -141,6 +141,14 @@ async def seat_change(
     extra = _clock_set(game_id, before)
     if extra:  # the fill time's entry goes once the game no longer waits
         keys_, flags = [*keys_, *extra], flags + ("c" if record.deadline is not None else "x")
+    gone = {p for p in before.player_ids if p is not None} - set(record.player_ids)
+    for player_id in sorted(gone):  # a player who left, or a reservation bots took over
+        lane_number = lane_of(game_id)
+        keys_ += [
+            store_indexes.player_key(lane_number, record.tenant, player_id),
+            store_indexes.acting_key(lane_number, record.tenant, player_id),
+        ]
+        flags += "--"
     events = webhook_events(game_id, before, record, [])
     lane = [job_key(lane_of(game_id), record.tenant)]
     bot = seating.bot_to_act(record, game) if not seating.waiting(record) else None
