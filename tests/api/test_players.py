@@ -21,6 +21,7 @@ from service.app import create_app
 from service.core.players.tokens import AUDIENCE
 from service.settings import Settings
 from tests.conftest import client_for
+from tests.support.processes import service_processes
 from tests.support.waiting import until
 
 ACME, GLOBEX = "acme-secret", "globex-secret"
@@ -439,3 +440,35 @@ async def test_hostile_inputs_are_typed_refusals(http: httpx.AsyncClient) -> Non
         assert refusal(await gql(http, JOIN, variables, token=ruth))[0] == code, variables
     for seat_token in ["0.abc", "eyJhbGciOiJIUzI1NiJ9.e30." + "A" * 5000]:
         assert refusal(await gql(http, MINE, token=seat_token))[0] == "UNAUTHORIZED"
+
+
+@pytest.mark.slow
+async def test_players_racing_for_last_seats_on_two_service_processes(redis_url: str) -> None:
+    """The race on two real replicas (processes): per game, one player per replica for the
+    last seat, all at once; every game gets exactly one of them, the other GAME_FULL."""
+    env = {
+        "RULES_API_KEYS": f"acme:{ACME}",
+        "RULES_PLAYER_TOKEN_SECRET": SETTINGS.player_token_secret,
+        "RULES_RATE_LIMIT_PER_ADDRESS": "0",
+    }
+    with service_processes(redis_url, 2, env) as bases:
+        clients = [httpx.AsyncClient(base_url=base, timeout=60) for base in bases]
+        try:
+            games = [await open_game(clients[0], [{"seat": 1}]) for _ in range(10)]
+            racers = [
+                [await token_for(clients[0], f"x{g}-{i}") for i in range(2)] for g in range(10)
+            ]
+            answers = await asyncio.gather(
+                *(
+                    gql(clients[i], JOIN, {"code": game["joinCode"]}, token=racers[g][i])
+                    for g, game in enumerate(games)
+                    for i in range(2)
+                )
+            )
+        finally:
+            for client in clients:
+                await client.aclose()
+    for g in range(10):
+        pair = answers[2 * g : 2 * g + 2]
+        assert sorted("errors" in a for a in pair) == [False, True], pair
+        assert [refusal(a)[0] for a in pair if "errors" in a] == ["GAME_FULL"]
