@@ -137,14 +137,16 @@ class Catalog:
         }
         self.plural = {language: t.plural for language, t in translations.items()}
         self.plural[PSEUDO] = self.plural[ENGLISH] = ENGLISH_PLURAL
-        # by key without the namespace: the id, the declared types, the English template and
-        # the LIST placeholders (`say` and `english` run for every label of every answer)
+        # by key without the namespace: the id, the declared types, the English template, the
+        # LIST placeholders and the entry (`say` and `english` run for every label of every
+        # answer)
         self._keys = {
             key: (
                 f"{namespace}.{key}",
                 e.params,
                 e.template,
                 [n for n, t in e.params.items() if t == "LIST"],
+                e,
             )
             for key, e in english.items()
         }
@@ -168,7 +170,7 @@ class Catalog:
 
     def say(self, key: str, **values: Any) -> Message:
         """The message `key` (without the namespace) with its parameters, typed as declared."""
-        id_, declared, _, _ = self._keys[key]
+        id_, declared, _, _, _ = self._keys[key]
         params = [
             Param(n, declared[n], v if type(v) is str else _typed(declared[n], v))
             for n, v in values.items()
@@ -182,11 +184,10 @@ class Catalog:
 
     def text(self, key: str, values: dict[str, Any]) -> str:
         """`english` of a key and values as a game's label function gives them (`Said`)."""
-        _, _, template, lists = self._keys[key]
+        _, _, template, lists, entry = self._keys[key]
         for name in lists:
             if type(values[name]) is not str:
                 values[name] = _typed("LIST", values[name])
-        entry = self.entries[f"{self.namespace}.{key}"]
         if entry.plural is not None and ENGLISH_PLURAL(int(values[entry.plural_by or ""])):
             template = entry.plural
         return template.format_map(values)
