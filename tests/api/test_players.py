@@ -255,11 +255,12 @@ async def test_a_player_token_sees_only_its_own_seat(http: httpx.AsyncClient) ->
 async def test_a_player_token_is_no_tenant(http: httpx.AsyncClient) -> None:
     created = await open_game(http, [{"seat": 1}])
     jack = await token_for(http, "jack")
-    for document, variables in [
+    tenant_only: list[tuple[str, dict[str, Any]]] = [
         (CREATE, {"input": {"kind": "TREELINGS", "players": 2}}),
         (ISSUE, {"player": "jack"}),
         ("query { games { edges { cursor } } }", {}),
-    ]:
+    ]
+    for document, variables in tenant_only:
         assert refusal(await gql(http, document, variables, token=jack))[0] == "UNAUTHORIZED"
     abandon = "mutation A($id: ID!) { abandonGame(gameId: $id) { ... on MoveRejected { code } } }"
     refused = data(await gql(http, abandon, {"id": created["game"]["id"]}, token=jack))
@@ -282,7 +283,7 @@ async def test_a_player_token_is_no_tenant(http: httpx.AsyncClient) -> None:
         (lambda: offline("lee", issuer="globex"), "FORBIDDEN", "issuer"),
         (lambda: offline("lee", lifetime=3 * 24 * 3600), "UNAUTHORIZED", "at most"),
         (lambda: offline("lee", kid="rules", key="guessed-" * 6), "UNAUTHORIZED", "signature"),
-        (lambda: jwt.encode({"sub": "lee"}, None, algorithm="none"), "UNAUTHORIZED", "key id"),
+        (lambda: jwt.encode({"sub": "lee"}, "", algorithm="none"), "UNAUTHORIZED", "key id"),
         (lambda: "eyJ.garbage.here", "UNAUTHORIZED", "header"),
     ],
     ids=["expired", "forged", "unknown-kid", "wrong-tenant", "too-long", "server-kid", "alg-none",
@@ -389,13 +390,14 @@ async def test_rest_mirrors_tokens_codes_joins_and_the_players_games(
 
 
 async def test_bad_create_options_for_open_seats_are_typed(http: httpx.AsyncClient) -> None:
-    for open_seats, more in [
+    cases: list[tuple[list[dict[str, int]], dict[str, Any]]] = [
         ([{"seat": 5}], {}),
         ([{"seat": 1}, {"seat": 1}], {}),
         ([{"seat": 1}], {"bots": [{"seat": 1, "strategy": "RANDOM"}]}),
         ([{"seat": 1}], {"fillWithBotsAfterSeconds": 0}),
         ([], {"fillWithBotsAfterSeconds": 10}),
-    ]:
+    ]
+    for open_seats, more in cases:
         body = await gql(
             http,
             CREATE,
@@ -425,7 +427,12 @@ async def test_open_seats_fill_with_bots_after_the_tenants_wait(http: httpx.Asyn
 
 async def test_hostile_inputs_are_typed_refusals(http: httpx.AsyncClient) -> None:
     """Bad ids, lifetimes and codes: BAD_USER_INPUT or NOT_FOUND, never a 500."""
-    for variables in [{"player": "x" * 129}, {"player": ""}, {"player": "p", "ttl": 10}]:
+    issues: list[dict[str, Any]] = [
+        {"player": "x" * 129},
+        {"player": ""},
+        {"player": "p", "ttl": 10},
+    ]
+    for variables in issues:
         body = await gql(http, ISSUE, variables, key=ACME)
         assert refusal(body)[0] == "BAD_USER_INPUT", variables
     ruth = await token_for(http, "ruth")
