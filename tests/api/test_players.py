@@ -479,3 +479,16 @@ async def test_players_racing_for_last_seats_on_two_service_processes(redis_url:
         pair = answers[2 * g : 2 * g + 2]
         assert sorted("errors" in a for a in pair) == [False, True], pair
         assert [refusal(a)[0] for a in pair if "errors" in a] == ["GAME_FULL"]
+
+
+async def test_a_game_nobody_joined_is_not_left_to_bots_alone(http: httpx.AsyncClient) -> None:
+    """createGame's rule holds at the fill time too: at least one seat stays human."""
+    created = await open_game(http, [{"seat": 0}, {"seat": 1}], fillWithBotsAfterSeconds=1)
+    game_id, since = created["game"]["id"], time.time()
+    await until(lambda: time.time() > since + 1.2, "the fill time to pass", 30)
+    seats = data(await gql(http, SEATS, {"id": game_id}, key=ACME))["game"]["seats"]
+    assert [seat["bot"] for seat in seats] == [None, None]
+    lobby = data(await gql(http, LOBBY, {"id": game_id}, key=ACME))["lobby"]
+    assert not lobby["started"] and len(lobby["openSeats"]) == 2
+    late = await token_for(http, "sam")
+    assert data(await gql(http, JOIN, {"id": game_id}, token=late))["joinGame"]["seat"] == 0

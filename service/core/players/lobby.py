@@ -316,6 +316,9 @@ async def fill_with_bots(store: RedisStore, game_id: str, record: Record, now: f
         if not seating.waiting(current) or current.deadline is None or current.deadline > now:
             return None, None
         filled = seating.filled_with_bots(current, strategy)
+        if len(filled.bots) == filled.players:
+            # nobody came: no game of bots alone (createGame's rule), it waits on, unswept
+            return msgspec.structs.replace(current, deadline=None), None
         return seating.started(filled, game_for(filled.kind, filled.rules), now), None
 
     try:
@@ -324,5 +327,5 @@ async def fill_with_bots(store: RedisStore, game_id: str, record: Record, now: f
         if refused.code is not Code.NOT_FOUND:
             raise
         return record
-    log.info("game %s filled with %s bots", game_id, strategy)
+    log.info("game %s: its fill time came (%s bots)", game_id, strategy)
     return filled
