@@ -27,12 +27,15 @@ pytestmark = pytest.mark.slow  # a build, a virtualenv, a service process and a 
 
 
 @pytest.fixture(scope="module")
-def keyed_service(redis_url: str) -> Iterator[str]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("RULES_API_KEYS", f"studio:{SECRET}")
-        patch.setenv("RULES_RATE_LIMIT_PER_TOKEN", "0")
-        with service_processes(redis_url, 1) as urls:
-            yield urls[0]
+def keyed_service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    log = tmp_path_factory.mktemp("service") / "stderr.log"
+    settings = {"RULES_API_KEYS": f"studio:{SECRET}", "RULES_RATE_LIMIT_PER_TOKEN": "0"}
+    with log.open("wb") as stderr:
+        try:
+            with service_processes(redis_url, 1, settings, log=stderr) as urls:
+                yield urls[0]
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n{log.read_text()[-4000:]}") from None
 
 
 @pytest.fixture(scope="module")
