@@ -159,7 +159,9 @@ def create_app(settings: Settings, redis_url: str) -> ASGIApp:
         acting_needs_key=settings.production,
         takeback_seconds=settings.takeback_seconds,
         record_keys=record_keys,
-        player_tokens=PlayerTokens(store, settings.player_token_secret, settings.player_keys),
+        player_tokens=PlayerTokens(
+            store, settings.player_token_secret, settings.player_keys, settings.production
+        ),
         invite_base_url=settings.invite_base_url,
     )
     limiter = RateLimiter(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import dataclasses
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -492,3 +493,14 @@ async def test_a_game_nobody_joined_is_not_left_to_bots_alone(http: httpx.AsyncC
     assert not lobby["started"] and len(lobby["openSeats"]) == 2
     late = await token_for(http, "sam")
     assert data(await gql(http, JOIN, {"id": game_id}, token=late))["joinGame"]["seat"] == 0
+
+
+async def test_a_production_server_without_a_token_secret_issues_none(redis_url: str) -> None:
+    """Each replica would draw its own secret: its tokens would fail on the others."""
+    settings = dataclasses.replace(SETTINGS, env="production", player_token_secret="")
+    async with client_for(create_app(settings, redis_url)) as http:
+        code, message = refusal(await gql(http, ISSUE, {"player": "tia"}, key=ACME))
+        assert code == "BAD_USER_INPUT" and "RULES_PLAYER_KEYS" in message
+        created = await open_game(http, [{"seat": 1}])
+        joined = await gql(http, JOIN, {"code": created["joinCode"]}, token=offline("tia"))
+        assert data(joined)["joinGame"]["seat"] == 1, "tokens minted offline still work"

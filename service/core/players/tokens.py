@@ -40,6 +40,11 @@ MAX_PLAYER_ID = 128  # characters, as createGame's playerIds
 MIN_SECRET = 32  # characters of an HS256 secret
 MAX_TOKEN = 4096  # characters: a longer bearer is not read at all
 
+NOT_ISSUING = (
+    "this production server issues no player tokens (RULES_PLAYER_TOKEN_SECRET is not set, and "
+    "a secret of one replica would fail on the others): mint them with a key of RULES_PLAYER_KEYS"
+)
+
 # Keeps an epoch only if it is later than the one stored (two revocations never go back).
 RAISE_EPOCH = """
 local stored = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -105,16 +110,25 @@ def _unauthorized(message: str) -> Refused:
 
 
 class PlayerTokens:
-    def __init__(self, store: RedisStore, secret: str = "", keys: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        store: RedisStore,
+        secret: str = "",
+        keys: tuple[str, ...] = (),
+        production: bool = False,
+    ) -> None:
         self.store = store
         # without RULES_PLAYER_TOKEN_SECRET each process draws its own (development only: a
-        # token is then good on the process that issued it)
+        # token is then good on the process that issued it); in production none is issued
+        self.issues = bool(secret) or not production
         self.secret = (secret or secrets.token_urlsafe(32)).encode()
         self.keys = parse_player_keys(keys)
         self._raise_epoch = store.redis.register_script(RAISE_EPOCH)
 
     def issue(self, tenant: str, player_id: str, ttl: int) -> tuple[str, float]:
         """A token for `player_id` of `tenant`, good for `ttl` seconds, and when it expires."""
+        if not self.issues:
+            raise Refused(Code.BAD_INPUT, NOT_ISSUING)
         check_player_id(player_id)
         if not MIN_TTL <= ttl <= MAX_TTL:
             raise Refused(Code.BAD_INPUT, f"ttlSeconds is {MIN_TTL} to {MAX_TTL}")
