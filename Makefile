@@ -26,6 +26,7 @@ CLUSTER_TESTS := tests/store tests/webhooks/test_outbox.py tests/webhooks/test_w
   $(addprefix tests/core/test_,$(addsuffix .py,moves idempotency listing clocks endings folding)) \
   tests/worker/test_bot_worker.py tests/worker/test_fairness.py tests/api/graphql/test_subscriptions.py \
   tests/api/graphql/test_reissued_events.py tests/archive/test_archive.py \
+  tests/lobby/test_matching.py tests/lobby/test_api.py \
   $(CLUSTER_DESELECT)
 
 .PHONY: run test test-all test-stress lint lock schema screenshots clean bench bench-live profile load soak instructions \
@@ -144,7 +145,8 @@ sdk-lock: $(UV_STAMP)
 
 # The TypeScript SDK (docs/api.md, "Typed clients (SDKs)"): its npm packages exactly as
 # sdk/typescript/package-lock.json pins them (again only when the lock is newer), then
-# graphql-codegen over schema/schema.graphql and operations.graphql into src/generated/.
+# graphql-codegen over schema/schema.graphql and operations.graphql into src/generated/, and the
+# schema's hash stamped (a changed schema bumps the package's minor version).
 SDK_TS := sdk/typescript
 $(SDK_TS)/node_modules/.package-lock.json: $(SDK_TS)/package-lock.json
 	cd $(SDK_TS) && npm ci --no-audit --no-fund --loglevel=error
@@ -152,6 +154,7 @@ $(SDK_TS)/node_modules/.package-lock.json: $(SDK_TS)/package-lock.json
 
 sdk-typescript: $(SDK_TS)/node_modules/.package-lock.json
 	cd $(SDK_TS) && node_modules/.bin/graphql-codegen --config codegen.ts
+	cd $(SDK_TS) && node scripts/stamp-schema.mjs
 
 # docs/images/playground-*.png (README): the playground's browser tests with their pictures kept;
 # needs Debian's chromium (apt-get install chromium).
@@ -233,3 +236,9 @@ retire-rules: $(STAMP)
 # cryptography alone; docs/api.md, "Verifying a record offline") into build/records/.
 records-package: $(UV_STAMP)
 	$(UV) build --wheel packages/records --out-dir build/records
+
+# Matchmaking at 10 000 players (loadtests/lobby.py; --quick is the smoke test): players matched
+# a second and the time to match, against plain Redis round trips measured in the same run.
+.PHONY: bench-lobby
+bench-lobby: $(STAMP)
+	$(BIN)/python -m loadtests.lobby

@@ -3,26 +3,11 @@
 // is to act read its legal moves and send one back exactly as `typedMoveInput` gave it. At the end:
 // scores, history, and the seed reveal checked against the commitment; then a game that ends by
 // resigning. Prints one JSON summary (tests/clients/test_typescript_sdk.py checks it).
-// usage: node build/play.js http://127.0.0.1:8000/graphql [seed]
+// usage: npm run play -- [GRAPHQL_URL] [seed] [--api-key SECRET]   (or RULES_API_KEY=SECRET)
 import { createHash } from "node:crypto";
+import { parseArgs } from "node:util";
 
-import { RulesClient, RulesError, asTypedMoveInput } from "./client.js";
-import {
-  ApplyMoveDocument,
-  CreateGameDocument,
-  ExportGameDocument,
-  GameDocument,
-  GameEventsDocument,
-  HistoryDocument,
-  LegalMovesDocument,
-  ResignDocument,
-  ScoresDocument,
-  SeedRevealDocument,
-  VerifyGameRecordDocument,
-  type CreateGameInput,
-  type GameKind,
-  type GameQuery,
-} from "./generated/graphql.js";
+import { Rules, RulesError, type CreateGameInput, type GameKind, type GameView } from "./index.js";
 
 /** Any game has ended long before this many decisions; a loop past it is a bug. */
 const MOST_MOVES = 5000;
@@ -45,10 +30,8 @@ const TABLES: Record<GameKind, Omit<CreateGameInput, "seed">> = {
   },
 };
 
-type View = NonNullable<GameQuery["game"]>["view"];
-
 /** The phase's name whatever the game: the union is exhaustive, a new view fails to compile. */
-function phaseOf(view: View): string {
+function phaseOf(view: GameView): string {
   switch (view.__typename) {
     case "TreelineView":
       return view.treelinePhase;
@@ -102,11 +85,9 @@ interface Played {
   recordValid: boolean;
 }
 
-async function playWhole(rules: RulesClient, kind: GameKind, seed: string): Promise<Played> {
+async function playWhole(rules: Rules, kind: GameKind, seed: string): Promise<Played> {
   const table = TABLES[kind];
-  const { createGame } = await rules.request(CreateGameDocument, {
-    input: { ...table, seed: `${seed}-${kind}` },
-  });
+  const createGame = await rules.createGame({ ...table, seed: `${seed}-${kind}` });
   const id = createGame.game.id;
   const tokens = new Map(createGame.seats.map((seat) => [seat.seat, seat.token]));
   const bots = createGame.game.seats.filter((seat) => seat.bot !== null).map((seat) => seat.seat);
@@ -120,31 +101,20 @@ async function playWhole(rules: RulesClient, kind: GameKind, seed: string): Prom
   // Each version once, in order: the current one first, then every new one, until FINISHED.
   // A human seat moves at the version it saw; bots move on the server meanwhile.
   const watcher = tokens.get(0);
-  const events = rules.subscribe(GameEventsDocument, { gameId: id }, watcher);
-  for await (const { gameEvents: event } of events) {
+  for await (const event of rules.events(id, { token: watcher })) {
     versions.push(event.version);
     status = event.status;
     if (event.status !== "ACTIVE") continue; // the stream completes after it
     const seat = event.game.toAct.find((toAct) => tokens.has(toAct));
     if (seat === undefined) continue; // a bot's turn: its move is the next event
     const token = tokens.get(seat);
-    const { game } = await rules.request(GameDocument, { id }, token);
+    const game = await rules.game(id, { token });
     if (game === null) throw new Error(`game ${id} is gone`);
     if (game.version !== event.version) continue; // a bot moved already: a later event follows
     phases.add(phaseOf(game.view));
     const legal = game.legalMoves[choose(game.legalMoves.length)];
     if (legal === undefined) throw new Error(`seat ${seat} is to act without a legal move`);
-    const { applyMove } = await rules.request(
-      ApplyMoveDocument,
-      {
-        input: {
-          gameId: id,
-          typedMove: asTypedMoveInput(legal.typedMoveInput),
-          expectedVersion: game.version,
-        },
-      },
-      token,
-    );
+    const applyMove = await rules.applyMove(id, legal, { expectedVersion: game.version, token });
     if (applyMove.__typename === "MoveRejected") {
       // A bot moved between our read and our move (a simultaneous decision): read again.
       if (applyMove.code === "STALE_VERSION") {
@@ -160,18 +130,18 @@ async function playWhole(rules: RulesClient, kind: GameKind, seed: string): Prom
   // A client back after a dropped socket resumes after the last version it saw: here 0, so the
   // whole game again from the history, then the stream completes (the game is over).
   const replayed: number[] = [];
-  const again = rules.subscribe(GameEventsDocument, { gameId: id, afterVersion: 0 }, watcher);
-  for await (const { gameEvents: event } of again) replayed.push(event.version);
+  for await (const event of rules.events(id, { afterVersion: 0, token: watcher })) {
+    replayed.push(event.version);
+  }
 
-  const scored = (await rules.request(ScoresDocument, { id })).game;
-  const history = (await rules.request(HistoryDocument, { id })).game?.history ?? [];
-  const revealed = (await rules.request(SeedRevealDocument, { id })).game;
+  const scored = await rules.scores(id);
+  const history = (await rules.history(id))?.history ?? [];
+  const revealed = await rules.seedReveal(id);
   const reveal = revealed?.seedReveal;
   if (scored === null || revealed === null || reveal === null || reveal === undefined) {
     throw new Error(`game ${id}: no scores or no seed reveal after the end`);
   }
-  const record = (await rules.request(ExportGameDocument, { gameId: id })).exportGame;
-  const verdict = (await rules.request(VerifyGameRecordDocument, { record })).verifyGameRecord;
+  const verdict = await rules.verifyGameRecord(await rules.exportGame(id));
   const commitment = createHash("sha256").update(reveal.salt + reveal.seed).digest("hex");
   const first = versions[0] ?? 0;
   return {
@@ -202,39 +172,27 @@ async function playWhole(rules: RulesClient, kind: GameKind, seed: string): Prom
 }
 
 /** A game that ends early: seat 0 resigns at once. */
-async function resignOne(rules: RulesClient, seed: string): Promise<unknown> {
-  const { createGame } = await rules.request(CreateGameDocument, {
-    input: { kind: "TREELINGS", players: 2, seed: `${seed}-resign` },
-  });
+async function resignOne(rules: Rules, seed: string): Promise<unknown> {
+  const createGame = await rules.createGame({ kind: "TREELINGS", players: 2, seed: `${seed}-resign` });
   const token = createGame.seats.find((seat) => seat.seat === 0)?.token;
-  const { resign } = await rules.request(
-    ResignDocument,
-    { gameId: createGame.game.id, expectedVersion: createGame.game.version },
-    token,
-  );
+  const expectedVersion = createGame.game.version;
+  const resign = await rules.resign(createGame.game.id, { expectedVersion, token });
   if (resign.__typename === "MoveRejected") throw new Error(`resign rejected: ${resign.code}`);
   return { status: resign.game.status, outcome: resign.game.outcome };
 }
 
 /** How refusals reach the caller: a rule's as a typed MoveRejected, a request's as a RulesError. */
-async function refusals(rules: RulesClient, seed: string): Promise<Record<string, unknown>> {
-  const { createGame } = await rules.request(CreateGameDocument, {
-    input: { kind: "TREELINGS", players: 2, seed: `${seed}-refusals` },
-  });
+async function refusals(rules: Rules, seed: string): Promise<Record<string, unknown>> {
+  const createGame = await rules.createGame({ kind: "TREELINGS", players: 2, seed: `${seed}-refusals` });
   const id = createGame.game.id;
   const token = createGame.seats.find((seat) => seat.seat === 0)?.token;
-  const seen = (await rules.request(LegalMovesDocument, { id }, token)).game;
+  const seen = await rules.legalMoves(id, { token });
   const legal = seen?.legalMoves[0];
   if (seen == null || legal === undefined) throw new Error("no legal move at the start");
-  const typedMove = asTypedMoveInput(legal.typedMoveInput);
-  const { applyMove } = await rules.request(
-    ApplyMoveDocument,
-    { input: { gameId: id, typedMove, expectedVersion: seen.version + 1 } },
-    token,
-  );
+  const applyMove = await rules.applyMove(id, legal, { expectedVersion: seen.version + 1, token });
   let badToken: string | undefined = "answered";
   try {
-    await rules.request(LegalMovesDocument, { id }, "no-seat-has-this-token");
+    await rules.legalMoves(id, { token: "no-seat-has-this-token" });
   } catch (error) {
     if (!(error instanceof RulesError)) throw error;
     badToken = error.code;
@@ -243,14 +201,56 @@ async function refusals(rules: RulesClient, seed: string): Promise<Record<string
   return { staleVersion, badToken };
 }
 
+const USAGE = "usage: npm run play -- [GRAPHQL_URL] [seed] [--api-key SECRET]";
+
+/** Why a key cannot be X-API-Key as it is: RULES_API_KEYS lists `tenant:secret`, the header
+ * takes the secret alone. */
+function keyProblem(key: string): string | undefined {
+  if (key.trim() === "") return "the API key is empty";
+  if (/^[^:\s]+:.+/.test(key)) {
+    return "the API key looks like `tenant:secret` (as RULES_API_KEYS lists it): give only the secret after the colon";
+  }
+  return undefined;
+}
+
+/** Exit 2 with a sentence for a key the service cannot take or did not get; 1 otherwise. */
+function explain(error: unknown, key: string | undefined): never {
+  if (error instanceof RulesError && error.code === "UNAUTHORIZED" && key === undefined) {
+    console.error("this service needs an API key: set RULES_API_KEY or pass --api-key SECRET");
+    process.exit(2);
+  }
+  if (error instanceof RulesError && error.code === "UNAUTHORIZED") {
+    console.error(`the service refused the API key: ${error.message}`);
+    process.exit(2);
+  }
+  throw error;
+}
+
 async function main(): Promise<void> {
-  const [url, seed = "sdk-ts"] = process.argv.slice(2);
-  if (url === undefined) throw new Error("usage: node build/play.js GRAPHQL_URL [seed]");
-  const rules = new RulesClient(url);
+  const { values, positionals } = parseArgs({
+    options: { "api-key": { type: "string" }, help: { type: "boolean", short: "h" } },
+    allowPositionals: true,
+  });
+  if (values.help === true) {
+    console.log(USAGE);
+    return;
+  }
+  const [url = "http://127.0.0.1:8000/graphql", seed = "sdk-ts"] = positionals;
+  const apiKey = values["api-key"] ?? process.env["RULES_API_KEY"];
+  const problem = apiKey === undefined ? undefined : keyProblem(apiKey);
+  if (problem !== undefined) {
+    console.error(problem);
+    process.exit(2);
+  }
+  const rules = new Rules(url, apiKey === undefined ? {} : { apiKey });
   const kinds = Object.keys(TABLES) as GameKind[];
   // One game after another: what the summary shows, not a load test.
   const games: Played[] = [];
-  for (const kind of kinds) games.push(await playWhole(rules, kind, seed));
+  try {
+    for (const kind of kinds) games.push(await playWhole(rules, kind, seed));
+  } catch (error) {
+    explain(error, apiKey);
+  }
   const resigned = await resignOne(rules, seed);
   console.log(JSON.stringify({ games, resigned, refused: await refusals(rules, seed) }));
 }

@@ -1,0 +1,348 @@
+// The SDK's public API: one method per operation of the service, short names, typed answers.
+// Each method sends one document of src/generated/graphql.ts through RulesClient (retries,
+// typed errors); `events` follows a game and resumes by itself after a dropped socket.
+import { RulesClient, asTypedMoveInput, type RulesClientOptions } from "./client.js";
+import { asRulesError, type RulesError } from "./errors.js";
+import * as ops from "./generated/graphql.js";
+import { delayMs, newIdempotencyKey, sleep } from "./retry.js";
+
+export type {
+  CreateGameInput,
+  GameFilter,
+  GameKind,
+  GameStatus,
+  RejectCode,
+  Strategy,
+  TakebackPolicy,
+  TypedMoveInput,
+  TypedOptionsInput,
+  WebhookEventType,
+} from "./generated/graphql.js";
+
+export type GameInfo = ops.CatalogQuery["catalog"][number];
+export type CreatedGame = ops.CreateGameMutation["createGame"];
+export type Game = NonNullable<ops.GameQuery["game"]>;
+export type GameView = Game["view"];
+export type LegalMove = Game["legalMoves"][number];
+export type LegalMoves = NonNullable<ops.LegalMovesQuery["game"]>;
+/** A text as a catalog's message: id, typed parameters, and the words in the language asked. */
+export type Text = ops.TextFragment;
+export type MoveValidation = ops.ValidateMoveQuery["validateMove"];
+export type Suggestion = ops.SuggestMoveQuery["suggestMove"];
+export type MoveResult = ops.ApplyMoveMutation["applyMove"];
+export type MoveApplied = Extract<MoveResult, { __typename: "MoveApplied" }>;
+export type MoveRejected = Extract<MoveResult, { __typename: "MoveRejected" }>;
+export type ResignResult = ops.ResignMutation["resign"];
+export type AbandonResult = ops.AbandonGameMutation["abandonGame"];
+export type TakebackResult = ops.RequestTakebackMutation["requestTakeback"];
+export type TakebackAnswer = ops.AnswerTakebackMutation["answerTakeback"];
+export type SeatCredential = ops.ReissueSeatTokenMutation["reissueSeatToken"];
+export type Scores = NonNullable<ops.ScoresQuery["game"]>;
+export type History = NonNullable<ops.HistoryQuery["game"]>;
+export type HistoryEntry = History["history"][number];
+export type SeedReveal = NonNullable<ops.SeedRevealQuery["game"]>;
+export type RecordVerification = ops.VerifyGameRecordQuery["verifyGameRecord"];
+export type SigningKey = ops.RecordSigningKeysQuery["recordSigningKeys"][number];
+export type GamePage = ops.GamesQuery["games"];
+export type GameSummary = GamePage["edges"][number]["node"];
+export type GameEvent = ops.GameEventsSubscription["gameEvents"];
+export type WebhookEndpoint = ops.EndpointFragment;
+export type WebhookEndpointDetail = NonNullable<ops.WebhookEndpointQuery["webhookEndpoint"]>;
+export type WebhookEndpointWithSecret =
+  ops.CreateWebhookEndpointMutation["createWebhookEndpoint"];
+export type WebhookEventPage = ops.WebhookEventsQuery["webhookEvents"];
+export type WebhookEndpointChanges = Omit<ops.UpdateWebhookEndpointMutationVariables, "id">;
+
+/** Who a call acts as: a seat's token, or the tenant (API key) acting for a human seat. */
+export interface As {
+  token?: string;
+  asSeat?: number;
+  /** This call's texts in another language than the client's. */
+  language?: string;
+}
+
+/** A decision's guards: the version it was chosen at, and its idempotency key. */
+export interface Guarded extends As {
+  expectedVersion?: number;
+  /** Made once per call when left out, and sent again unchanged on every retry. */
+  idempotencyKey?: string;
+}
+
+export interface EventsOptions {
+  /** Every version after this one; without it the current version first. */
+  afterVersion?: number;
+  token?: string;
+  /** Stops following (between events or while waiting to resume). */
+  signal?: AbortSignal;
+}
+
+/** A move to send: a TypedMoveInput, or a legal move or suggestion as read. */
+export type MoveToSend = ops.TypedMoveInput | { typedMoveInput: unknown };
+
+function typed(move: MoveToSend): ops.TypedMoveInput {
+  return "typedMoveInput" in move ? asTypedMoveInput(move.typedMoveInput) : move;
+}
+
+/** Codes after which a socket is worth opening again: the game goes on, the socket did not. */
+const RESUMABLE: ReadonlySet<string> = new Set([
+  "NETWORK_ERROR",
+  "SLOW_CONSUMER",
+  "TOO_MANY_SOCKETS",
+  "RATE_LIMITED",
+  "UNAVAILABLE",
+  "UPGRADE_IN_PROGRESS",
+]);
+
+export class Rules {
+  readonly client: RulesClient;
+
+  /** `url` is the GraphQL endpoint, e.g. http://127.0.0.1:8000/graphql. */
+  constructor(url: string | RulesClient, options: RulesClientOptions = {}) {
+    this.client = typeof url === "string" ? new RulesClient(url, options) : url;
+  }
+
+  /** The same service as another seat (its token), another tenant or in another language. */
+  with(options: RulesClientOptions): Rules {
+    return new Rules(this.client.with(options));
+  }
+
+  private language(as: As): { language?: string } {
+    const language = as.language ?? this.client.options.language;
+    return language === undefined ? {} : { language };
+  }
+
+  async catalog(): Promise<GameInfo[]> {
+    return (await this.client.request(ops.CatalogDocument, {})).catalog;
+  }
+
+  /** Not retried after a network error: a second create would be a second game. */
+  async createGame(input: ops.CreateGameInput): Promise<CreatedGame> {
+    return (await this.client.request(ops.CreateGameDocument, { input })).createGame;
+  }
+
+  /** The game as the caller's seat sees it (a spectator's view without a token); null: none. */
+  async game(id: string, as: As = {}): Promise<Game | null> {
+    const variables = { id, asSeat: as.asSeat, ...this.language(as) };
+    return (await this.client.request(ops.GameDocument, variables, { token: as.token })).game;
+  }
+
+  async legalMoves(id: string, as: As = {}): Promise<LegalMoves | null> {
+    const variables = { id, asSeat: as.asSeat, ...this.language(as) };
+    return (await this.client.request(ops.LegalMovesDocument, variables, { token: as.token })).game;
+  }
+
+  /** A dry run of applyMove: would it be accepted now, and if not, the exact code. */
+  async validateMove(gameId: string, move: MoveToSend, as: As = {}): Promise<MoveValidation> {
+    const variables = { gameId, typedMove: typed(move), asSeat: as.asSeat, ...this.language(as) };
+    return (await this.client.request(ops.ValidateMoveDocument, variables, { token: as.token }))
+      .validateMove;
+  }
+
+  /** A hint for the caller's seat; HINTS_BUSY and HINT_TIMEOUT are retried. */
+  async suggestMove(
+    gameId: string,
+    strategy: ops.Strategy,
+    options: As & { budgetMs?: number; iterations?: number; seed?: number } = {},
+  ): Promise<Suggestion> {
+    const { token, asSeat, budgetMs, iterations, seed } = options;
+    const variables = { gameId, strategy, asSeat, budgetMs, iterations, seed };
+    return (await this.client.request(ops.SuggestMoveDocument, variables, { token }))
+      .suggestMove;
+  }
+
+  /**
+   * One decision. A refusal by the rules is a MoveRejected value; any other failure a
+   * RulesError. Retried with the same idempotency key, so it is applied at most once.
+   */
+  async applyMove(gameId: string, move: MoveToSend, guard: Guarded = {}): Promise<MoveResult> {
+    const input: ops.ApplyMoveInput = {
+      gameId,
+      typedMove: typed(move),
+      expectedVersion: guard.expectedVersion,
+      idempotencyKey: guard.idempotencyKey ?? newIdempotencyKey(),
+      asSeat: guard.asSeat,
+    };
+    const variables = { input, ...this.language(guard) };
+    const call = { token: guard.token, safe: true };
+    return (await this.client.request(ops.ApplyMoveDocument, variables, call)).applyMove;
+  }
+
+  async resign(gameId: string, guard: Omit<Guarded, "idempotencyKey"> = {}): Promise<ResignResult> {
+    const { token, asSeat, expectedVersion } = guard;
+    const variables = { gameId, expectedVersion, asSeat };
+    return (await this.client.request(ops.ResignDocument, variables, { token })).resign;
+  }
+
+  /** The game's tenant (API key) calls it off: ABANDONED, no winners. */
+  async abandonGame(gameId: string): Promise<AbandonResult> {
+    return (await this.client.request(ops.AbandonGameDocument, { gameId })).abandonGame;
+  }
+
+  async requestTakeback(gameId: string, guard: Guarded = {}): Promise<TakebackResult> {
+    const { token, asSeat, expectedVersion } = guard;
+    const idempotencyKey = guard.idempotencyKey ?? newIdempotencyKey();
+    const variables = { gameId, expectedVersion, idempotencyKey, asSeat };
+    const call = { token, safe: true };
+    return (await this.client.request(ops.RequestTakebackDocument, variables, call))
+      .requestTakeback;
+  }
+
+  async answerTakeback(
+    gameId: string,
+    accept: boolean,
+    guard: Guarded = {},
+  ): Promise<TakebackAnswer> {
+    const { token, asSeat, expectedVersion } = guard;
+    const idempotencyKey = guard.idempotencyKey ?? newIdempotencyKey();
+    const variables = { gameId, accept, expectedVersion, idempotencyKey, asSeat };
+    const call = { token, safe: true };
+    return (await this.client.request(ops.AnswerTakebackDocument, variables, call))
+      .answerTakeback;
+  }
+
+  /** The game's tenant gets a new token for a human seat; the old one stops working at once. */
+  async reissueSeatToken(gameId: string, seat: number): Promise<SeatCredential> {
+    const variables = { gameId, seat };
+    return (await this.client.request(ops.ReissueSeatTokenDocument, variables)).reissueSeatToken;
+  }
+
+  async scores(id: string, as: As = {}): Promise<Scores | null> {
+    const variables = { id, ...this.language(as) };
+    return (await this.client.request(ops.ScoresDocument, variables, { token: as.token })).game;
+  }
+
+  /** Applied decisions after version `after` (all without it), oldest first. */
+  async history(id: string, options: As & { after?: number } = {}): Promise<History | null> {
+    const variables = { id, after: options.after, ...this.language(options) };
+    return (await this.client.request(ops.HistoryDocument, variables, { token: options.token })).game;
+  }
+
+  /** Once the game is over: the seed, its salt and the options, hashing to the commitment. */
+  async seedReveal(id: string): Promise<SeedReveal | null> {
+    return (await this.client.request(ops.SeedRevealDocument, { id })).game;
+  }
+
+  /** A game that is over as one portable game record (GAME_NOT_OVER before). */
+  async exportGame(gameId: string): Promise<unknown> {
+    return (await this.client.request(ops.ExportGameDocument, { gameId })).exportGame;
+  }
+
+  async verifyGameRecord(record: unknown): Promise<RecordVerification> {
+    return (await this.client.request(ops.VerifyGameRecordDocument, { record })).verifyGameRecord;
+  }
+
+  async recordSigningKeys(): Promise<SigningKey[]> {
+    return (await this.client.request(ops.RecordSigningKeysDocument, {})).recordSigningKeys;
+  }
+
+  /** The tenant's games (API key), newest first: a page, and `pageInfo.endCursor` for the next. */
+  async games(
+    filter: ops.GameFilter = {},
+    page: { first?: number; after?: string } = {},
+  ): Promise<GamePage> {
+    const variables = { filter, first: page.first ?? 20, after: page.after };
+    return (await this.client.request(ops.GamesDocument, variables)).games;
+  }
+
+  async webhookEndpoints(): Promise<WebhookEndpoint[]> {
+    return (await this.client.request(ops.WebhookEndpointsDocument, {})).webhookEndpoints;
+  }
+
+  /** An endpoint with its last `last` deliveries and given-up events; null: none. */
+  async webhookEndpoint(id: string, last = 20): Promise<WebhookEndpointDetail | null> {
+    return (await this.client.request(ops.WebhookEndpointDocument, { id, last })).webhookEndpoint;
+  }
+
+  async webhookEvents(
+    page: { first?: number; after?: string; types?: ops.WebhookEventType[] } = {},
+  ): Promise<WebhookEventPage> {
+    const variables = { first: page.first ?? 20, after: page.after, types: page.types };
+    return (await this.client.request(ops.WebhookEventsDocument, variables)).webhookEvents;
+  }
+
+  /** A new endpoint; its secret is in this answer only. */
+  async createWebhookEndpoint(
+    url: string,
+    options: { events?: ops.WebhookEventType[]; description?: string } = {},
+  ): Promise<WebhookEndpointWithSecret> {
+    const variables = { url, ...options };
+    return (await this.client.request(ops.CreateWebhookEndpointDocument, variables))
+      .createWebhookEndpoint;
+  }
+
+  async updateWebhookEndpoint(
+    id: string,
+    changes: WebhookEndpointChanges,
+  ): Promise<WebhookEndpoint> {
+    const variables = { id, ...changes };
+    return (await this.client.request(ops.UpdateWebhookEndpointDocument, variables))
+      .updateWebhookEndpoint;
+  }
+
+  async deleteWebhookEndpoint(id: string): Promise<boolean> {
+    return (await this.client.request(ops.DeleteWebhookEndpointDocument, { id }))
+      .deleteWebhookEndpoint;
+  }
+
+  /** A new secret (the old one signs 24 h more); retried with the same key, one new secret. */
+  async rotateWebhookSecret(
+    id: string,
+    idempotencyKey: string = newIdempotencyKey(),
+  ): Promise<WebhookEndpointWithSecret> {
+    const variables = { id, idempotencyKey };
+    return (await this.client.request(ops.RotateWebhookSecretDocument, variables, { safe: true }))
+      .rotateWebhookSecret;
+  }
+
+  async redeliverWebhookEvent(endpointId: string, eventId: string): Promise<boolean> {
+    const variables = { endpointId, eventId };
+    return (await this.client.request(ops.RedeliverWebhookEventDocument, variables))
+      .redeliverWebhookEvent;
+  }
+
+  async retryWebhookEvent(endpointId: string, eventId: string): Promise<boolean> {
+    const variables = { endpointId, eventId };
+    return (await this.client.request(ops.RetryWebhookEventDocument, variables))
+      .retryWebhookEvent;
+  }
+
+  /** Sends a signed webhook.test; its event id. */
+  async sendTestWebhookEvent(endpointId: string): Promise<string> {
+    return (await this.client.request(ops.SendTestWebhookEventDocument, { endpointId }))
+      .sendTestWebhookEvent;
+  }
+
+  /**
+   * The game's events: every version once, in order, until the FINISHED or ABANDONED event.
+   * A dropped socket is opened again after a backoff, resuming after the last version seen;
+   * a refusal (NOT_FOUND, UNAUTHORIZED, BAD_USER_INPUT, ...) or retries running out end the
+   * loop with a RulesError. Leaving the loop early closes the socket.
+   */
+  async *events(gameId: string, options: EventsOptions = {}): AsyncGenerator<GameEvent, void> {
+    let afterVersion = options.afterVersion;
+    let failures = 0;
+    for (;;) {
+      try {
+        const variables = { gameId, afterVersion };
+        const socket = this.client.subscribe(ops.GameEventsDocument, variables, options.token);
+        for await (const { gameEvents } of socket) {
+          failures = 0;
+          afterVersion = gameEvents.version;
+          yield gameEvents;
+          options.signal?.throwIfAborted();
+        }
+        return;
+      } catch (thrown) {
+        if (options.signal?.aborted) throw thrown;
+        const error: RulesError = asRulesError(thrown);
+        failures += 1;
+        const wait = RESUMABLE.has(error.code)
+          ? delayMs(this.client.retry, failures, error)
+          : undefined;
+        if (wait === undefined) throw error;
+        this.client.options.onRetry?.(error, failures, wait);
+        await sleep(wait, options.signal);
+      }
+    }
+  }
+}

@@ -1,0 +1,100 @@
+"""The TypeScript SDK when things go wrong, against a real service process: game events resume
+after dropped sockets, a move whose answer was lost is retried with its idempotency key and
+applied once, a create is not sent twice, a service that is gone ends in a RulesError, and every
+refusal of every operation and of the game events is a RulesError with its typed code.
+
+The connections are cut by a TCP proxy on loopback inside the node script
+(tests/clients/node/sdk/proxy.mjs), not by a fake of the service."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.clients.conftest import Service, require
+from tests.clients.test_typescript_sdk import _run, built, node_modules  # noqa: F401
+
+pytestmark = pytest.mark.slow  # node processes and whole games
+
+SCRIPTS = Path(__file__).parent / "node" / "sdk"
+
+
+def _node(dist: Path, script: str, service: Service) -> dict[str, Any]:
+    node = require("node", "apt-get install nodejs")
+    output = _run([node, SCRIPTS / script, dist / "index.js", service.url], SCRIPTS, 300)
+    summary: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
+    print(json.dumps(summary))  # shown on a failure, and with -s
+    return summary
+
+
+def test_events_resume_after_dropped_sockets_and_moves_retry_with_their_key(
+    built: Path,  # noqa: F811
+    service: Service,
+) -> None:
+    summary = _node(built, "resilience.mjs", service)
+
+    resume = summary["resume"]
+    versions = resume["versions"]
+    assert resume["status"] == "FINISHED", resume
+    # every version once, in order, across two cut sockets, up to the last
+    assert versions == list(range(versions[0], versions[0] + len(versions))), versions
+    assert versions[-1] == resume["history"], "the last event is the game's last version"
+    assert len(resume["retries"]) >= 2, "each cut socket was opened again"
+    for retry in resume["retries"]:
+        assert retry["rulesError"] and retry["isError"], retry
+        assert retry["code"] == "NETWORK_ERROR", retry
+
+    lost = summary["lostAnswer"]
+    assert lost["typename"] == "MoveApplied" and lost["replayed"] is True, lost
+    assert lost["decisions"] == 1, "the move was applied once"
+    assert [retry["code"] for retry in lost["retries"]] == ["NETWORK_ERROR"], lost
+
+    create = summary["lostCreate"]
+    assert create["rulesError"] and create["code"] == "NETWORK_ERROR", create
+    assert create["retries"] == [], "a create without a key is never sent twice"
+
+    gone = summary["gone"]
+    for failure in [gone["query"], gone["events"]]:
+        assert failure["rulesError"] and failure["isError"], failure
+        assert failure["code"] == "NETWORK_ERROR", failure
+    assert gone["retries"] == ["NETWORK_ERROR"] * 4, "2 retries each, then the error"
+
+
+# what each call answers: a RulesError's code, a MoveRejected's code, or a value
+EXPECTED: dict[str, dict[str, Any]] = {
+    "eventsOfAnUnknownGame": {"code": "NOT_FOUND"},
+    "eventsAfterTheGamesVersion": {"code": "BAD_USER_INPUT"},
+    "eventsWithABadToken": {"code": "UNAUTHORIZED"},
+    "legalMovesWithABadToken": {"code": "UNAUTHORIZED"},
+    "anUnknownGame": {"value": None},
+    "anotherSeatsView": {"code": "FORBIDDEN"},
+    "exportAnActiveGame": {"code": "GAME_NOT_OVER"},
+    "createWithTooManyPlayers": {"code": "BAD_USER_INPUT"},
+    "applyAtAStaleVersion": {"value": "MoveRejected", "code": "STALE_VERSION"},
+    "applyOutOfTurn": {"value": "MoveRejected", "code": "NOT_YOUR_TURN"},
+    "validateOutOfTurn": {"value": "NOT_YOUR_TURN"},
+    "resignWithABadToken": {"value": "MoveRejected", "code": "UNAUTHORIZED"},
+    "takebackWhereNoneAllowed": {"value": "MoveRejected", "code": "TAKEBACK_NOT_ALLOWED"},
+    "suggestAsASpectator": {"code": "UNAUTHORIZED"},
+    "reissueForAnUnknownGame": {"code": "NOT_FOUND"},
+    "abandonAnUnknownGame": {"value": "MoveRejected", "code": "NOT_FOUND"},
+    "updateAnUnknownEndpoint": {"code": "NOT_FOUND"},
+    "createAnEndpointWithABadUrl": {"code": "BAD_USER_INPUT"},
+    "verifyARecordThatIsNone": {"value": False},
+}
+
+
+def test_every_refusal_is_a_rules_error_with_its_code(
+    built: Path,  # noqa: F811
+    service: Service,
+) -> None:
+    summary = _node(built, "errors.mjs", service)
+    assert sorted(summary) == sorted(EXPECTED)
+    for name, expected in EXPECTED.items():
+        answered = summary[name]
+        if "value" not in expected:  # thrown: a RulesError, which is an Error
+            assert answered.get("rulesError") is True and answered.get("isError") is True, name
+        assert {key: answered.get(key) for key in expected} == expected, f"{name}: {answered}"
