@@ -1,7 +1,8 @@
 """The TypeScript SDK when things go wrong, against a real service process: game events resume
 after dropped sockets, a move whose answer was lost is retried with its idempotency key and
-applied once, a create is not sent twice, a service that is gone ends in a RulesError, and every
-refusal of every operation and of the game events is a RulesError with its typed code.
+applied once, a create is not sent twice, a service that is gone ends in a RulesError, a
+RATE_LIMITED call waits the retryAfter the service names, and every refusal of every operation
+and of the game events is a RulesError with its typed code.
 
 The connections are cut by a TCP proxy on loopback inside the node script
 (tests/clients/node/sdk/proxy.mjs), not by a fake of the service."""
@@ -9,13 +10,16 @@ The connections are cut by a TCP proxy on loopback inside the node script
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from service.store.embedded import free_port
 from tests.clients.conftest import Service, require
 from tests.clients.test_typescript_sdk import _run, built, node_modules  # noqa: F401
+from tests.support.processes import service_processes
 
 pytestmark = pytest.mark.slow  # node processes and whole games
 
@@ -98,3 +102,29 @@ def test_every_refusal_is_a_rules_error_with_its_code(
         if "value" not in expected:  # thrown: a RulesError, which is an Error
             assert answered.get("rulesError") is True and answered.get("isError") is True, name
         assert {key: answered.get(key) for key in expected} == expected, f"{name}: {answered}"
+
+
+@pytest.fixture(scope="module")
+def hooks_service(redis_url: str) -> Iterator[str]:
+    """A service whose webhook endpoints may be on loopback (nothing is delivered off it)."""
+    env = {"RULES_WEBHOOK_ALLOW_PRIVATE": "1", "RULES_RATE_LIMIT_PER_ADDRESS": "0"}
+    with service_processes(redis_url, 1, {**env, "RULES_RATE_LIMIT_PER_TOKEN": "0"}) as urls:
+        yield urls[0]
+
+
+def test_rate_limited_calls_wait_the_retry_after_the_service_names(
+    built: Path,  # noqa: F811
+    hooks_service: str,
+) -> None:
+    node = require("node", "apt-get install nodejs")
+    hook = f"http://127.0.0.1:{free_port()}/hook"  # nobody listens: deliveries just fail
+    output = _run([node, SCRIPTS / "rate.mjs", built / "index.js", hooks_service, hook], SCRIPTS)
+    summary = json.loads(output.strip().splitlines()[-1])
+    print(json.dumps(summary))
+    refused = summary["refused"]
+    assert refused["rulesError"] is True and refused["code"] == "RATE_LIMITED", summary
+    assert summary["sent"] == 10, "10 test events a minute for an endpoint"
+    waits = summary["waits"]
+    assert [wait["code"] for wait in waits] == ["RATE_LIMITED"], summary
+    assert waits[0]["waitMs"] == refused["retryAfter"] * 1000 > 0, "the service's wait, exactly"
+    assert summary["elapsedMs"] >= waits[0]["waitMs"] and summary["eventId"] == "string"
