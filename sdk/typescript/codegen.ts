@@ -1,10 +1,11 @@
 // graphql-codegen: the published schema and operations.graphql into one module of typed
 // documents, src/generated/graphql.ts (committed). `make sdk-typescript` runs it; the test runs
-// it with `--check`, which fails when the committed module is stale.
+// it with `--check`, which fails when the committed module is stale. RULES_SCHEMA names another
+// schema file (a checkout whose schema/ holds someone's uncommitted `make schema`).
 import type { CodegenConfig } from "@graphql-codegen/cli";
 
 const config: CodegenConfig = {
-  schema: "../../schema/schema.graphql",
+  schema: process.env["RULES_SCHEMA"] ?? "../../schema/schema.graphql",
   documents: ["operations.graphql"],
   generates: {
     "src/generated/graphql.ts": {

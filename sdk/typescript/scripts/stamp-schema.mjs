@@ -1,10 +1,13 @@
 // The package's version follows the schema it was generated from: when schema/schema.graphql
 // changes, `npm run generate` (make sdk-typescript) bumps the minor version and records the
 // schema's SHA-256 in package.json and src/generated/version.ts; a test fails while they differ.
+// RULES_SCHEMA names another schema file, as for codegen.ts.
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 
-const schema = readFileSync(new URL("../../../schema/schema.graphql", import.meta.url));
+const schema = readFileSync(
+  process.env.RULES_SCHEMA ?? new URL("../../../schema/schema.graphql", import.meta.url),
+);
 const sha256 = createHash("sha256").update(schema).digest("hex");
 const manifest = new URL("../package.json", import.meta.url);
 const pkg = JSON.parse(readFileSync(manifest, "utf8"));

@@ -126,6 +126,13 @@ export class Rules {
     return (await this.client.request(ops.GameDocument, variables, { token: as.token })).game;
   }
 
+  /** The view as of an earlier version (0 up to the game's), for the same viewer; null: no game. */
+  async viewAt(id: string, version: number, as: As = {}): Promise<GameView | null> {
+    const variables = { id, version, asSeat: as.asSeat };
+    const { game } = await this.client.request(ops.ViewAtDocument, variables, { token: as.token });
+    return game === null ? null : game.viewAt;
+  }
+
   async legalMoves(id: string, as: As = {}): Promise<LegalMoves | null> {
     const variables = { id, asSeat: as.asSeat, ...this.language(as) };
     return (await this.client.request(ops.LegalMovesDocument, variables, { token: as.token })).game;
