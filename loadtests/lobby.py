@@ -13,7 +13,8 @@ Treetopia games; every match creates its game (the store's create script) and se
    model) enter at once, `--concurrency` at a time, matched as they enter and by the sweep as
    their windows widen (the service's window: 2.5, +0.25 a second, at most 25). Players
    matched a second while they arrive, and the time from a player's enter to its match: p50,
-   p99, max. The run ends when every player is matched (at most `--seconds`);
+   p99, max. The run ends when every player is matched, or the players left are further
+   apart than any window reaches (at most `--seconds`);
 3. deep pool: `--players` players wait in one pool (ratings 60 apart: no two ever fit), then
    `--newcomers` players enter, each 1 from one of them: matched at once, the attempt's
    candidates read near its rating whatever the pool holds. Matched players a second and the
@@ -27,13 +28,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from service.core.lobby import Lobby, seek
+from service.core.lobby import WINDOW, Lobby, seek
 from service.core.lobby.matches import MatchedGame
 from service.settings import Settings
 from service.store import RedisStore, connect
@@ -55,6 +57,15 @@ class TimedLobby(Lobby):
         for player in game.players:
             self.matched_at.setdefault(player, now)
         return game
+
+
+def never_fit(ratings: dict[str, float], matched_at: dict[str, float]) -> list[str] | None:
+    """The players left once no two of them can ever fit (further apart than the window's cap:
+    their windows stop widening there); None while a match may still come."""
+    left = sorted((rating, who) for who, rating in ratings.items() if who not in matched_at)
+    if any(b[0] - a[0] <= WINDOW.cap for a, b in itertools.pairwise(left)):
+        return None
+    return [who for _, who in left]
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -125,10 +136,11 @@ async def burst(
     arrived = time.perf_counter() - started
     matched_while_arriving = len(matched_at)
     deadline = time.perf_counter() + seconds
-    while len(matched_at) < players and time.perf_counter() < deadline:
+    while never_fit(ratings, matched_at) is None and time.perf_counter() < deadline:
         await asyncio.sleep(0.1)
     stop.set()
     await sweep
+    left = never_fit(ratings, matched_at)
     waits = [matched_at[who] - entered_at[who] for who in matched_at]
     return {
         "players": players,
@@ -137,6 +149,7 @@ async def burst(
         "matched_while_arriving": matched_while_arriving,
         "matched_per_s_while_arriving": matched_while_arriving / arrived,
         "matched": len(matched_at),
+        "never_fit": -1 if left is None else len(left),  # -1: the bound came first
         "all_matched_s": max(matched_at.values(), default=started) - started,
         "p50_s": percentile(waits, 0.5),
         "p99_s": percentile(waits, 0.99),
@@ -221,7 +234,8 @@ def report(results: dict[str, Any], concurrency: int) -> None:
     print(
         f"burst: {burst['players']} players entered in {burst['arrival_s']:.2f} s "
         f"({burst['enters_per_s']:.0f}/s), {burst['matched_while_arriving']} matched meanwhile, "
-        f"{burst['matched']} matched in {burst['all_matched_s']:.1f} s; "
+        f"{burst['matched']} matched in {burst['all_matched_s']:.1f} s "
+        f"({burst['never_fit']} left further apart than any window reaches); "
         f"{burst['sweep_passes']} sweep passes, the longest {burst['sweep_pass_max_ms']:.1f} ms"
     )
     print(

