@@ -98,11 +98,7 @@ class Ledger:
 
     async def leaderboard(self, tenant: str, kind: str, first: int, after: str | None) -> Board:
         """The tenant's players of `kind`, best first (ordinal, then player id)."""
-        if not 0 < first <= MAX_PAGE:
-            raise Refused(Code.OUT_OF_RANGE, f"first must be 1 to {MAX_PAGE}")
-        below = None if after is None else decode_cursor(after)
-        if after is not None and below is None:
-            raise Refused(Code.OUT_OF_RANGE, "after must be a cursor this leaderboard returned")
+        below = checked_page(first, after)
         where, args = "tenant = %s AND kind = %s", list[object]([tenant, kind])
         if below is not None:
             where += " AND (ordinal < %s OR (ordinal = %s AND player_id > %s))"
@@ -134,8 +130,7 @@ class Ledger:
     async def set_max_takebacks(self, tenant: str, count: int) -> int:
         """The tenant's policy: games with more takebacks than `count` are not rated (from
         the next game rated on)."""
-        if not 0 <= count <= MAX_TAKEBACKS:
-            raise Refused(Code.OUT_OF_RANGE, f"maxTakebacks is 0 to {MAX_TAKEBACKS}")
+        checked_takebacks(count)
         query = (
             "INSERT INTO rating_policies (tenant, max_takebacks) VALUES (%s, %s) "
             "ON CONFLICT (tenant) DO UPDATE SET max_takebacks = EXCLUDED.max_takebacks, "
@@ -209,6 +204,22 @@ async def _rate(conn: psycopg.AsyncConnection[Any], standing: Standing) -> None:
 def _rating(row: Any) -> Rating:
     player_id, kind, mu, sigma, ordinal, games, updated_at = row
     return Rating(str(player_id), str(kind), mu, sigma, ordinal, int(games), updated_at)
+
+
+def checked_takebacks(count: int) -> int:
+    if not 0 <= count <= MAX_TAKEBACKS:
+        raise Refused(Code.OUT_OF_RANGE, f"maxTakebacks is 0 to {MAX_TAKEBACKS}")
+    return count
+
+
+def checked_page(first: int, after: str | None) -> tuple[float, str] | None:
+    """Where a leaderboard page starts (None: at the top), or OUT_OF_RANGE."""
+    if not 0 < first <= MAX_PAGE:
+        raise Refused(Code.OUT_OF_RANGE, f"first must be 1 to {MAX_PAGE}")
+    below = None if after is None else decode_cursor(after)
+    if after is not None and below is None:
+        raise Refused(Code.OUT_OF_RANGE, "after must be a cursor this leaderboard returned")
+    return below
 
 
 def encode_cursor(ordinal: float, player_id: str) -> str:

@@ -9,7 +9,14 @@ from service.core import GameService
 from service.core.access.keys import KeyNeeded
 from service.core.game.creation import MAX_PLAYER_ID
 from service.games import games
-from service.ratings.ledger import DEFAULT_MAX_TAKEBACKS, Board, Ledger, Rating
+from service.ratings.ledger import (
+    DEFAULT_MAX_TAKEBACKS,
+    Board,
+    Ledger,
+    Rating,
+    checked_page,
+    checked_takebacks,
+)
 from service.refusals import Code, Refused
 
 RATINGS_NEED_KEY = "ratings are read and set with the tenant's API key (X-API-Key)"
@@ -34,6 +41,7 @@ async def leaderboard(
 ) -> Board:
     tenant, ledger = _tenant(service, api_key), Ledger.of(service.store)
     kind = _kind(kind)
+    checked_page(first, after)  # refused alike with or without an archive
     if ledger is None:
         return Board([], None, False)
     return await ledger.leaderboard(tenant, kind, first, after)
@@ -58,6 +66,7 @@ async def max_takebacks(service: GameService, api_key: str | None) -> int:
 
 async def set_max_takebacks(service: GameService, api_key: str | None, count: int) -> int:
     tenant, ledger = _tenant(service, api_key), Ledger.of(service.store)
+    checked_takebacks(count)
     if ledger is None:
         raise Refused(Code.BAD_INPUT, NO_ARCHIVE)
     return await ledger.set_max_takebacks(tenant, count)

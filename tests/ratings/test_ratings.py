@@ -447,3 +447,24 @@ async def test_a_game_that_cannot_be_scored_is_set_aside_once_and_the_archive_go
     assert _counted("set_aside", "error") == set_aside + 1
     assert await setup.archiver.one(game_id) == "archived", "the archive goes on"
     assert await _rating(setup, "rae") is None
+
+
+async def test_without_an_archive_the_boards_are_empty_and_bad_input_is_still_refused() -> None:
+    settings = Settings(rate_limit_per_token=0, rate_limit_per_address=0)
+    with own_redis() as url:
+        async with client_for(create_app(settings, url)) as http:
+            api = Api(http)
+            board = await api.gql(LEADERBOARD, {"kind": "TREELINGS", "first": 5})
+            assert board["leaderboard"]["edges"] == []
+            for variables in (
+                {"kind": "TREELINGS", "first": 0},
+                {"kind": "TREELINGS", "first": 1, "after": "abc"},
+            ):
+                refused = await http.post(
+                    "/graphql", json={"query": LEADERBOARD, "variables": variables}
+                )
+                assert refused.json()["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
+            too_many = await http.get("/v1/leaderboards/TREELINGS?first=1000")
+            assert too_many.status_code == 400
+            policy = await http.put("/v1/rating-policy", json={"maxTakebacks": 1})
+            assert policy.status_code == 422 and "DATABASE_URL" in policy.json()["detail"]
