@@ -139,6 +139,8 @@ def test_every_operation_declares_its_refusals_as_problem_details_and_its_creden
             "getPlayerRatings",
             "getRatingPolicy",
             "setRatingPolicy",
+            "issuePlayerToken",
+            "revokePlayerTokens",
         }
         # a seat-scoped route takes a seat token, or the tenant's key acting for a seat
         acts = any(p.get("name") == "X-Act-As-Seat" for p in op.get("parameters", []))
