@@ -19,7 +19,6 @@ from service.api.rest.operation import (
     GAME_ROUTE,
     LANGUAGE,
     ONE_GAME,
-    READER,
     TENANT,
     WITH_MESSAGES,
     Operation,
@@ -223,8 +222,9 @@ LOBBY = RestRoute(
     lobby,
     Operation(
         "lobby",
-        "The game's join code and invite link (to its tenant and its players) and open seats.",
-        READER,
+        "The game's open seats and, to its tenant (X-API-Key) and its players (a player "
+        "token), its join code and invite link.",
+        [{}, {"seatToken": []}],
         {**ok(ref("Lobby"), "the lobby"), **problems(*GAME_ROUTE, "UNAUTHORIZED")},
         parameters=[GAME_ID],
         layout="parameters",
