@@ -99,8 +99,8 @@ def normal_code(code: str) -> str:
 
 
 class Stored(msgspec.Struct, frozen=True):
-    """A record as read for a seat change: the record (reissued tokens in), its version and
-    the SHA-1 of its stored bytes, which the SEAT script compares."""
+    """A record as read for a seat change (reissued tokens in) and the SHA-1 of its stored
+    bytes, which the SEAT script compares with the bytes stored when it runs."""
 
     record: Record
     digest: str
@@ -131,11 +131,10 @@ def _clock_set(game_id: str, record: Record) -> list[str]:
     return [store_indexes.clock_key(lane_of(game_id), record.tenant)]
 
 
-async def seat_change(
-    store: RedisStore, game_id: str, stored: Stored, record: Record, before: Record
-) -> str:
+async def seat_change(store: RedisStore, game_id: str, stored: Stored, record: Record) -> str:
     """Write `record` if the game is still as `stored` (the SEAT script): "ok", "stale" or
     "gone"; UpgradeInProgress when a newer release wrote it."""
+    before = stored.record
     game = game_for(record.kind, record.rules)
     keys_, flags = store_indexes.updates(game_id, record)
     extra = _clock_set(game_id, before)
@@ -166,24 +165,13 @@ async def seat_change(
         _encoder.encode(events) if events else "",
         FORMAT,
     ]
-    reply = await store.script_acked(
-        "seat", _script(store), keys, args, f"{game_keys(game_id)[0]}:w"
-    )
+    # commands.script sends EVALSHA by the script's digest: registering costs a SHA-1 only
+    script = store.redis.register_script(SEAT)
+    reply = await store.script_acked("seat", script, keys, args, f"{game_keys(game_id)[0]}:w")
     outcome = reply.decode() if isinstance(reply, bytes) else str(reply)
     if outcome == "new":
         raise UpgradeInProgress(game_id, "a newer release wrote the game")
     return outcome
-
-
-_scripts: dict[int, Any] = {}
-
-
-def _script(store: RedisStore) -> Any:
-    """The SEAT script registered on the store's client (once per client)."""
-    script = _scripts.get(id(store.redis))
-    if script is None:
-        script = _scripts[id(store.redis)] = store.redis.register_script(SEAT)
-    return script
 
 
 async def register(store: RedisStore, game_id: str, record: Record, fill_strategy: str) -> str:
@@ -248,7 +236,7 @@ async def _changed(
         record, seat = change(stored.record)
         if record is None:
             return stored.record, seat
-        outcome = await seat_change(store, game_id, stored, record, stored.record)
+        outcome = await seat_change(store, game_id, stored, record)
         if outcome == "ok":
             return record, seat
         if outcome == "gone":
