@@ -20,12 +20,12 @@ CLUSTER_DESELECT := \
   --deselect tests/store/test_redis_store.py::test_the_store_never_touches_keys_it_does_not_own
 # The cluster pass reruns the tests whose keys, scripts or channels a cluster could split across
 # slots: the store itself, moves, idempotency, indexes, clocks, endings, folding, the bot lanes,
-# the webhook outbox and endpoint switches, sharded pub/sub. Everything above the store talks to
-# it through the same calls, so a cluster changes nothing there (docs/architecture.md, "Tests").
+# the webhook outbox and endpoint switches, sharded pub/sub, the players' seat changes.
+# Everything above the store talks to it through the same calls, so a cluster changes nothing there (docs/architecture.md, "Tests").
 CLUSTER_TESTS := tests/store tests/webhooks/test_outbox.py tests/webhooks/test_webhook_endpoints.py \
   $(addprefix tests/core/test_,$(addsuffix .py,moves idempotency listing clocks endings folding)) \
   tests/worker/test_bot_worker.py tests/worker/test_fairness.py tests/api/graphql/test_subscriptions.py \
-  tests/api/graphql/test_reissued_events.py tests/archive/test_archive.py \
+  tests/api/graphql/test_reissued_events.py tests/archive/test_archive.py tests/api/test_players.py \
   tests/lobby/test_matching.py tests/lobby/test_api.py \
   $(CLUSTER_DESELECT)
 
