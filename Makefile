@@ -21,7 +21,8 @@ CLUSTER_DESELECT := \
 # The cluster pass reruns the tests whose keys, scripts or channels a cluster could split across
 # slots: the store itself, moves, idempotency, indexes, clocks, endings, folding, the bot lanes,
 # the webhook outbox and endpoint switches, sharded pub/sub, the players' seat changes.
-# Everything above the store talks to it through the same calls, so a cluster changes nothing there (docs/architecture.md, "Tests").
+# Everything above the store talks to it through the same calls, so a cluster changes nothing
+# there (docs/architecture.md, "Tests").
 CLUSTER_TESTS := tests/store tests/webhooks/test_outbox.py tests/webhooks/test_webhook_endpoints.py \
   $(addprefix tests/core/test_,$(addsuffix .py,moves idempotency listing clocks endings folding)) \
   tests/worker/test_bot_worker.py tests/worker/test_fairness.py tests/api/graphql/test_subscriptions.py \
