@@ -47,6 +47,7 @@ class Table:
     tenant: Any
     seats: list[Any]
     spectator: Any
+    player: Any  # a player token's client (players, docs/api.md)
     game_id: str
     version: int
 
@@ -66,7 +67,10 @@ async def table(redis_url: str, rules: ModuleType) -> AsyncIterator[Table]:
         created = await tenant.create_game(rules.GameKind.TREELINGS, 2, seed="sdk-errors")
         seats = [tenant.with_token(seat.token) for seat in created.seats]
         spectator = rules.AsyncRules("http://test", http_client=http, retry=rules.NO_RETRY)
-        yield Table(rules, http, tenant, seats, spectator, created.game.id, created.game.version)
+        player = tenant.with_token((await tenant.issue_player_token("sdk-player")).token)
+        yield Table(
+            rules, http, tenant, seats, spectator, player, created.game.id, created.game.version
+        )
 
 
 Call = Callable[[Table], Awaitable[object]]
@@ -186,6 +190,34 @@ REFUSALS: list[tuple[str, Call, str, str]] = [
         "no-such-endpoint", "no-such-event"), "NotFoundError", "NOT_FOUND"),
     ("send_test_webhook_event unknown", lambda t: t.tenant.send_test_webhook_event(
         "no-such-endpoint"), "NotFoundError", "NOT_FOUND"),
+    ("lobby of an unknown id", lambda t: t.spectator.lobby(UNKNOWN), "NotFoundError",
+     "NOT_FOUND"),
+    ("join_game without a player token", lambda t: t.spectator.join_game(game_id=t.game_id),
+     "UnauthorizedError", "UNAUTHORIZED"),
+    ("join_game with a code that is none", lambda t: t.player.join_game(code="ZZZZZZ"),
+     "NotFoundError", "NOT_FOUND"),
+    ("leave_game without a player token", lambda t: t.spectator.leave_game(t.game_id),
+     "UnauthorizedError", "UNAUTHORIZED"),
+    ("my_games without a player token", lambda t: t.spectator.my_games(),
+     "UnauthorizedError", "UNAUTHORIZED"),
+    ("issue_player_token without a key", lambda t: t.spectator.issue_player_token("p"),
+     "UnauthorizedError", "UNAUTHORIZED"),
+    ("revoke_player_tokens without a key", lambda t: t.spectator.revoke_player_tokens("p"),
+     "UnauthorizedError", "UNAUTHORIZED"),
+    ("matchmaking of a player id too long", lambda t: t.tenant.matchmaking("p" * 300),
+     "BadInputError", "BAD_USER_INPUT"),
+    ("enter_matchmaking without a key", lambda t: t.spectator.enter_matchmaking(
+        "TREELINGS", 2, "p"), "UnauthorizedError", "UNAUTHORIZED"),
+    ("leave_matchmaking of a player who waits in none", lambda t: t.tenant.leave_matchmaking(
+        "sdk-nobody-waits"), "RejectedError", "NOT_QUEUED"),
+    ("leaderboard without a key", lambda t: t.spectator.leaderboard("TREELINGS"),
+     "UnauthorizedError", "UNAUTHORIZED"),
+    ("rating without a key", lambda t: t.spectator.rating("p", "TREELINGS"),
+     "UnauthorizedError", "UNAUTHORIZED"),
+    ("rating_policy without a key", lambda t: t.spectator.rating_policy(),
+     "UnauthorizedError", "UNAUTHORIZED"),
+    ("set_rating_policy out of range", lambda t: t.tenant.set_rating_policy(-1),
+     "BadInputError", "BAD_USER_INPUT"),
 ]  # fmt: skip
 
 
@@ -306,3 +338,42 @@ async def test_the_request_rate_limit_is_rate_limited_with_its_retry_after(
     assert limited.value.retry_after is not None and limited.value.retry_after >= 1
     wait = rules.RetryPolicy().delay(1, limited.value.retry_after)
     assert wait >= limited.value.retry_after
+
+
+async def test_players_join_open_seats_and_matchmaking_queues(table: Table) -> None:
+    """A game with an open seat, joined with a player token (the same seat again), listed in
+    the player's games; leaving a started game FORBIDDEN; a second pool ALREADY_QUEUED; a
+    revoked player token UNAUTHORIZED."""
+    rules = table.rules
+    created = await table.tenant.create_game(rules.GameKind.TREELINGS, 2, open_seats={1: None})
+    lobby = await table.tenant.lobby(created.game.id)
+    assert [seat.seat for seat in lobby.open_seats] == [1] and not lobby.started
+    token = (await table.tenant.issue_player_token("sdk-joiner")).token
+    joiner = table.tenant.with_token(token)
+    joined = await joiner.join_game(code=lobby.join_code)
+    assert joined.seat == 1 and (await joiner.join_game(game_id=created.game.id)).seat == 1
+    listed = await joiner.my_games()
+    assert created.game.id in [edge.node.id for edge in listed.edges]
+    with pytest.raises(rules.ForbiddenError):
+        await joiner.leave_game(created.game.id)  # every seat is taken: the game started
+    waiting = await table.tenant.enter_matchmaking(rules.GameKind.TREELINGS, 2, "sdk-seeker")
+    assert waiting.state is rules.MatchmakingState.WAITING
+    with pytest.raises(rules.RejectedError) as queued:
+        await table.tenant.enter_matchmaking(rules.GameKind.TREELINGS, 3, "sdk-seeker")
+    assert queued.value.code is rules.ErrorCode.ALREADY_QUEUED
+    left = await table.tenant.leave_matchmaking("sdk-seeker")
+    assert left.state is rules.MatchmakingState.NONE
+    await table.tenant.revoke_player_tokens("sdk-joiner")
+    with pytest.raises(rules.UnauthorizedError):
+        await joiner.my_games()
+
+
+async def test_ratings_and_languages(table: Table) -> None:
+    """No rating before a rated game; an empty leaderboard; the languages with en-XA marked a
+    pseudo-locale and English complete."""
+    rules = table.rules
+    assert await table.tenant.rating("sdk-unrated", rules.GameKind.TREELINGS) is None
+    assert (await table.tenant.leaderboard(rules.GameKind.TREELINGS)).edges == []
+    assert (await table.tenant.rating_policy()).max_takebacks >= 0
+    languages = {language.tag: language for language in await table.spectator.languages()}
+    assert languages["en"].coverage == 1.0 and languages["en-XA"].pseudo

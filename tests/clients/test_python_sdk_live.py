@@ -234,3 +234,19 @@ async def test_a_change_without_a_key_is_not_repeated_once_sent(rules: ModuleTyp
     finally:
         server.close()
         await server.wait_closed()
+
+
+async def test_player_events_answer_the_status_then_raise_a_refusal(
+    rules: ModuleType, service: Service
+) -> None:
+    """A player's matchmaking stream starts with its status now; a player id the service
+    refuses raises BAD_USER_INPUT instead of an empty stream."""
+    async with rules.AsyncRules(service.url) as anyone:
+        async with asyncio.timeout(BOUND):
+            async for status in anyone.player_events("sdk-live-player"):
+                assert status.state is rules.MatchmakingState.NONE
+                break
+        with pytest.raises(rules.BadInputError):
+            async with asyncio.timeout(BOUND):
+                async for status in anyone.player_events(""):
+                    pytest.fail(f"a status where BAD_USER_INPUT was due: {status}")

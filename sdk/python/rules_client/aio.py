@@ -33,12 +33,24 @@ from ._generated import (
     GamePage,
     GameScores,
     GameStatus,
+    GameSummary,
+    JoinedGame,
+    Language,
     LegalMove,
     LegalMoves,
+    Lobby,
+    MatchmakingInput,
+    MatchmakingStatus,
     MoveApplied,
     MoveRejected,
     MoveValidation,
+    OpenSeatInput,
     PastView,
+    PlayerToken,
+    PlayerTokensRevoked,
+    Rating,
+    RatingPage,
+    RatingPolicy,
     RecordSigningKey,
     RecordVerification,
     SeatCredential,
@@ -55,7 +67,7 @@ from ._generated import (
 )
 from ._generated.async_base_client import HttpClient
 from .errors import ErrorCode, NotFoundError, RulesError, UnauthorizedError, error
-from .events import follow
+from .events import follow, follow_player
 from .retry import RetryPolicy, retryable
 
 T = TypeVar("T")
@@ -153,10 +165,14 @@ class AsyncRules:
         clock: ClockInput | None = None,
         spectator_delay: int = 0,
         takebacks: TakebackPolicy = TakebackPolicy.NONE,
+        open_seats: Mapping[int, str | None] | None = None,
+        fill_with_bots_after_seconds: int | None = None,
+        fill_with_bots_strategy: Strategy = Strategy.GREEDY,
     ) -> CreatedGame:
         """A new game and one token per human seat (shown this once). `bots` maps the seats
-        the server plays to their strategy. Not retried after it may have reached the service:
-        a retry could create a second game."""
+        the server plays to their strategy; `open_seats` the seats left for players to join
+        (`join_game`) to the player each is reserved for, or None. Not retried after it may
+        have reached the service: a retry could create a second game."""
         game = CreateGameInput.model_validate(
             {
                 "kind": GameKind(kind),
@@ -168,6 +184,13 @@ class AsyncRules:
                 "clock": clock,
                 "spectator_delay": spectator_delay,
                 "takebacks": takebacks,
+                "open_seats": [
+                    OpenSeatInput(seat=seat, reserved_for=player)
+                    for seat, player in (open_seats or {}).items()
+                ]
+                or None,
+                "fill_with_bots_after_seconds": fill_with_bots_after_seconds,
+                "fill_with_bots_strategy": fill_with_bots_strategy,
             }
         )
         answer = await self._change(
@@ -514,6 +537,132 @@ class AsyncRules:
             lambda h: self._engine.send_test_webhook_event(endpoint_id, headers=h), keyed=False
         )
         return answer.send_test_webhook_event
+
+    # --- players, matchmaking, ratings, languages ---------------------------------------------
+
+    async def lobby(self, game_id: str) -> Lobby:
+        """A game's join code, invite link and open seats."""
+        found = await self._read(lambda h: self._engine.read_lobby(game_id, headers=h))
+        return found.lobby
+
+    async def join_game(self, *, code: str | None = None, game_id: str | None = None) -> JoinedGame:
+        """This client's player (a player token) takes an open seat of the game its join `code`
+        or `game_id` names; joining again answers the same seat (GAME_FULL: none left)."""
+        answer = await self._change(
+            lambda h: self._engine.join_game(code, game_id, headers=h), keyed=True
+        )
+        return answer.join_game
+
+    async def leave_game(self, game_id: str) -> GameSummary:
+        """This client's player gives back its seats before the game starts."""
+        answer = await self._change(
+            lambda h: self._engine.leave_game(game_id, headers=h), keyed=False
+        )
+        return answer.leave_game
+
+    async def my_games(
+        self,
+        *,
+        status: GameStatus | None = None,
+        kind: GameKind | None = None,
+        first: int = 20,
+        after: str | None = None,
+    ) -> GamePage:
+        """The games this client's player (a player token) sits in or is awaited in."""
+        found = await self._read(
+            lambda h: self._engine.list_my_games(first, status, kind, after, headers=h)
+        )
+        return found.my_games
+
+    async def issue_player_token(self, player_id: str, *, ttl_seconds: int = 3600) -> PlayerToken:
+        """The tenant (api_key) gets a token for one of its players, good for `ttl_seconds`."""
+        answer = await self._change(
+            lambda h: self._engine.issue_player_token(player_id, ttl_seconds, headers=h),
+            keyed=False,
+        )
+        return answer.issue_player_token
+
+    async def revoke_player_tokens(self, player_id: str) -> PlayerTokensRevoked:
+        """The tenant (api_key) revokes every token of the player issued until now."""
+        answer = await self._change(
+            lambda h: self._engine.revoke_player_tokens(player_id, headers=h), keyed=True
+        )
+        return answer.revoke_player_tokens
+
+    async def matchmaking(self, player_id: str) -> MatchmakingStatus:
+        """A player's matchmaking now (the tenant's api_key)."""
+        found = await self._read(lambda h: self._engine.read_matchmaking(player_id, headers=h))
+        return found.matchmaking
+
+    async def enter_matchmaking(
+        self,
+        kind: GameKind | str,
+        players: int,
+        player_id: str,
+        *,
+        options: JsonValue = None,
+        rating: float | None = None,
+    ) -> MatchmakingStatus:
+        """The player waits for a game of `kind` with `players` seats, matched by rating;
+        entering the same pool again is the same seek (ALREADY_QUEUED: another one)."""
+        seek = MatchmakingInput.model_validate(
+            {
+                "kind": GameKind(kind),
+                "players": players,
+                "player_id": player_id,
+                "options": options,
+                "rating": rating,
+            }
+        )
+        answer = await self._change(
+            lambda h: self._engine.enter_matchmaking(seek, headers=h), keyed=True
+        )
+        return answer.enter_matchmaking
+
+    async def leave_matchmaking(self, player_id: str) -> MatchmakingStatus:
+        """The player's seek is withdrawn (NOT_QUEUED: it waits in none)."""
+        answer = await self._change(
+            lambda h: self._engine.leave_matchmaking(player_id, headers=h), keyed=False
+        )
+        return answer.leave_matchmaking
+
+    def player_events(self, player_id: str) -> AsyncGenerator[MatchmakingStatus, None]:
+        """The player's matchmaking now, then each match made for it (MATCHED, with its seat
+        token); subscribed again after a dropped socket, refusals raised (as `events`)."""
+        return follow_player(self._engine, player_id, self.retry)
+
+    async def leaderboard(
+        self, kind: GameKind | str, *, first: int = 20, after: str | None = None
+    ) -> RatingPage:
+        """The tenant's (api_key) players of one kind, best first."""
+        found = await self._read(
+            lambda h: self._engine.read_leaderboard(GameKind(kind), first, after, headers=h)
+        )
+        return found.leaderboard
+
+    async def rating(self, player_id: str, kind: GameKind | str) -> Rating | None:
+        """A player's rating in one kind; None until one of its games is rated."""
+        found = await self._read(
+            lambda h: self._engine.read_rating(player_id, GameKind(kind), headers=h)
+        )
+        return found.rating
+
+    async def rating_policy(self) -> RatingPolicy:
+        """The tenant's (api_key) rating policy."""
+        found = await self._read(lambda h: self._engine.read_rating_policy(headers=h))
+        return found.rating_policy
+
+    async def set_rating_policy(self, max_takebacks: int) -> RatingPolicy:
+        """The tenant's (api_key) policy for the games rated from now on."""
+        answer = await self._change(
+            lambda h: self._engine.set_rating_policy(max_takebacks, headers=h), keyed=True
+        )
+        return answer.set_rating_policy
+
+    async def languages(self) -> list[Language]:
+        """The languages the texts come in, each with its coverage (ask with `language=`)."""
+        found = await self._read(lambda h: self._engine.read_languages(headers=h))
+        return list(found.languages)
 
     # --- how a call is made ----------------------------------------------------------------
 

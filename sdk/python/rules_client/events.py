@@ -1,4 +1,4 @@
-"""A game's versions as they come, over a socket that may drop: `follow`.
+"""A game's versions (and a player's matches) as they come, over a socket that may drop.
 
 The subscription is made again after a cut (a network drop, a server restart, 4413
 SLOW_CONSUMER, 4429) with `afterVersion` the last version seen, so the server sends what was
@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator
-from typing import cast
+from collections.abc import AsyncGenerator, Callable
+from typing import TypeVar, cast
 
 import websockets
 
 from ._engine import Engine, from_close, from_graphql, unreachable
-from ._generated import GameEvent, GameEvents
+from ._generated import GameEvent, GameEvents, MatchmakingStatus, PlayerEvents
 from ._generated.exceptions import (
     GraphQLClientError,
     GraphQLClientGraphQLMultiError,
@@ -27,6 +27,7 @@ from ._generated.exceptions import (
 from .errors import RETRYABLE, ErrorCode, RulesError
 from .retry import RetryPolicy
 
+T = TypeVar("T")
 # what a new socket may cure, beyond what a new request may
 RESUMABLE = RETRYABLE | {
     ErrorCode.SLOW_CONSUMER,
@@ -38,15 +39,42 @@ RESUMABLE = RETRYABLE | {
 async def follow(
     engine: Engine, game_id: str, after_version: int | None, retry: RetryPolicy
 ) -> AsyncGenerator[GameEvent, None]:
-    seen, failures = after_version, 0
+    """A game's versions after `after_version`, each once, across dropped sockets."""
+    seen = after_version
+
+    def stream() -> AsyncGenerator[GameEvents, None]:
+        return cast(AsyncGenerator[GameEvents, None], engine.game_events(game_id, seen))
+
+    async for event in resumed(stream, retry):
+        seen = event.game_events.version
+        yield event.game_events
+
+
+async def follow_player(
+    engine: Engine, player_id: str, retry: RetryPolicy
+) -> AsyncGenerator[MatchmakingStatus, None]:
+    """A player's matchmaking now, then each match; after a dropped socket, its status again."""
+
+    def stream() -> AsyncGenerator[PlayerEvents, None]:
+        return cast(AsyncGenerator[PlayerEvents, None], engine.player_events(player_id))
+
+    async for event in resumed(stream, retry):
+        yield event.player_events
+
+
+async def resumed(
+    subscribe: Callable[[], AsyncGenerator[T, None]], retry: RetryPolicy
+) -> AsyncGenerator[T, None]:
+    """What `subscribe()` yields, subscribing again after a cut; ends when the server completes
+    the subscription, raises a refusal (or `attempts` failures in a row)."""
+    failures = 0
     while True:
         try:
-            stream = cast(AsyncGenerator[GameEvents, None], engine.game_events(game_id, seen))
+            stream = subscribe()
             async with contextlib.aclosing(stream):
                 async for event in stream:
                     failures = 0
-                    seen = event.game_events.version
-                    yield event.game_events
+                    yield event
             return
         except RulesError as exc:
             failed = exc

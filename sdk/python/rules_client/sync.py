@@ -7,11 +7,12 @@ Close it (`close()`, or `with Rules(...) as rules:`) to stop that thread.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from functools import partial
 from types import TracebackType
+from typing import TypeVar
 
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from pydantic import JsonValue
@@ -27,10 +28,20 @@ from ._generated import (
     GamePage,
     GameScores,
     GameStatus,
+    GameSummary,
+    JoinedGame,
+    Language,
     LegalMoves,
+    Lobby,
+    MatchmakingStatus,
     MoveApplied,
     MoveValidation,
     PastView,
+    PlayerToken,
+    PlayerTokensRevoked,
+    Rating,
+    RatingPage,
+    RatingPolicy,
     RecordSigningKey,
     RecordVerification,
     SeatCredential,
@@ -46,6 +57,8 @@ from ._generated import (
 )
 from .aio import AsyncRules, Move
 from .retry import RetryPolicy
+
+T = TypeVar("T")
 
 
 class Rules:
@@ -96,7 +109,13 @@ class Rules:
     def events(self, game_id: str, *, after_version: int | None = None) -> Iterator[GameEvent]:
         """Every version after `after_version` (or the current one first), then each new one,
         until the game is over, resumed after a dropped socket (AsyncRules.events)."""
-        stream = self._rules.events(game_id, after_version=after_version)
+        return self._iterate(self._rules.events(game_id, after_version=after_version))
+
+    def player_events(self, player_id: str) -> Iterator[MatchmakingStatus]:
+        """The player's matchmaking now, then each match made for it (AsyncRules.player_events)."""
+        return self._iterate(self._rules.player_events(player_id))
+
+    def _iterate(self, stream: AsyncGenerator[T, None]) -> Iterator[T]:
         try:
             while True:
                 try:
@@ -122,10 +141,14 @@ class Rules:
         clock: ClockInput | None = None,
         spectator_delay: int = 0,
         takebacks: TakebackPolicy = TakebackPolicy.NONE,
+        open_seats: Mapping[int, str | None] | None = None,
+        fill_with_bots_after_seconds: int | None = None,
+        fill_with_bots_strategy: Strategy = Strategy.GREEDY,
     ) -> CreatedGame:
         """A new game and one token per human seat (shown this once). `bots` maps the seats
-        the server plays to their strategy. Not retried after it may have reached the service:
-        a retry could create a second game."""
+        the server plays to their strategy; `open_seats` the seats left for players to join
+        (`join_game`) to the player each is reserved for, or None. Not retried after it may
+        have reached the service: a retry could create a second game."""
         return self._portal.call(
             partial(
                 self._rules.create_game,
@@ -138,6 +161,9 @@ class Rules:
                 clock=clock,
                 spectator_delay=spectator_delay,
                 takebacks=takebacks,
+                open_seats=open_seats,
+                fill_with_bots_after_seconds=fill_with_bots_after_seconds,
+                fill_with_bots_strategy=fill_with_bots_strategy,
             )
         )
 
@@ -431,3 +457,91 @@ class Rules:
     def send_test_webhook_event(self, endpoint_id: str) -> str:
         """A signed `webhook.test` event to that endpoint; its event id."""
         return self._portal.call(partial(self._rules.send_test_webhook_event, endpoint_id))
+
+    def lobby(self, game_id: str) -> Lobby:
+        """A game's join code, invite link and open seats."""
+        return self._portal.call(partial(self._rules.lobby, game_id))
+
+    def join_game(self, *, code: str | None = None, game_id: str | None = None) -> JoinedGame:
+        """This client's player (a player token) takes an open seat of the game its join `code`
+        or `game_id` names; joining again answers the same seat (GAME_FULL: none left)."""
+        return self._portal.call(partial(self._rules.join_game, code=code, game_id=game_id))
+
+    def leave_game(self, game_id: str) -> GameSummary:
+        """This client's player gives back its seats before the game starts."""
+        return self._portal.call(partial(self._rules.leave_game, game_id))
+
+    def my_games(
+        self,
+        *,
+        status: GameStatus | None = None,
+        kind: GameKind | None = None,
+        first: int = 20,
+        after: str | None = None,
+    ) -> GamePage:
+        """The games this client's player (a player token) sits in or is awaited in."""
+        return self._portal.call(
+            partial(self._rules.my_games, status=status, kind=kind, first=first, after=after)
+        )
+
+    def issue_player_token(self, player_id: str, *, ttl_seconds: int = 3600) -> PlayerToken:
+        """The tenant (api_key) gets a token for one of its players, good for `ttl_seconds`."""
+        return self._portal.call(
+            partial(self._rules.issue_player_token, player_id, ttl_seconds=ttl_seconds)
+        )
+
+    def revoke_player_tokens(self, player_id: str) -> PlayerTokensRevoked:
+        """The tenant (api_key) revokes every token of the player issued until now."""
+        return self._portal.call(partial(self._rules.revoke_player_tokens, player_id))
+
+    def matchmaking(self, player_id: str) -> MatchmakingStatus:
+        """A player's matchmaking now (the tenant's api_key)."""
+        return self._portal.call(partial(self._rules.matchmaking, player_id))
+
+    def enter_matchmaking(
+        self,
+        kind: GameKind | str,
+        players: int,
+        player_id: str,
+        *,
+        options: JsonValue = None,
+        rating: float | None = None,
+    ) -> MatchmakingStatus:
+        """The player waits for a game of `kind` with `players` seats, matched by rating;
+        entering the same pool again is the same seek (ALREADY_QUEUED: another one)."""
+        return self._portal.call(
+            partial(
+                self._rules.enter_matchmaking,
+                kind,
+                players,
+                player_id,
+                options=options,
+                rating=rating,
+            )
+        )
+
+    def leave_matchmaking(self, player_id: str) -> MatchmakingStatus:
+        """The player's seek is withdrawn (NOT_QUEUED: it waits in none)."""
+        return self._portal.call(partial(self._rules.leave_matchmaking, player_id))
+
+    def leaderboard(
+        self, kind: GameKind | str, *, first: int = 20, after: str | None = None
+    ) -> RatingPage:
+        """The tenant's (api_key) players of one kind, best first."""
+        return self._portal.call(partial(self._rules.leaderboard, kind, first=first, after=after))
+
+    def rating(self, player_id: str, kind: GameKind | str) -> Rating | None:
+        """A player's rating in one kind; None until one of its games is rated."""
+        return self._portal.call(partial(self._rules.rating, player_id, kind))
+
+    def rating_policy(self) -> RatingPolicy:
+        """The tenant's (api_key) rating policy."""
+        return self._portal.call(self._rules.rating_policy)
+
+    def set_rating_policy(self, max_takebacks: int) -> RatingPolicy:
+        """The tenant's (api_key) policy for the games rated from now on."""
+        return self._portal.call(partial(self._rules.set_rating_policy, max_takebacks))
+
+    def languages(self) -> list[Language]:
+        """The languages the texts come in, each with its coverage (ask with `language=`)."""
+        return self._portal.call(self._rules.languages)

@@ -24,6 +24,7 @@ from .create_webhook_endpoint import (
     CreateWebhookEndpointCreateWebhookEndpoint,
 )
 from .delete_webhook_endpoint import DeleteWebhookEndpoint
+from .enter_matchmaking import EnterMatchmaking, EnterMatchmakingEnterMatchmaking
 from .enums import (
     ActedBy,
     AvenueAnimal,
@@ -31,6 +32,7 @@ from .enums import (
     EndReason,
     GameKind,
     GameStatus,
+    MatchmakingState,
     MessageParamType,
     RecordProblem,
     RecordSignatureCheck,
@@ -126,6 +128,7 @@ from .fragments import (
     GameHistoryHistoryTypedMoveTreetopiaUseEye,
     GameHistoryHistoryTypedMoveTreetopiaUseWhirlwind,
     GameInfo,
+    GameInfoDeprecatedRulesVersions,
     GameInfoPlayers,
     GameInfoTypedOptionsAvenueOptions,
     GameInfoTypedOptionsTreelineOptions,
@@ -147,6 +150,10 @@ from .fragments import (
     GameViewTreelineView,
     GameViewTreelingsView,
     GameViewTreetopiaView,
+    JoinedGame,
+    JoinedGameGame,
+    Language,
+    LanguageCatalogs,
     LegalMove,
     LegalMoveLabelMessage,
     LegalMoves,
@@ -190,6 +197,9 @@ from .fragments import (
     LegalMoveTypedMoveTreetopiaUseExtraTurn,
     LegalMoveTypedMoveTreetopiaUseEye,
     LegalMoveTypedMoveTreetopiaUseWhirlwind,
+    Lobby,
+    LobbyOpenSeats,
+    MatchmakingStatus,
     Message,
     MessageParams,
     MoveApplied,
@@ -203,6 +213,14 @@ from .fragments import (
     PastViewViewAtTreelineView,
     PastViewViewAtTreelingsView,
     PastViewViewAtTreetopiaView,
+    PlayerToken,
+    PlayerTokensRevoked,
+    Rating,
+    RatingPage,
+    RatingPageEdges,
+    RatingPageEdgesNode,
+    RatingPagePageInfo,
+    RatingPolicy,
     RecordSigningKey,
     RecordVerification,
     RecordVerificationDifference,
@@ -331,6 +349,8 @@ from .input_types import (
     ClockInput,
     CreateGameInput,
     GameFilter,
+    MatchmakingInput,
+    OpenSeatInput,
     TreelineDeployCardInput,
     TreelineDeployFromCardInput,
     TreelineEnergizeInput,
@@ -353,16 +373,28 @@ from .input_types import (
     TypedMoveInput,
     TypedOptionsInput,
 )
+from .issue_player_token import IssuePlayerToken, IssuePlayerTokenIssuePlayerToken
+from .join_game import JoinGame, JoinGameJoinGame
+from .leave_game import LeaveGame, LeaveGameLeaveGame
+from .leave_matchmaking import LeaveMatchmaking, LeaveMatchmakingLeaveMatchmaking
 from .list_games import ListGames, ListGamesGames
+from .list_my_games import ListMyGames, ListMyGamesMyGames
 from .list_webhook_endpoints import (
     ListWebhookEndpoints,
     ListWebhookEndpointsWebhookEndpoints,
 )
 from .list_webhook_events import ListWebhookEvents, ListWebhookEventsWebhookEvents
+from .player_events import PlayerEvents, PlayerEventsPlayerEvents
 from .read_catalog import ReadCatalog, ReadCatalogCatalog
 from .read_game import ReadGame, ReadGameGame
 from .read_history import ReadHistory, ReadHistoryGame
+from .read_languages import ReadLanguages, ReadLanguagesLanguages
+from .read_leaderboard import ReadLeaderboard, ReadLeaderboardLeaderboard
 from .read_legal_moves import ReadLegalMoves, ReadLegalMovesGame
+from .read_lobby import ReadLobby, ReadLobbyLobby
+from .read_matchmaking import ReadMatchmaking, ReadMatchmakingMatchmaking
+from .read_rating import ReadRating, ReadRatingRating
+from .read_rating_policy import ReadRatingPolicy, ReadRatingPolicyRatingPolicy
 from .read_record_signing_keys import (
     ReadRecordSigningKeys,
     ReadRecordSigningKeysRecordSigningKeys,
@@ -383,11 +415,16 @@ from .request_takeback import (
 )
 from .resign import Resign, ResignResignMoveApplied, ResignResignMoveRejected
 from .retry_webhook_event import RetryWebhookEvent
+from .revoke_player_tokens import (
+    RevokePlayerTokens,
+    RevokePlayerTokensRevokePlayerTokens,
+)
 from .rotate_webhook_secret import (
     RotateWebhookSecret,
     RotateWebhookSecretRotateWebhookSecret,
 )
 from .send_test_webhook_event import SendTestWebhookEvent
+from .set_rating_policy import SetRatingPolicy, SetRatingPolicySetRatingPolicy
 from .suggest_move import SuggestMove, SuggestMoveSuggestMove
 from .update_webhook_endpoint import (
     UpdateWebhookEndpoint,
@@ -454,6 +491,8 @@ __all__ = [
     "CreatedGameSeats",
     "DeleteWebhookEndpoint",
     "EndReason",
+    "EnterMatchmaking",
+    "EnterMatchmakingEnterMatchmaking",
     "ExportGame",
     "Game",
     "GameEvent",
@@ -504,6 +543,7 @@ __all__ = [
     "GameHistoryHistoryTypedMoveTreetopiaUseEye",
     "GameHistoryHistoryTypedMoveTreetopiaUseWhirlwind",
     "GameInfo",
+    "GameInfoDeprecatedRulesVersions",
     "GameInfoPlayers",
     "GameInfoTypedOptionsAvenueOptions",
     "GameInfoTypedOptionsTreelineOptions",
@@ -527,6 +567,18 @@ __all__ = [
     "GameViewTreelineView",
     "GameViewTreelingsView",
     "GameViewTreetopiaView",
+    "IssuePlayerToken",
+    "IssuePlayerTokenIssuePlayerToken",
+    "JoinGame",
+    "JoinGameJoinGame",
+    "JoinedGame",
+    "JoinedGameGame",
+    "Language",
+    "LanguageCatalogs",
+    "LeaveGame",
+    "LeaveGameLeaveGame",
+    "LeaveMatchmaking",
+    "LeaveMatchmakingLeaveMatchmaking",
     "LegalMove",
     "LegalMoveLabelMessage",
     "LegalMoveTypedMoveAvenueCarryTile",
@@ -572,10 +624,17 @@ __all__ = [
     "LegalMovesLegalMoves",
     "ListGames",
     "ListGamesGames",
+    "ListMyGames",
+    "ListMyGamesMyGames",
     "ListWebhookEndpoints",
     "ListWebhookEndpointsWebhookEndpoints",
     "ListWebhookEvents",
     "ListWebhookEventsWebhookEvents",
+    "Lobby",
+    "LobbyOpenSeats",
+    "MatchmakingInput",
+    "MatchmakingState",
+    "MatchmakingStatus",
     "Message",
     "MessageParamType",
     "MessageParams",
@@ -585,19 +644,42 @@ __all__ = [
     "MoveRejectedLocalizedMessage",
     "MoveValidation",
     "MoveValidationLocalizedMessage",
+    "OpenSeatInput",
     "PastView",
     "PastViewViewAtAvenueView",
     "PastViewViewAtTreelineView",
     "PastViewViewAtTreelingsView",
     "PastViewViewAtTreetopiaView",
+    "PlayerEvents",
+    "PlayerEventsPlayerEvents",
+    "PlayerToken",
+    "PlayerTokensRevoked",
+    "Rating",
+    "RatingPage",
+    "RatingPageEdges",
+    "RatingPageEdgesNode",
+    "RatingPagePageInfo",
+    "RatingPolicy",
     "ReadCatalog",
     "ReadCatalogCatalog",
     "ReadGame",
     "ReadGameGame",
     "ReadHistory",
     "ReadHistoryGame",
+    "ReadLanguages",
+    "ReadLanguagesLanguages",
+    "ReadLeaderboard",
+    "ReadLeaderboardLeaderboard",
     "ReadLegalMoves",
     "ReadLegalMovesGame",
+    "ReadLobby",
+    "ReadLobbyLobby",
+    "ReadMatchmaking",
+    "ReadMatchmakingMatchmaking",
+    "ReadRating",
+    "ReadRatingPolicy",
+    "ReadRatingPolicyRatingPolicy",
+    "ReadRatingRating",
     "ReadRecordSigningKeys",
     "ReadRecordSigningKeysRecordSigningKeys",
     "ReadScores",
@@ -624,6 +706,8 @@ __all__ = [
     "ResignResignMoveApplied",
     "ResignResignMoveRejected",
     "RetryWebhookEvent",
+    "RevokePlayerTokens",
+    "RevokePlayerTokensRevokePlayerTokens",
     "RotateWebhookSecret",
     "RotateWebhookSecretRotateWebhookSecret",
     "RulesClient",
@@ -642,6 +726,8 @@ __all__ = [
     "SeedRevealSeedRevealTypedOptionsTreelingsOptions",
     "SeedRevealSeedRevealTypedOptionsTreetopiaOptions",
     "SendTestWebhookEvent",
+    "SetRatingPolicy",
+    "SetRatingPolicySetRatingPolicy",
     "Strategy",
     "SuggestMove",
     "SuggestMoveSuggestMove",
@@ -784,5 +870,5 @@ __all__ = [
     "WebhookEventPagePageInfo",
     "WebhookEventType",
 ]
-SCHEMA_SHA256 = "8215ba9d8c54fdd4eb3da0ec344c0813f3f9508b44a48bc5c196b96d3e1c144c"
-__version__ = "0.2.0+schema.8215ba9d8c54"
+SCHEMA_SHA256 = "3785c10c54423d352ad9f9b1440fafd7946a7315869c65731fd0c49c11ed03e0"
+__version__ = "0.2.0+schema.3785c10c5442"

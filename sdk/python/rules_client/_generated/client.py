@@ -14,17 +14,36 @@ from .base_model import UNSET, UnsetType
 from .create_game import CreateGame
 from .create_webhook_endpoint import CreateWebhookEndpoint
 from .delete_webhook_endpoint import DeleteWebhookEndpoint
-from .enums import Strategy, WebhookEventType
+from .enter_matchmaking import EnterMatchmaking
+from .enums import GameKind, GameStatus, Strategy, WebhookEventType
 from .export_game import ExportGame
 from .game_events import GameEvents
-from .input_types import ApplyMoveInput, CreateGameInput, GameFilter, TypedMoveInput
+from .input_types import (
+    ApplyMoveInput,
+    CreateGameInput,
+    GameFilter,
+    MatchmakingInput,
+    TypedMoveInput,
+)
+from .issue_player_token import IssuePlayerToken
+from .join_game import JoinGame
+from .leave_game import LeaveGame
+from .leave_matchmaking import LeaveMatchmaking
 from .list_games import ListGames
+from .list_my_games import ListMyGames
 from .list_webhook_endpoints import ListWebhookEndpoints
 from .list_webhook_events import ListWebhookEvents
+from .player_events import PlayerEvents
 from .read_catalog import ReadCatalog
 from .read_game import ReadGame
 from .read_history import ReadHistory
+from .read_languages import ReadLanguages
+from .read_leaderboard import ReadLeaderboard
 from .read_legal_moves import ReadLegalMoves
+from .read_lobby import ReadLobby
+from .read_matchmaking import ReadMatchmaking
+from .read_rating import ReadRating
+from .read_rating_policy import ReadRatingPolicy
 from .read_record_signing_keys import ReadRecordSigningKeys
 from .read_scores import ReadScores
 from .read_seed_reveal import ReadSeedReveal
@@ -35,8 +54,10 @@ from .reissue_seat_token import ReissueSeatToken
 from .request_takeback import RequestTakeback
 from .resign import Resign
 from .retry_webhook_event import RetryWebhookEvent
+from .revoke_player_tokens import RevokePlayerTokens
 from .rotate_webhook_secret import RotateWebhookSecret
 from .send_test_webhook_event import SendTestWebhookEvent
+from .set_rating_policy import SetRatingPolicy
 from .suggest_move import SuggestMove
 from .update_webhook_endpoint import UpdateWebhookEndpoint
 from .validate_move import ValidateMove
@@ -73,6 +94,10 @@ class RulesClient(AsyncBaseClient):
               }
               rulesVersion
               rulesVersions
+              deprecatedRulesVersions {
+                version
+                retireAfter
+              }
             }
 
             fragment GameOptionsFields on GameOptions {
@@ -126,6 +151,7 @@ class RulesClient(AsyncBaseClient):
               id
               kind
               version
+              rulesVersion
               status
               players
               toAct
@@ -228,6 +254,7 @@ class RulesClient(AsyncBaseClient):
               id
               kind
               version
+              rulesVersion
               status
               players
               toAct
@@ -762,6 +789,7 @@ class RulesClient(AsyncBaseClient):
               id
               kind
               version
+              rulesVersion
               status
               players
               toAct
@@ -857,6 +885,7 @@ class RulesClient(AsyncBaseClient):
               id
               kind
               version
+              rulesVersion
               status
               players
               toAct
@@ -963,6 +992,7 @@ class RulesClient(AsyncBaseClient):
               id
               kind
               version
+              rulesVersion
               status
               players
               toAct
@@ -1072,6 +1102,7 @@ class RulesClient(AsyncBaseClient):
               id
               kind
               version
+              rulesVersion
               status
               players
               toAct
@@ -1172,6 +1203,7 @@ class RulesClient(AsyncBaseClient):
               id
               kind
               version
+              rulesVersion
               status
               players
               toAct
@@ -2217,6 +2249,7 @@ class RulesClient(AsyncBaseClient):
               id
               kind
               version
+              rulesVersion
               status
               players
               toAct
@@ -2294,6 +2327,561 @@ class RulesClient(AsyncBaseClient):
             query=query, operation_name="GameEvents", variables=variables, **kwargs
         ):
             yield GameEvents.model_validate(data)
+
+    async def read_lobby(self, game_id: str, **kwargs: Any) -> ReadLobby:
+        query = gql("""
+            query ReadLobby($gameId: ID!) {
+              lobby(gameId: $gameId) {
+                ...Lobby
+              }
+            }
+
+            fragment Lobby on Lobby {
+              gameId
+              joinCode
+              inviteUrl
+              openSeats {
+                seat
+                reserved
+              }
+              started
+            }
+            """)
+        variables: dict[str, object] = {"gameId": game_id}
+        response = await self.execute(
+            query=query, operation_name="ReadLobby", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return ReadLobby.model_validate(data)
+
+    async def join_game(
+        self,
+        code: Union[Optional[str], UnsetType] = UNSET,
+        game_id: Union[Optional[str], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> JoinGame:
+        query = gql("""
+            mutation JoinGame($code: String = null, $gameId: ID = null) {
+              joinGame(code: $code, gameId: $gameId) {
+                ...JoinedGame
+              }
+            }
+
+            fragment GameSummary on Game {
+              id
+              kind
+              version
+              rulesVersion
+              status
+              players
+              toAct
+              viewer
+              seedCommitment
+              outcome {
+                reason
+                seat
+                winners
+              }
+              clock {
+                perDecisionSeconds
+                perSeatTotalSeconds
+                incrementSeconds
+                onTimeout
+                seat
+                deadline
+                remainingSeconds
+              }
+              seats {
+                seat
+                playerId
+                bot
+              }
+              spectatorDelay
+              takebacks
+              takebackRequest {
+                seat
+                toVersion
+                acceptedBy
+                waitingFor
+                expires
+              }
+            }
+
+            fragment JoinedGame on JoinedGame {
+              seat
+              game {
+                ...GameSummary
+              }
+            }
+            """)
+        variables: dict[str, object] = {"code": code, "gameId": game_id}
+        response = await self.execute(
+            query=query, operation_name="JoinGame", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return JoinGame.model_validate(data)
+
+    async def leave_game(self, game_id: str, **kwargs: Any) -> LeaveGame:
+        query = gql("""
+            mutation LeaveGame($gameId: ID!) {
+              leaveGame(gameId: $gameId) {
+                ...GameSummary
+              }
+            }
+
+            fragment GameSummary on Game {
+              id
+              kind
+              version
+              rulesVersion
+              status
+              players
+              toAct
+              viewer
+              seedCommitment
+              outcome {
+                reason
+                seat
+                winners
+              }
+              clock {
+                perDecisionSeconds
+                perSeatTotalSeconds
+                incrementSeconds
+                onTimeout
+                seat
+                deadline
+                remainingSeconds
+              }
+              seats {
+                seat
+                playerId
+                bot
+              }
+              spectatorDelay
+              takebacks
+              takebackRequest {
+                seat
+                toVersion
+                acceptedBy
+                waitingFor
+                expires
+              }
+            }
+            """)
+        variables: dict[str, object] = {"gameId": game_id}
+        response = await self.execute(
+            query=query, operation_name="LeaveGame", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return LeaveGame.model_validate(data)
+
+    async def list_my_games(
+        self,
+        first: int,
+        status: Union[Optional[GameStatus], UnsetType] = UNSET,
+        kind: Union[Optional[GameKind], UnsetType] = UNSET,
+        after: Union[Optional[str], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> ListMyGames:
+        query = gql("""
+            query ListMyGames($status: GameStatus = null, $kind: GameKind = null, $first: Int! = 20, $after: String = null) {
+              myGames(status: $status, kind: $kind, first: $first, after: $after) {
+                ...GamePage
+              }
+            }
+
+            fragment GamePage on GameConnection {
+              edges {
+                cursor
+                node {
+                  ...GameSummary
+                }
+              }
+              pageInfo {
+                hasNextPage
+                endCursor
+              }
+            }
+
+            fragment GameSummary on Game {
+              id
+              kind
+              version
+              rulesVersion
+              status
+              players
+              toAct
+              viewer
+              seedCommitment
+              outcome {
+                reason
+                seat
+                winners
+              }
+              clock {
+                perDecisionSeconds
+                perSeatTotalSeconds
+                incrementSeconds
+                onTimeout
+                seat
+                deadline
+                remainingSeconds
+              }
+              seats {
+                seat
+                playerId
+                bot
+              }
+              spectatorDelay
+              takebacks
+              takebackRequest {
+                seat
+                toVersion
+                acceptedBy
+                waitingFor
+                expires
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "status": status,
+            "kind": kind,
+            "first": first,
+            "after": after,
+        }
+        response = await self.execute(
+            query=query, operation_name="ListMyGames", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return ListMyGames.model_validate(data)
+
+    async def issue_player_token(
+        self, player_id: str, ttl_seconds: int, **kwargs: Any
+    ) -> IssuePlayerToken:
+        query = gql("""
+            mutation IssuePlayerToken($playerId: String!, $ttlSeconds: Int! = 3600) {
+              issuePlayerToken(playerId: $playerId, ttlSeconds: $ttlSeconds) {
+                ...PlayerToken
+              }
+            }
+
+            fragment PlayerToken on PlayerToken {
+              token
+              playerId
+              expiresAt
+            }
+            """)
+        variables: dict[str, object] = {
+            "playerId": player_id,
+            "ttlSeconds": ttl_seconds,
+        }
+        response = await self.execute(
+            query=query,
+            operation_name="IssuePlayerToken",
+            variables=variables,
+            **kwargs,
+        )
+        data = self.get_data(response)
+        return IssuePlayerToken.model_validate(data)
+
+    async def revoke_player_tokens(
+        self, player_id: str, **kwargs: Any
+    ) -> RevokePlayerTokens:
+        query = gql("""
+            mutation RevokePlayerTokens($playerId: String!) {
+              revokePlayerTokens(playerId: $playerId) {
+                ...PlayerTokensRevoked
+              }
+            }
+
+            fragment PlayerTokensRevoked on PlayerTokensRevoked {
+              playerId
+              revokedBefore
+            }
+            """)
+        variables: dict[str, object] = {"playerId": player_id}
+        response = await self.execute(
+            query=query,
+            operation_name="RevokePlayerTokens",
+            variables=variables,
+            **kwargs,
+        )
+        data = self.get_data(response)
+        return RevokePlayerTokens.model_validate(data)
+
+    async def read_matchmaking(self, player_id: str, **kwargs: Any) -> ReadMatchmaking:
+        query = gql("""
+            query ReadMatchmaking($playerId: String!) {
+              matchmaking(playerId: $playerId) {
+                ...MatchmakingStatus
+              }
+            }
+
+            fragment MatchmakingStatus on MatchmakingStatus {
+              playerId
+              state
+              kind
+              players
+              options
+              rating
+              waitingSince
+              window
+              gameId
+              seat
+              seatToken
+            }
+            """)
+        variables: dict[str, object] = {"playerId": player_id}
+        response = await self.execute(
+            query=query, operation_name="ReadMatchmaking", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return ReadMatchmaking.model_validate(data)
+
+    async def enter_matchmaking(
+        self, input: MatchmakingInput, **kwargs: Any
+    ) -> EnterMatchmaking:
+        query = gql("""
+            mutation EnterMatchmaking($input: MatchmakingInput!) {
+              enterMatchmaking(input: $input) {
+                ...MatchmakingStatus
+              }
+            }
+
+            fragment MatchmakingStatus on MatchmakingStatus {
+              playerId
+              state
+              kind
+              players
+              options
+              rating
+              waitingSince
+              window
+              gameId
+              seat
+              seatToken
+            }
+            """)
+        variables: dict[str, object] = {"input": input}
+        response = await self.execute(
+            query=query,
+            operation_name="EnterMatchmaking",
+            variables=variables,
+            **kwargs,
+        )
+        data = self.get_data(response)
+        return EnterMatchmaking.model_validate(data)
+
+    async def leave_matchmaking(
+        self, player_id: str, **kwargs: Any
+    ) -> LeaveMatchmaking:
+        query = gql("""
+            mutation LeaveMatchmaking($playerId: String!) {
+              leaveMatchmaking(playerId: $playerId) {
+                ...MatchmakingStatus
+              }
+            }
+
+            fragment MatchmakingStatus on MatchmakingStatus {
+              playerId
+              state
+              kind
+              players
+              options
+              rating
+              waitingSince
+              window
+              gameId
+              seat
+              seatToken
+            }
+            """)
+        variables: dict[str, object] = {"playerId": player_id}
+        response = await self.execute(
+            query=query,
+            operation_name="LeaveMatchmaking",
+            variables=variables,
+            **kwargs,
+        )
+        data = self.get_data(response)
+        return LeaveMatchmaking.model_validate(data)
+
+    async def player_events(
+        self, player_id: str, **kwargs: Any
+    ) -> AsyncIterator[PlayerEvents]:
+        query = gql("""
+            subscription PlayerEvents($playerId: String!) {
+              playerEvents(playerId: $playerId) {
+                ...MatchmakingStatus
+              }
+            }
+
+            fragment MatchmakingStatus on MatchmakingStatus {
+              playerId
+              state
+              kind
+              players
+              options
+              rating
+              waitingSince
+              window
+              gameId
+              seat
+              seatToken
+            }
+            """)
+        variables: dict[str, object] = {"playerId": player_id}
+        async for data in self.execute_ws(
+            query=query, operation_name="PlayerEvents", variables=variables, **kwargs
+        ):
+            yield PlayerEvents.model_validate(data)
+
+    async def read_leaderboard(
+        self,
+        kind: GameKind,
+        first: int,
+        after: Union[Optional[str], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> ReadLeaderboard:
+        query = gql("""
+            query ReadLeaderboard($kind: GameKind!, $first: Int! = 20, $after: String = null) {
+              leaderboard(kind: $kind, first: $first, after: $after) {
+                ...RatingPage
+              }
+            }
+
+            fragment Rating on Rating {
+              playerId
+              kind
+              mu
+              sigma
+              ordinal
+              games
+              updatedAt
+            }
+
+            fragment RatingPage on RatingConnection {
+              edges {
+                cursor
+                node {
+                  ...Rating
+                }
+              }
+              pageInfo {
+                hasNextPage
+                endCursor
+              }
+            }
+            """)
+        variables: dict[str, object] = {"kind": kind, "first": first, "after": after}
+        response = await self.execute(
+            query=query, operation_name="ReadLeaderboard", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return ReadLeaderboard.model_validate(data)
+
+    async def read_rating(
+        self, player_id: str, kind: GameKind, **kwargs: Any
+    ) -> ReadRating:
+        query = gql("""
+            query ReadRating($playerId: String!, $kind: GameKind!) {
+              rating(playerId: $playerId, kind: $kind) {
+                ...Rating
+              }
+            }
+
+            fragment Rating on Rating {
+              playerId
+              kind
+              mu
+              sigma
+              ordinal
+              games
+              updatedAt
+            }
+            """)
+        variables: dict[str, object] = {"playerId": player_id, "kind": kind}
+        response = await self.execute(
+            query=query, operation_name="ReadRating", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return ReadRating.model_validate(data)
+
+    async def read_rating_policy(self, **kwargs: Any) -> ReadRatingPolicy:
+        query = gql("""
+            query ReadRatingPolicy {
+              ratingPolicy {
+                ...RatingPolicy
+              }
+            }
+
+            fragment RatingPolicy on RatingPolicy {
+              maxTakebacks
+            }
+            """)
+        variables: dict[str, object] = {}
+        response = await self.execute(
+            query=query,
+            operation_name="ReadRatingPolicy",
+            variables=variables,
+            **kwargs,
+        )
+        data = self.get_data(response)
+        return ReadRatingPolicy.model_validate(data)
+
+    async def set_rating_policy(
+        self, max_takebacks: int, **kwargs: Any
+    ) -> SetRatingPolicy:
+        query = gql("""
+            mutation SetRatingPolicy($maxTakebacks: Int!) {
+              setRatingPolicy(maxTakebacks: $maxTakebacks) {
+                ...RatingPolicy
+              }
+            }
+
+            fragment RatingPolicy on RatingPolicy {
+              maxTakebacks
+            }
+            """)
+        variables: dict[str, object] = {"maxTakebacks": max_takebacks}
+        response = await self.execute(
+            query=query, operation_name="SetRatingPolicy", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return SetRatingPolicy.model_validate(data)
+
+    async def read_languages(self, **kwargs: Any) -> ReadLanguages:
+        query = gql("""
+            query ReadLanguages {
+              languages {
+                ...Language
+              }
+            }
+
+            fragment Language on Language {
+              tag
+              name
+              nativeName
+              pseudo
+              translated
+              total
+              coverage
+              catalogs {
+                catalog
+                game
+                translated
+                total
+                coverage
+              }
+            }
+            """)
+        variables: dict[str, object] = {}
+        response = await self.execute(
+            query=query, operation_name="ReadLanguages", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return ReadLanguages.model_validate(data)
 
     async def export_game(self, game_id: str, **kwargs: Any) -> ExportGame:
         query = gql("""

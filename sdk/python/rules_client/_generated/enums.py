@@ -46,6 +46,13 @@ class GameStatus(str, Enum):
     ABANDONED = "ABANDONED"
 
 
+class MatchmakingState(str, Enum):
+    NONE = "NONE"
+    WAITING = "WAITING"
+    MATCHING = "MATCHING"
+    MATCHED = "MATCHED"
+
+
 class MessageParamType(str, Enum):
     INT = "INT"
     TEXT = "TEXT"
@@ -246,4 +253,5 @@ class WebhookEventType(str, Enum):
     GAME_RESIGNED = "GAME_RESIGNED"
     GAME_ABANDONED = "GAME_ABANDONED"
     GAME_TAKEBACK = "GAME_TAKEBACK"
+    MATCH_FOUND = "MATCH_FOUND"
     WEBHOOK_TEST = "WEBHOOK_TEST"

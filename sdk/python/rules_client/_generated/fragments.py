@@ -14,6 +14,7 @@ from .enums import (
     EndReason,
     GameKind,
     GameStatus,
+    MatchmakingState,
     MessageParamType,
     RecordProblem,
     RecordSignatureCheck,
@@ -158,6 +159,7 @@ class GameSummary(BaseModel):
     id: str
     kind: GameKind
     version: int
+    rules_version: int = Field(alias="rulesVersion")
     status: GameStatus
     players: int
     to_act: list[int] = Field(alias="toAct")
@@ -800,6 +802,9 @@ class GameInfo(BaseModel):
     ] = Field(alias="typedOptions", discriminator="typename__")
     rules_version: int = Field(alias="rulesVersion")
     rules_versions: list[int] = Field(alias="rulesVersions")
+    deprecated_rules_versions: list["GameInfoDeprecatedRulesVersions"] = Field(
+        alias="deprecatedRulesVersions"
+    )
 
 
 class GameInfoPlayers(BaseModel):
@@ -821,6 +826,11 @@ class GameInfoTypedOptionsTreetopiaOptions(TreetopiaOptionsFields):
 
 class GameInfoTypedOptionsAvenueOptions(AvenueOptionsFields):
     typename__: Literal["AvenueOptions"] = Field(alias="__typename")
+
+
+class GameInfoDeprecatedRulesVersions(BaseModel):
+    version: int
+    retire_after: datetime = Field(alias="retireAfter")
 
 
 class GamePage(BaseModel):
@@ -906,6 +916,34 @@ class GameScoresOutcome(BaseModel):
 
 class GameScoresScores(ScoresFields):
     pass
+
+
+class JoinedGame(BaseModel):
+    seat: int
+    game: "JoinedGameGame"
+
+
+class JoinedGameGame(GameSummary):
+    pass
+
+
+class Language(BaseModel):
+    tag: str
+    name: str
+    native_name: str = Field(alias="nativeName")
+    pseudo: bool
+    translated: int
+    total: int
+    coverage: float
+    catalogs: list["LanguageCatalogs"]
+
+
+class LanguageCatalogs(BaseModel):
+    catalog: str
+    game: Optional[GameKind]
+    translated: int
+    total: int
+    coverage: float
 
 
 class LegalMove(BaseModel):
@@ -1128,6 +1166,33 @@ class LegalMovesLegalMoves(LegalMove):
     pass
 
 
+class Lobby(BaseModel):
+    game_id: str = Field(alias="gameId")
+    join_code: Optional[str] = Field(alias="joinCode")
+    invite_url: Optional[str] = Field(alias="inviteUrl")
+    open_seats: list["LobbyOpenSeats"] = Field(alias="openSeats")
+    started: bool
+
+
+class LobbyOpenSeats(BaseModel):
+    seat: int
+    reserved: bool
+
+
+class MatchmakingStatus(BaseModel):
+    player_id: str = Field(alias="playerId")
+    state: MatchmakingState
+    kind: Optional[GameKind]
+    players: Optional[int]
+    options: Optional[JsonValue]
+    rating: Optional[float]
+    waiting_since: Optional[datetime] = Field(alias="waitingSince")
+    window: Optional[float]
+    game_id: Optional[str] = Field(alias="gameId")
+    seat: Optional[int]
+    seat_token: Optional[str] = Field(alias="seatToken")
+
+
 class MoveApplied(BaseModel):
     replayed: bool
     game: "MoveAppliedGame"
@@ -1191,6 +1256,50 @@ class PastViewViewAtTreetopiaView(TreetopiaViewFields):
 
 class PastViewViewAtAvenueView(AvenueViewFields):
     typename__: Literal["AvenueView"] = Field(alias="__typename")
+
+
+class PlayerToken(BaseModel):
+    token: str
+    player_id: str = Field(alias="playerId")
+    expires_at: datetime = Field(alias="expiresAt")
+
+
+class PlayerTokensRevoked(BaseModel):
+    player_id: str = Field(alias="playerId")
+    revoked_before: datetime = Field(alias="revokedBefore")
+
+
+class Rating(BaseModel):
+    player_id: str = Field(alias="playerId")
+    kind: GameKind
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    updated_at: datetime = Field(alias="updatedAt")
+
+
+class RatingPage(BaseModel):
+    edges: list["RatingPageEdges"]
+    page_info: "RatingPagePageInfo" = Field(alias="pageInfo")
+
+
+class RatingPageEdges(BaseModel):
+    cursor: str
+    node: "RatingPageEdgesNode"
+
+
+class RatingPageEdgesNode(Rating):
+    pass
+
+
+class RatingPagePageInfo(BaseModel):
+    has_next_page: bool = Field(alias="hasNextPage")
+    end_cursor: Optional[str] = Field(alias="endCursor")
+
+
+class RatingPolicy(BaseModel):
+    max_takebacks: int = Field(alias="maxTakebacks")
 
 
 class RecordSigningKey(BaseModel):
@@ -1582,12 +1691,21 @@ GamePage.model_rebuild()
 ScoreItemFields.model_rebuild()
 ScoresFields.model_rebuild()
 GameScores.model_rebuild()
+JoinedGame.model_rebuild()
+Language.model_rebuild()
 LegalMove.model_rebuild()
 LegalMoves.model_rebuild()
+Lobby.model_rebuild()
+MatchmakingStatus.model_rebuild()
 MoveApplied.model_rebuild()
 MoveRejected.model_rebuild()
 MoveValidation.model_rebuild()
 PastView.model_rebuild()
+PlayerToken.model_rebuild()
+PlayerTokensRevoked.model_rebuild()
+Rating.model_rebuild()
+RatingPage.model_rebuild()
+RatingPolicy.model_rebuild()
 RecordSigningKey.model_rebuild()
 RecordVerification.model_rebuild()
 SeedReveal.model_rebuild()

@@ -122,6 +122,15 @@ class CreateGameInput(BaseModel):
     "Spectators (no seat token, not the game's tenant) see the game this many versions behind while it is ACTIVE: 0 (live, the default) to 100, BAD_USER_INPUT beyond. Seats and the game's tenant (X-API-Key) see it live; once the game is over everyone sees how it ended."
     takebacks: TakebackPolicy = TakebackPolicy.NONE
     "Whether and how seats may take back decisions (requestTakeback)."
+    open_seats: Optional[list["OpenSeatInput"]] = Field(alias="openSeats", default=None)
+    'Seats left for players to join (joinGame, docs/api.md "Players"): the game starts once every seat is filled; moves before are GAME_NOT_STARTED.'
+    fill_with_bots_after_seconds: Optional[int] = Field(
+        alias="fillWithBotsAfterSeconds", default=None
+    )
+    "With openSeats: seats still open this long after create are the bots' (fillWithBotsStrategy) and the game starts."
+    fill_with_bots_strategy: Strategy = Field(
+        alias="fillWithBotsStrategy", default=Strategy.GREEDY
+    )
 
 
 class GameFilter(BaseModel):
@@ -132,6 +141,26 @@ class GameFilter(BaseModel):
     to_act_player_id: Optional[str] = Field(alias="toActPlayerId", default=None)
     "Games where this player id must decide now."
     created_after: Optional[datetime] = Field(alias="createdAfter", default=None)
+
+
+class MatchmakingInput(BaseModel):
+    kind: GameKind
+    players: int
+    "The seats of the game to be matched into."
+    player_id: str = Field(alias="playerId")
+    "The tenant's own player id."
+    options: Optional[JsonValue] = None
+    "The game's create options; the same options, one pool."
+    rating: Optional[float] = None
+    "The player's rating for the window (default 25, neutral)."
+
+
+class OpenSeatInput(BaseModel):
+    """A seat createGame leaves open for a player to join."""
+
+    seat: int
+    reserved_for: Optional[str] = Field(alias="reservedFor", default=None)
+    "Only this player id may take it (until bots fill it)."
 
 
 class TreelineDeployCardInput(BaseModel):
