@@ -64,11 +64,15 @@ export interface RulesErrorDetails {
   retryAfter?: number;
   /** What failed underneath: a network error, a close event. */
   cause?: unknown;
+  /** The code as answered, when `code` is UNKNOWN. */
+  rawCode?: string;
 }
 
 /** A request or subscription the service refused, or that could not reach it. */
 export class RulesError extends Error {
   readonly code: ErrorCode;
+  /** The code as answered: `code` is UNKNOWN for one newer than this SDK, this keeps it. */
+  readonly rawCode: string;
   readonly errors: readonly GraphQLFormattedError[];
   readonly status: number;
   readonly retryAfter: number | undefined;
@@ -77,6 +81,7 @@ export class RulesError extends Error {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = "RulesError";
     this.code = code;
+    this.rawCode = details.rawCode ?? code;
     this.errors = details.errors ?? [];
     this.status = details.status ?? 0;
     this.retryAfter = details.retryAfter;
@@ -96,6 +101,7 @@ export class RulesError extends Error {
       errors,
       status,
       retryAfter: typeof after === "number" ? after : retryAfter,
+      ...(typeof code === "string" ? { rawCode: code } : {}),
     });
   }
 }

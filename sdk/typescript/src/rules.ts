@@ -2,7 +2,7 @@
 // Each method sends one document of src/generated/graphql.ts through RulesClient (retries,
 // typed errors); `events` follows a game and resumes by itself after a dropped socket.
 import { RulesClient, asTypedMoveInput, type RulesClientOptions } from "./client.js";
-import { asRulesError, type RulesError } from "./errors.js";
+import { RulesError, asRulesError } from "./errors.js";
 import * as ops from "./generated/graphql.js";
 import { delayMs, newIdempotencyKey, sleep } from "./retry.js";
 
@@ -104,6 +104,11 @@ export class Rules {
   /** The same service as another seat (its token), another tenant or in another language. */
   with(options: RulesClientOptions): Rules {
     return new Rules(this.client.with(options));
+  }
+
+  /** The same service acting as the seat whose token this is. */
+  withToken(token: string): Rules {
+    return this.with({ token });
   }
 
   private language(as: As): { language?: string } {
@@ -327,6 +332,7 @@ export class Rules {
    */
   async *events(gameId: string, options: EventsOptions = {}): AsyncGenerator<GameEvent, void> {
     let afterVersion = options.afterVersion;
+    let status: string | undefined;
     let failures = 0;
     for (;;) {
       try {
@@ -335,10 +341,13 @@ export class Rules {
         for await (const { gameEvents } of socket) {
           failures = 0;
           afterVersion = gameEvents.version;
+          status = gameEvents.status;
           yield gameEvents;
           options.signal?.throwIfAborted();
         }
-        return;
+        // the stream ends after the game does; one that ends before is a socket gone quiet
+        if (status !== "ACTIVE") return;
+        throw new RulesError("NETWORK_ERROR", "the events ended while the game goes on");
       } catch (thrown) {
         if (options.signal?.aborted) throw thrown;
         const error: RulesError = asRulesError(thrown);
