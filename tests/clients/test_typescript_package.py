@@ -86,4 +86,6 @@ def test_an_app_plays_a_game_with_the_installed_package(app: Path, keyed: str) -
     versions = summary["versions"]
     assert versions == list(range(versions[0], versions[0] + len(versions))), versions
     assert summary["listed"] is True, "games() lists the tenant's game"
+    pseudo = summary["pseudo"]  # the label's catalog message in the language asked for
+    assert pseudo["text"].startswith("⟦") and pseudo["text"] != pseudo["label"], pseudo
     assert summary["sdkVersion"] == summary["installed"] == version, summary

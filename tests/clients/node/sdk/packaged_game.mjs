@@ -12,6 +12,7 @@ const created = await rules.createGame({ kind: "TREELINGS", players: 2 });
 const id = created.game.id;
 const tokens = new Map(created.seats.map((seat) => [seat.seat, seat.token]));
 const versions = [];
+let pseudo = null; // a label in en-XA, the pseudo-locale: ⟦accented words⟧
 let status = created.game.status;
 for await (const event of rules.events(id, { token: tokens.get(0) })) {
   versions.push(event.version);
@@ -20,6 +21,7 @@ for await (const event of rules.events(id, { token: tokens.get(0) })) {
   const token = tokens.get(event.game.toAct[0]);
   const legal = await rules.legalMoves(id, { token, language: "en-XA" });
   if (legal.version !== event.version) continue;
+  pseudo ??= { label: legal.legalMoves[0].label, text: legal.legalMoves[0].labelMessage.text };
   await rules.applyMove(id, legal.legalMoves[0], { expectedVersion: legal.version, token });
 }
 const scores = await rules.scores(id);
@@ -31,6 +33,7 @@ console.log(
     versions,
     final: scores.scores.final,
     listed: listed.edges.some((edge) => edge.node.id === id),
+    pseudo,
     sdkVersion: SDK_VERSION,
     installed,
   }),
