@@ -196,6 +196,21 @@ async def deep_pool(
     }
 
 
+async def redis_cost(store: RedisStore, phase: Awaitable[dict[str, Any]]) -> dict[str, Any]:
+    """The phase's results with what Redis spent on it: CPU seconds, and the longest command
+    (a script blocks every other client while it runs) from the slow log, kept from 1 ms."""
+    redis = store.redis
+    await redis.config_set("slowlog-log-slower-than", 1000)
+    await redis.slowlog_reset()
+    before = await redis.info("cpu")
+    results = await phase
+    after = await redis.info("cpu")
+    slow = await redis.slowlog_get(128)
+    cpu = sum(after[k] - before[k] for k in ("used_cpu_user", "used_cpu_sys"))
+    longest = max((entry["duration"] for entry in slow), default=0) / 1000
+    return {**results, "redis_cpu_s": cpu, "redis_longest_ms": longest, "redis_over_1ms": len(slow)}
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     server = EmbeddedRedis().start()
     settings = Settings()
@@ -203,11 +218,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         results = {
             "floor": await floor(store, args.players, args.concurrency),
-            "burst": await burst(store, args.players, args.concurrency, args.seconds),
+            "burst": await redis_cost(
+                store, burst(store, args.players, args.concurrency, args.seconds)
+            ),
         }
         await store.redis.flushall()
-        results["deep_pool"] = await deep_pool(
-            store, args.players, args.newcomers, args.concurrency
+        results["deep_pool"] = await redis_cost(
+            store, deep_pool(store, args.players, args.newcomers, args.concurrency)
         )
         return results
     finally:
@@ -243,6 +260,11 @@ def report(results: dict[str, Any], concurrency: int) -> None:
         f"{deep['newcomers']} newcomers, {deep['matched']} matched; one sweep pass over the "
         f"pool {deep['sweep_pass_ms']:.1f} ms"
     )
+    for name, phase in (("burst", burst), ("deep pool", deep)):
+        print(
+            f"Redis in the {name}: {phase['redis_cpu_s']:.1f} CPU s, the longest command "
+            f"{phase['redis_longest_ms']:.1f} ms ({phase['redis_over_1ms']} over 1 ms)"
+        )
     ratio = floor["round_trips_per_s"] / max(deep["matched_per_s"], 1e-9)
     print(f"floor round trips per matched player (deep pool): {ratio:.1f}")
 

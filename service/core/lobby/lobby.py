@@ -33,7 +33,7 @@ from service.store.lobby import Entered, LobbyStore, Made, Seat, Window
 log = logging.getLogger("service.lobby")
 
 NEAR = 64  # candidates read on each side of a seeker's rating per attempt
-SWEEP_STRETCH = 128  # seekers one sweep script heads at most (each stretch is one script)
+SWEEP_STRETCH = 32  # seekers one sweep script heads at most: a script blocks Redis ~3 ms
 # seekers of one pool a pass heads, oldest first: younger ones try on enter and in later passes
 SWEEP_SEEKERS = 1024
 LONGEST_WAIT_SECONDS = 3600.0  # a seek that waited this long lapses (the player enters again)
