@@ -89,5 +89,9 @@ class Clocks:
         if record is None:  # expired: nothing will ever commit its clock away
             await self.store.unclock(lane, tenant, game_id)
             return
-        await enforce_clock(self.store, game_id, record, now, limit=1)
+        swept = await enforce_clock(self.store, game_id, record, now, limit=1)
+        if swept is not None and swept.status() != "ACTIVE":
+            # over without a commit of its clock (an abandoned game waiting for players, whose
+            # fill time core/players put here): no deadline will come back
+            await self.store.unclock(lane, tenant, game_id)
         log.info("clock of %s swept at v%d", game_id, record.version)

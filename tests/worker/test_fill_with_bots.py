@@ -6,9 +6,12 @@ its clock starts and the bots play their turns."""
 from __future__ import annotations
 
 import pytest
+from redis.asyncio import Redis
 
 from service.app import create_app
 from service.settings import Settings
+from service.store import indexes
+from service.store.jobs import lane_of
 from tests.conftest import client_for
 from tests.support.waiting import until
 from tests.support.workers import worker_process
@@ -66,3 +69,35 @@ async def test_the_sweep_fills_open_seats_with_bots_and_starts_the_game(
             assert bots == [None, "RANDOM", "RANDOM"]
             if clock is not None:
                 assert game["clock"]["deadline"] is not None  # type: ignore[index]
+
+
+async def test_an_abandoned_waiting_game_leaves_the_clock_set(redis_url: str) -> None:
+    """Its fill time was put in the clock set at create; no commit of a clock takes it out."""
+    settings = Settings(api_keys=(f"filler:{KEY}",), rate_limit_per_address=0)
+    headers = {"x-api-key": KEY}
+    with worker_process(redis_url, RULES_API_KEYS=f"filler:{KEY}"):
+        async with client_for(create_app(settings, redis_url)) as http:
+            answer = await http.post(
+                "/v1/games",
+                json={
+                    "kind": "TREELINGS",
+                    "players": 2,
+                    "openSeats": [{"seat": 1}],
+                    "fillWithBotsAfterSeconds": 1,
+                },
+                headers=headers,
+            )
+            game_id = answer.json()["game"]["id"]
+            key = indexes.clock_key(lane_of(game_id), "filler")
+            redis = Redis.from_url(redis_url)
+            try:
+                assert await redis.zscore(key, game_id) is not None
+                abandoned = await http.post(f"/v1/games/{game_id}/abandon", headers=headers)
+                assert abandoned.status_code == 200, abandoned.text
+
+                async def unclocked() -> bool:
+                    return await redis.zscore(key, game_id) is None
+
+                await until(unclocked, "the sweep to drop the abandoned game's entry", 60)
+            finally:
+                await redis.aclose()
