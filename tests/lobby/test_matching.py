@@ -85,14 +85,14 @@ async def test_fifo_the_older_of_two_fitting_seekers_gets_the_newcomer(
 async def test_fifo_the_sweep_lets_the_oldest_seeker_choose_first(store: RedisStore) -> None:
     clock, who = Clock(), tenant()
     lobby = Lobby(store, clock)
-    for player, rating in [("a", 20.0), ("b", 30.0), ("c", 25.0)]:
+    for player, rating in [("a", 20.0), ("b", 25.0), ("c", 30.0)]:
         assert (await lobby.enter(who, treeline(player, rating))).state == "WAITING"
         clock.now += 1
-    clock.now += 10  # windows a 5.75, b 5.5, c 5.25: a-c and b-c fit, a-b do not
+    clock.now += 10  # windows a 5.75, b 5.5, c 5.25: a-b and b-c fit, a-c do not
     assert await lobby.sweep(who) == 1
-    a, c = await lobby.status(who, "a"), await lobby.status(who, "c")
-    assert a.state == c.state == "MATCHED" and a.game_id == c.game_id
-    assert (await lobby.status(who, "b")).state == "WAITING"
+    a, b = await lobby.status(who, "a"), await lobby.status(who, "b")
+    assert a.state == b.state == "MATCHED" and a.game_id == b.game_id
+    assert (await lobby.status(who, "c")).state == "WAITING"
 
 
 async def test_windows_widen_with_waiting_time(store: RedisStore) -> None:
