@@ -3,7 +3,7 @@
 `GameService` (service.py) loads, authorizes, checks versions, runs the engine, commits and
 answers a `LoadedGame`; it fails one way, `Refused` (service/refusals.py). Its rooms are the
 folders beside it, each importing only the ones under it (docs/architecture.md, "The core's rooms"):
-reads/ and records/ over takebacks/, over moves/, over game/, over access/. It imports no
+reads/ and records/ over takebacks/, over moves/, over players/, over game/, over access/. It imports no
 adapter. Its names load when first asked for: records/ (a game record's replay) comes without
 the service's store and server.
 """
