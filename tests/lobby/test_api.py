@@ -239,7 +239,7 @@ async def test_the_match_found_webhook_event_is_written_with_the_game(
         await enter_gql(one, first, 7000.0)
         matched = await enter_gql(two, second, 7000.0)
         game_id = matched["gameId"]
-        entries = await store.redis.xrange(outbox_key(lane_of(game_id), "acme"))
+        entries: Any = await store.redis.xrange(outbox_key(lane_of(game_id), "acme"))
         events = [
             event
             for _, fields in entries
@@ -279,7 +279,7 @@ async def test_the_players_event_stream_tells_the_match(
             "query_string": b"", "root_path": "", "client": ("127.0.0.1", 1234),
             "server": ("test", 80), "headers": [(b"x-api-key", ACME.encode())],
         }  # fmt: skip
-        stream = asyncio.create_task(app(scope, receive, sent.put))
+        stream = asyncio.ensure_future(app(scope, receive, sent.put))
         try:
             start = await asyncio.wait_for(sent.get(), WAIT)
             assert start["status"] == 200

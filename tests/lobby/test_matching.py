@@ -4,6 +4,7 @@ maker died before its game existed."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import AsyncIterator
 
@@ -191,3 +192,34 @@ async def test_creating_a_match_twice_creates_one_game_with_the_same_tokens(
     again = await Lobby(store, clock, consumer="two").finish(who, entered.made)
     assert first == again
     assert (await lobby.status(who, "b")).seat_token in first.tokens
+
+
+async def test_enters_and_sweeps_racing_on_two_replicas_match_each_player_once(
+    store: RedisStore,
+) -> None:
+    clock, who = Clock(), tenant()
+    replicas = [Lobby(store, clock, consumer="one"), Lobby(store, clock, consumer="two")]
+    early = [(f"early{i}", 25.0 + 3 * i) for i in range(60)]  # 3 apart: none fit at once
+    await asyncio.gather(
+        *(replicas[i % 2].enter(who, treeline(p, r, players=3)) for i, (p, r) in enumerate(early))
+    )
+    clock.now += 100  # the early windows at their cap now: the sweeps find groups
+    late = [(f"late{i}", 26.0 + 6 * i) for i in range(20)]  # each 1 from an early one
+    made = await asyncio.gather(
+        *(replicas[i % 2].sweep(who) for i in range(6)),
+        *(replicas[i % 2].enter(who, treeline(p, r, players=3)) for i, (p, r) in enumerate(late)),
+    )
+    assert sum(made[:6]) > 0  # type: ignore[arg-type]  # the sweeps made matches too
+    matched: dict[str, str] = {}
+    for player, _ in early + late:
+        status = await replicas[0].status(who, player)
+        assert status.state in ("WAITING", "MATCHED"), status
+        if status.game_id is not None:
+            matched[player] = status.game_id
+    seated: list[str] = []
+    for game_id in set(matched.values()):
+        record, _ = await store.load(game_id)
+        assert record is not None and len(set(record.player_ids)) == 3
+        seated += [p or "" for p in record.player_ids]
+    assert sorted(seated) == sorted(matched)  # no one in two games
+    assert any(player.startswith("late") for player in matched)  # the enters made some too
