@@ -29,31 +29,36 @@ def service_processes(
     """`count` replicas on free loopback ports sharing one Redis; yields their base URLs.
     `env` adds settings; `log` receives their standard error (the log); `release` is the
     directory of another copy of `service/` to run instead of this tree's."""
-    processes, urls = [], []
+    processes: list[subprocess.Popen[bytes]] = []
+    urls: list[str] = []
+
+    def start() -> tuple[subprocess.Popen[bytes], str]:
+        port = free_port()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "--factory", "service.app:from_env", "--ws", "wsproto",
+             "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+             "--no-proxy-headers"],
+            env={**os.environ, **QUIET, "REDIS_URL": redis_url, **(env or {}), **release_path(release)},
+            stderr=log,
+            cwd=release,
+        )  # fmt: skip
+        return process, f"http://127.0.0.1:{port}"
+
     try:
         for _ in range(count):
-            port = free_port()
-            processes.append(
-                subprocess.Popen(
-                    [sys.executable, "-m", "uvicorn", "--factory", "service.app:from_env", "--ws", "wsproto",
-                     "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
-                     "--no-proxy-headers"],
-                    env={
-                        **os.environ,
-                        **QUIET,
-                        "REDIS_URL": redis_url,
-                        **(env or {}),
-                        **release_path(release),
-                    },
-                    stderr=log,
-                    cwd=release,
-                )
-            )  # fmt: skip
-            urls.append(f"http://127.0.0.1:{port}")
+            process, url = start()
+            processes.append(process)
+            urls.append(url)
         deadline = time.monotonic() + 120  # generous: a busy machine starts Python slowly
-        for url, process in zip(urls, processes, strict=True):
-            while not _ready(url):
-                assert process.poll() is None, "a service process exited"
+        for index in range(count):
+            restarts = 0
+            while not _ready(urls[index]):
+                if processes[index].poll() is not None:
+                    # the free port it was given was taken meanwhile (another test's server):
+                    # it starts again on another
+                    assert restarts < 3, "a service process exited"
+                    restarts += 1
+                    processes[index], urls[index] = start()
                 assert time.monotonic() < deadline, "a service process did not start"
                 time.sleep(0.05)
         yield urls
