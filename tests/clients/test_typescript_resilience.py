@@ -1,8 +1,9 @@
 """The TypeScript SDK when things go wrong, against a real service process: game events resume
 after dropped sockets, a move whose answer was lost is retried with its idempotency key and
 applied once, a create is not sent twice, a service that is gone ends in a RulesError, a
-RATE_LIMITED call waits the retryAfter the service names, and every refusal of every operation
-and of the game events is a RulesError with its typed code.
+RATE_LIMITED call waits the retryAfter the service names, every refusal of every operation
+and of the game events is a RulesError with its typed code, and the players' operations (open
+seats, player tokens, matchmaking on playerEvents, ratings) work with a tenant's API key.
 
 The connections are cut by a TCP proxy on loopback inside the node script
 (tests/clients/node/sdk/proxy.mjs), not by a fake of the service."""
@@ -18,7 +19,7 @@ import pytest
 
 from service.store.embedded import free_port
 from tests.clients.conftest import Service, require
-from tests.clients.test_typescript_sdk import _run, built, node_modules  # noqa: F401
+from tests.clients.test_typescript_sdk import KEY, _run, built, keyed, node_modules  # noqa: F401
 from tests.support.processes import service_processes
 
 pytestmark = pytest.mark.slow  # node processes and whole games
@@ -128,3 +129,27 @@ def test_rate_limited_calls_wait_the_retry_after_the_service_names(
     assert [wait["code"] for wait in waits] == ["RATE_LIMITED"], summary
     assert waits[0]["waitMs"] == refused["retryAfter"] * 1000 > 0, "the service's wait, exactly"
     assert summary["elapsedMs"] >= waits[0]["waitMs"] and summary["eventId"] == "string"
+
+
+def test_players_join_queue_and_are_rated_through_the_sdk(
+    built: Path,  # noqa: F811
+    keyed: str,  # noqa: F811
+) -> None:
+    node = require("node", "apt-get install nodejs")
+    output = _run([node, SCRIPTS / "players.mjs", built / "index.js", keyed], SCRIPTS,
+                  300, RULES_API_KEY=KEY)  # fmt: skip
+    summary = json.loads(output.strip().splitlines()[-1])
+    print(json.dumps(summary))
+    assert {"en", "fr"} <= set(summary["languages"]), summary
+    assert summary["joinCode"] == "string" and summary["startedBefore"] is False, summary
+    assert summary["joinedSeat"] == 1 and summary["startedAfter"] is True, summary
+    assert summary["listed"] is True, "myGames lists the game the player joined"
+    assert summary["waiting"] == "WAITING"
+    # the status now, then the match made for the player, with its seat token
+    assert summary["statuses"][0] == {"state": "WAITING", "token": "object"}, summary
+    assert summary["statuses"][-1] == {"state": "MATCHED", "token": "string"}, summary
+    ratings = summary["ratings"]  # no archive here: nothing rated, and no policy to set
+    assert ratings["rating"] == {"value": None} and ratings["leaderboard"]["value"]["edges"] == []
+    assert ratings["policy"] == {"value": {"maxTakebacks": 0}}, ratings
+    assert ratings["setPolicy"] == {"rulesError": True, "code": "BAD_USER_INPUT"}, ratings
+    assert summary["revoked"] == {"rulesError": True, "code": "UNAUTHORIZED"}, summary

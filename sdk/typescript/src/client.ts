@@ -62,6 +62,11 @@ function bearer(token: string | undefined): Record<string, string> {
   return token === undefined ? {} : { authorization: `Bearer ${token}` };
 }
 
+/** The tenant's key: on every request, and on a socket's upgrade where the platform can. */
+function apiKeyHeader(apiKey: string | undefined): Record<string, string> {
+  return apiKey === undefined ? {} : { "x-api-key": apiKey };
+}
+
 function seconds(header: string | null): number | undefined {
   const value = header === null ? NaN : Number(header);
   return Number.isFinite(value) ? value : undefined;
@@ -126,7 +131,7 @@ export class RulesClient {
         headers: {
           "content-type": "application/json",
           accept: "application/graphql-response+json, application/json",
-          ...(apiKey === undefined ? {} : { "x-api-key": apiKey }),
+          ...apiKeyHeader(apiKey),
           ...(language === undefined ? {} : { "accept-language": language }),
           ...bearer(token),
         },
@@ -173,7 +178,7 @@ export class RulesClient {
   ): AsyncGenerator<TResult, void, undefined> {
     const socket = createClient({
       url: this.url.replace(/^http/, "ws"),
-      webSocketImpl: this.options.webSocket ?? webSocketImpl(),
+      webSocketImpl: this.options.webSocket ?? webSocketImpl(apiKeyHeader(this.options.apiKey)),
       connectionParams: bearer(token ?? this.options.token),
       retryAttempts: 0, // Rules.events resumes with afterVersion = the last version seen
     });

@@ -1,6 +1,7 @@
 // The package's entry: `Rules` and its short-named types, the typed errors, the retry policy,
 // and the lower layer (RulesClient, the generated documents) for operations of one's own.
 export * from "./rules.js";
+export type * from "./types.js";
 export {
   CLIENT_ERROR_CODES,
   ERROR_CODES,

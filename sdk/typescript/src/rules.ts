@@ -6,52 +6,43 @@ import { RulesError, asRulesError } from "./errors.js";
 import * as ops from "./generated/graphql.js";
 import { delayMs, newIdempotencyKey, sleep } from "./retry.js";
 
-export type {
-  CreateGameInput,
-  GameFilter,
-  GameKind,
-  GameStatus,
-  RejectCode,
-  Strategy,
-  TakebackPolicy,
-  TypedMoveInput,
-  TypedOptionsInput,
-  WebhookEventType,
-} from "./generated/graphql.js";
-
-export type GameInfo = ops.CatalogQuery["catalog"][number];
-export type CreatedGame = ops.CreateGameMutation["createGame"];
-export type Game = NonNullable<ops.GameQuery["game"]>;
-export type GameView = Game["view"];
-export type LegalMove = Game["legalMoves"][number];
-export type LegalMoves = NonNullable<ops.LegalMovesQuery["game"]>;
-/** A text as a catalog's message: id, typed parameters, and the words in the language asked. */
-export type Text = ops.TextFragment;
-export type MoveValidation = ops.ValidateMoveQuery["validateMove"];
-export type Suggestion = ops.SuggestMoveQuery["suggestMove"];
-export type MoveResult = ops.ApplyMoveMutation["applyMove"];
-export type MoveApplied = Extract<MoveResult, { __typename: "MoveApplied" }>;
-export type MoveRejected = Extract<MoveResult, { __typename: "MoveRejected" }>;
-export type ResignResult = ops.ResignMutation["resign"];
-export type AbandonResult = ops.AbandonGameMutation["abandonGame"];
-export type TakebackResult = ops.RequestTakebackMutation["requestTakeback"];
-export type TakebackAnswer = ops.AnswerTakebackMutation["answerTakeback"];
-export type SeatCredential = ops.ReissueSeatTokenMutation["reissueSeatToken"];
-export type Scores = NonNullable<ops.ScoresQuery["game"]>;
-export type History = NonNullable<ops.HistoryQuery["game"]>;
-export type HistoryEntry = History["history"][number];
-export type SeedReveal = NonNullable<ops.SeedRevealQuery["game"]>;
-export type RecordVerification = ops.VerifyGameRecordQuery["verifyGameRecord"];
-export type SigningKey = ops.RecordSigningKeysQuery["recordSigningKeys"][number];
-export type GamePage = ops.GamesQuery["games"];
-export type GameSummary = GamePage["edges"][number]["node"];
-export type GameEvent = ops.GameEventsSubscription["gameEvents"];
-export type WebhookEndpoint = ops.EndpointFragment;
-export type WebhookEndpointDetail = NonNullable<ops.WebhookEndpointQuery["webhookEndpoint"]>;
-export type WebhookEndpointWithSecret =
-  ops.CreateWebhookEndpointMutation["createWebhookEndpoint"];
-export type WebhookEventPage = ops.WebhookEventsQuery["webhookEvents"];
-export type WebhookEndpointChanges = Omit<ops.UpdateWebhookEndpointMutationVariables, "id">;
+import type {
+  AbandonResult,
+  CreatedGame,
+  Game,
+  GameEvent,
+  GameInfo,
+  GamePage,
+  GameView,
+  History,
+  JoinedGame,
+  Language,
+  LeftGame,
+  LegalMoves,
+  Lobby,
+  MatchmakingStatus,
+  MoveResult,
+  MoveValidation,
+  PlayerToken,
+  PlayerTokensRevoked,
+  Rating,
+  RatingPage,
+  RatingPolicy,
+  RecordVerification,
+  ResignResult,
+  Scores,
+  SeatCredential,
+  SeedReveal,
+  SigningKey,
+  Suggestion,
+  TakebackAnswer,
+  TakebackResult,
+  WebhookEndpoint,
+  WebhookEndpointChanges,
+  WebhookEndpointDetail,
+  WebhookEndpointWithSecret,
+  WebhookEventPage,
+} from "./types.js";
 
 /** Who a call acts as: a seat's token, or the tenant (API key) acting for a human seat. */
 export interface As {
@@ -333,32 +324,144 @@ export class Rules {
   async *events(gameId: string, options: EventsOptions = {}): AsyncGenerator<GameEvent, void> {
     let afterVersion = options.afterVersion;
     let status: string | undefined;
+    const open = (): AsyncGenerator<ops.GameEventsSubscription, void> =>
+      this.client.subscribe(ops.GameEventsDocument, { gameId, afterVersion }, options.token);
+    // the stream ends after the game does; one that ends before is a socket gone quiet
+    const over = (): boolean => status !== "ACTIVE";
+    for await (const { gameEvents } of this.resumed(open, over, options.signal)) {
+      afterVersion = gameEvents.version;
+      status = gameEvents.status;
+      yield gameEvents;
+    }
+  }
+
+  /**
+   * A player's matchmaking now, then each match made for it (MATCHED, with its seat token), as
+   * the tenant (API key, sent on the socket's upgrade: Node only) or the player (its token).
+   * Subscribed again after a dropped socket, as `events`; it goes on until the loop is left.
+   */
+  async *playerEvents(
+    playerId: string,
+    options: Omit<EventsOptions, "afterVersion"> = {},
+  ): AsyncGenerator<MatchmakingStatus, void> {
+    const open = (): AsyncGenerator<ops.PlayerEventsSubscription, void> =>
+      this.client.subscribe(ops.PlayerEventsDocument, { playerId }, options.token);
+    for await (const { playerEvents } of this.resumed(open, () => true, options.signal)) {
+      yield playerEvents;
+    }
+  }
+
+  /** A subscription opened again after each drop, with backoff, until `over` says it ended. */
+  private async *resumed<T>(
+    open: () => AsyncGenerator<T, void>,
+    over: () => boolean,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<T, void> {
     let failures = 0;
     for (;;) {
       try {
-        const variables = { gameId, afterVersion };
-        const socket = this.client.subscribe(ops.GameEventsDocument, variables, options.token);
-        for await (const { gameEvents } of socket) {
+        for await (const item of open()) {
           failures = 0;
-          afterVersion = gameEvents.version;
-          status = gameEvents.status;
-          yield gameEvents;
-          options.signal?.throwIfAborted();
+          yield item;
+          signal?.throwIfAborted();
         }
-        // the stream ends after the game does; one that ends before is a socket gone quiet
-        if (status !== "ACTIVE") return;
-        throw new RulesError("NETWORK_ERROR", "the events ended while the game goes on");
+        if (over()) return;
+        throw new RulesError("NETWORK_ERROR", "the events ended before their end");
       } catch (thrown) {
-        if (options.signal?.aborted) throw thrown;
-        const error: RulesError = asRulesError(thrown);
+        if (signal?.aborted) throw thrown;
+        const error = asRulesError(thrown);
         failures += 1;
         const wait = RESUMABLE.has(error.code)
           ? delayMs(this.client.retry, failures, error)
           : undefined;
         if (wait === undefined) throw error;
         this.client.options.onRetry?.(error, failures, wait);
-        await sleep(wait, options.signal);
+        await sleep(wait, signal);
       }
     }
+  }
+
+  /** How players find and fill a game's open seats: its join code, the seats still open. */
+  async lobby(gameId: string): Promise<Lobby> {
+    return (await this.client.request(ops.LobbyDocument, { gameId })).lobby;
+  }
+
+  /** The player (its token) takes an open seat, by join code or game id; again: the same seat. */
+  async joinGame(game: { code: string } | { gameId: string }, as: As = {}): Promise<JoinedGame> {
+    const call = { token: as.token, safe: true };
+    return (await this.client.request(ops.JoinGameDocument, game, call)).joinGame;
+  }
+
+  async leaveGame(gameId: string, as: As = {}): Promise<LeftGame> {
+    return (await this.client.request(ops.LeaveGameDocument, { gameId }, { token: as.token }))
+      .leaveGame;
+  }
+
+  /** The player's (its token) games, newest first, a page at a time. */
+  async myGames(
+    filter: { status?: ops.GameStatus; kind?: ops.GameKind } = {},
+    page: { first?: number; after?: string } & As = {},
+  ): Promise<GamePage> {
+    const variables = { ...filter, first: page.first ?? 20, after: page.after };
+    return (await this.client.request(ops.MyGamesDocument, variables, { token: page.token }))
+      .myGames;
+  }
+
+  /** The tenant (API key) gets a token for one of its players, valid `ttlSeconds`. */
+  async issuePlayerToken(playerId: string, ttlSeconds: number): Promise<PlayerToken> {
+    const variables = { playerId, ttlSeconds };
+    return (await this.client.request(ops.IssuePlayerTokenDocument, variables)).issuePlayerToken;
+  }
+
+  /** Every token of the player issued until now is refused from now on. */
+  async revokePlayerTokens(playerId: string): Promise<PlayerTokensRevoked> {
+    const call = { safe: true };
+    return (await this.client.request(ops.RevokePlayerTokensDocument, { playerId }, call))
+      .revokePlayerTokens;
+  }
+
+  async matchmaking(playerId: string): Promise<MatchmakingStatus> {
+    return (await this.client.request(ops.MatchmakingStatusDocument, { playerId })).matchmaking;
+  }
+
+  /** The player waits for a match; entering the same pool again is the same seek. */
+  async enterMatchmaking(input: ops.MatchmakingInput): Promise<MatchmakingStatus> {
+    const call = { safe: true };
+    return (await this.client.request(ops.EnterMatchmakingDocument, { input }, call))
+      .enterMatchmaking;
+  }
+
+  async leaveMatchmaking(playerId: string): Promise<MatchmakingStatus> {
+    return (await this.client.request(ops.LeaveMatchmakingDocument, { playerId }))
+      .leaveMatchmaking;
+  }
+
+  /** The tenant's players of one kind, best first (by ordinal, mu - 3 sigma). */
+  async leaderboard(
+    kind: ops.GameKind,
+    page: { first?: number; after?: string } = {},
+  ): Promise<RatingPage> {
+    const variables = { kind, first: page.first ?? 20, after: page.after };
+    return (await this.client.request(ops.LeaderboardDocument, variables)).leaderboard;
+  }
+
+  /** A player's rating in one kind; null until one of its games is rated. */
+  async rating(playerId: string, kind: ops.GameKind): Promise<Rating | null> {
+    return (await this.client.request(ops.RatingDocument, { playerId, kind })).rating;
+  }
+
+  async ratingPolicy(): Promise<RatingPolicy> {
+    return (await this.client.request(ops.RatingPolicyDocument, {})).ratingPolicy;
+  }
+
+  async setRatingPolicy(maxTakebacks: number): Promise<RatingPolicy> {
+    const call = { safe: true };
+    return (await this.client.request(ops.SetRatingPolicyDocument, { maxTakebacks }, call))
+      .setRatingPolicy;
+  }
+
+  /** The languages of the catalogs, with how much of each is translated. */
+  async languages(): Promise<Language[]> {
+    return (await this.client.request(ops.LanguagesDocument, {})).languages;
   }
 }

@@ -1,7 +1,12 @@
-// Node ("#websocket" under the "node" condition): the platform's WebSocket where Node has one
-// (22 and later), else the `ws` package.
+// Node ("#websocket" under the "node" condition): the `ws` package, which also sends headers on
+// the upgrade request (the tenant's X-API-Key, for playerEvents).
 import WebSocket from "ws";
 
-export function webSocketImpl(): unknown {
-  return (globalThis as { WebSocket?: unknown }).WebSocket ?? WebSocket;
+export function webSocketImpl(headers: Record<string, string> = {}): unknown {
+  if (Object.keys(headers).length === 0) return WebSocket;
+  return class extends WebSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols, { headers });
+    }
+  };
 }
