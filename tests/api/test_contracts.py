@@ -104,7 +104,11 @@ def test_the_openapi_document_is_one_generators_accept() -> None:
 
 
 ERRORS = {"400", "413", "429", "503"}  # any route: bad request, too large, rate limited, outage
-OPEN = {"verifyGameRecord", "recordSigningKeys"}  # no credential, no stored game: no 401
+OPEN = {
+    "verifyGameRecord",
+    "recordSigningKeys",
+    "languages",
+}  # no credential, no stored game: no 401
 
 
 def test_every_operation_declares_its_refusals_as_problem_details_and_its_credentials() -> None:
