@@ -73,7 +73,9 @@ else:
 
 
 @strawberry.type
-class Query(WebhookQueries, RecordQueries, RatingQueries, PlayerQueries, LobbyQueries, LanguageQueries):
+class Query(
+    WebhookQueries, RecordQueries, RatingQueries, PlayerQueries, LobbyQueries, LanguageQueries
+):
     @strawberry.field(description="The games this server hosts.")
     def catalog(self) -> list[GameInfo]:
         return [
