@@ -27,7 +27,7 @@ CLUSTER_TESTS := tests/store tests/webhooks/test_outbox.py tests/webhooks/test_w
   $(addprefix tests/core/test_,$(addsuffix .py,moves idempotency listing clocks endings folding)) \
   tests/worker/test_bot_worker.py tests/worker/test_fairness.py tests/api/graphql/test_subscriptions.py \
   tests/api/graphql/test_reissued_events.py tests/archive/test_archive.py tests/api/test_players.py \
-  tests/lobby/test_matching.py tests/lobby/test_api.py \
+  tests/lobby/test_matching.py tests/lobby/test_api.py tests/ratings/test_prompt_ratings.py \
   $(CLUSTER_DESELECT)
 
 .PHONY: run test test-all test-stress lint lock schema screenshots clean bench bench-live profile load soak instructions \

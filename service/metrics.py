@@ -213,6 +213,12 @@ ARCHIVE_LAG_SECONDS = Gauge(
     "How long the oldest finished game waiting for the archive has been due (0: none).",
     registry=REGISTRY,
 )
+RATING_LAG_SECONDS = Gauge(
+    "rules_rating_lag_seconds",
+    "How long the oldest finished game waiting for its rating has waited since it ended "
+    "(service/worker/rating.py; 0: none).",
+    registry=REGISTRY,
+)
 RATE_LIMITED = Counter(
     "rules_rate_limited_total",
     "Requests refused by a rate limit (per token or per client address).",

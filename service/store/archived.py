@@ -2,7 +2,8 @@
 
 A game that ends is marked for the archive: its id in the lane's sorted set
 `archive:{bots-n}` (service/store/indexes.py), scored by when it is due (the idempotency grace
-after its end: retries of its last moves still find their answers). The workers claim due
+after its end: retries of its last moves still find their answers); in the same script, for
+its rating (service/store/rating_marks.py), which comes within seconds. The workers claim due
 games for a lease (the score pushed on), copy the game's hash to the archive and, once the
 archive holds that version, drop it from Redis: its keys, its index members and its mark, in
 one script on the game's slot, and only if the game is still at that version. A read that
@@ -17,8 +18,16 @@ from typing import Any
 from service.store import indexes
 from service.store.commands import Commands
 from service.store.jobs import in_lane_slot, lane_of
+from service.store.rating_marks import rate_key
 from service.store.reading import game_keys
 from service.store.records import Record
+
+# KEYS: a lane's archive marks, and its rating marks when the game is rated too. ARGV: when
+# the game is due for the archive, when it ended, its id. Neither mark moves if it is there.
+_MARK = """
+redis.call('ZADD', KEYS[1], 'NX', ARGV[1], ARGV[3])
+if #KEYS > 1 then redis.call('ZADD', KEYS[2], 'NX', ARGV[2], ARGV[3]) end
+"""
 
 # KEYS: a lane's archive marks. ARGV: now, the claim's end, how many at most. The ids due,
 # each claimed until the claim's end.
@@ -61,17 +70,18 @@ class Archived:
     def __init__(self, commands: Commands) -> None:
         self.commands = commands
         redis = commands.redis
+        self._mark = redis.register_script(_MARK)
         self._claim = redis.register_script(_CLAIM)
         self._drop = redis.register_script(_DROP)
         self._restore = redis.register_script(_RESTORE)
 
-    async def mark(self, game_id: str, due: float) -> None:
-        """The game is finished: archive it from `due` on (epoch seconds)."""
-
-        async def add() -> None:
-            await self.commands.redis.zadd(archive_key(lane_of(game_id)), {game_id: due}, nx=True)
-
-        await self.commands.timed("archive_mark", add)
+    async def mark(self, game_id: str, due: float, ended: float | None = None) -> None:
+        """The game is finished: archive it from `due` on (epoch seconds), and with `ended`
+        (when it ended) rate it as soon as a worker can. Both marks are in the lane's slot."""
+        lane = lane_of(game_id)
+        keys = [archive_key(lane), *([] if ended is None else [rate_key(lane)])]
+        args: list[float | str] = [due, ended or 0, game_id]
+        await self.commands.timed("archive_mark", lambda: self._mark(keys=keys, args=args))
 
     async def claim(self, lane: int, now: float, until: float, count: int) -> list[str]:
         """Up to `count` games of `lane` due at `now`, claimed until `until`."""

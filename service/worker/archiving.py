@@ -53,7 +53,8 @@ class Archiver:
         settings = self.shared.settings
         while self.archive is None and not self.shared.stopping.is_set():
             try:
-                pool = await open_pool(settings.database_url, max_size=2)  # one game at a time
+                # one game at a time, and one for the rating pass
+                pool = await open_pool(settings.database_url, max_size=2)
             except (psycopg.Error, PoolTimeout, OSError) as exc:
                 log.warning("the archive is not there yet (%s); retrying", type(exc).__name__)
                 await self.shared.pause(settings.worker_poll_seconds)
@@ -67,6 +68,10 @@ class Archiver:
         finally:
             if self.archive is not None:
                 await self.archive.pool.close()
+
+    def ledger(self) -> Ledger | None:
+        """The ratings on the archive's pool, once it is open (the rating pass shares it)."""
+        return None if self.archive is None else Ledger(self.archive.pool)
 
     async def once(self) -> None:
         """Every lane's due games, claimed and archived; then the lag: how long the oldest

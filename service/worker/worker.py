@@ -1,5 +1,5 @@
 """Worker: the loops of one worker process (jobs, sweep, wake-ups, clocks, webhooks, and with
-DATABASE_URL the archive), composed."""
+DATABASE_URL the ratings and the archive), composed."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from service.worker.containment import Containment
 from service.worker.heartbeat import Heartbeat
 from service.worker.jobs import Due, Jobs
 from service.worker.lobby import Matchmaker
+from service.worker.rating import RatingPass
 from service.worker.shared import Shared
 from service.worker.sweep import Listener, Sweep
 
@@ -46,6 +47,9 @@ class Worker:
         self.clocks = Clocks(self.store, self.tenants, shared)
         self.matchmaker = Matchmaker(self.store, self.tenants, shared, name)
         self.archiver = Archiver(self.store, shared) if settings.database_url else None
+        self.rating = (
+            RatingPass(self.store, shared, self.archiver.ledger) if self.archiver else None
+        )
 
     def stop(self) -> None:
         """Take no new job, finish the one in hand (within RULES_WORKER_DRAIN_SECONDS), then
@@ -67,6 +71,7 @@ class Worker:
             asyncio.create_task(self.matchmaker.run()),
             asyncio.create_task(self.webhooks.run(self.stopping)),
             *([asyncio.create_task(self.archiver.run())] if self.archiver else []),
+            *([asyncio.create_task(self.rating.run())] if self.rating else []),
         ]
         try:
             await self.jobs.run()

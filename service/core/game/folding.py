@@ -77,9 +77,9 @@ def replayable(game: Game[Any, Any], record: Record, entries: list[HistoryRecord
 
 async def fold_finished(store: RedisStore, game_id: str, record: Record) -> None:
     """Fold the history and the checkpoints of a game that `record` (just committed)
-    finished, and with an archive mark it for the archive (service/store/archived.py). Not part
-    of the move: if Redis fails here the history stays a list, which reads the same (and the
-    game expires after RULES_FINISHED_TTL unarchived)."""
+    finished, and with an archive mark it for its rating and the archive
+    (service/store/archived.py). Not part of the move: if Redis fails here the history stays a
+    list, which reads the same (and the game expires after RULES_FINISHED_TTL unarchived)."""
     try:
         entries = await store.history(game_id, 0, record.version)
         if len(entries) == record.version:  # else folded already
@@ -87,8 +87,9 @@ async def fold_finished(store: RedisStore, game_id: str, record: Record) -> None
             checkpoints = await store.checkpoints(game_id)
             folded = fold_checkpoints(checkpoints) if checkpoints else b""
             await store.fold(game_id, record.version, fold(entries, labelled), folded)
-        if store.settings.database_url:  # archived once the grace for retries is over
-            await store.archived.mark(game_id, time.time() + store.settings.idempotency_grace)
+        if store.settings.database_url:  # rated at once, archived once the grace is over
+            ended = time.time()
+            await store.archived.mark(game_id, ended + store.settings.idempotency_grace, ended)
     except (StoreUnavailable, UnreadableRecord) as exc:  # read as it is (or refused) later
         log.warning("history of %s left unfolded or unmarked: %s", game_id, exc)
 
