@@ -145,6 +145,10 @@ def test_every_operation_declares_its_refusals_as_problem_details_and_its_creden
             "setRatingPolicy",
             "issuePlayerToken",
             "revokePlayerTokens",
+            "enterMatchmaking",
+            "leaveMatchmaking",
+            "getMatchmaking",
+            "getPlayerEvents",
         }
         # a seat-scoped route takes a seat token, or the tenant's key acting for a seat
         acts = any(p.get("name") == "X-Act-As-Seat" for p in op.get("parameters", []))

@@ -232,7 +232,10 @@ STATUS_ROUTE = RestRoute(
         "getMatchmaking",
         "A player's matchmaking now: waiting since, the window now, or the matched game.",
         TENANT,
-        {**ok(STATUS, "the player's matchmaking"), **problems("UNAUTHORIZED", "BAD_USER_INPUT")},
+        {
+            **ok(STATUS, "the player's matchmaking"),
+            **problems("UNAUTHORIZED", "BAD_USER_INPUT", "UNKNOWN_ROUTE"),
+        },
         parameters=[PLAYER_ID],
     ),
 )
@@ -253,7 +256,7 @@ EVENTS = RestRoute(
                 "description": "the events",
                 "content": {"text/event-stream": {"schema": {"type": "string"}}},
             },
-            **problems("UNAUTHORIZED", "BAD_USER_INPUT", "TOO_MANY_SUBSCRIPTIONS"),
+            **problems("UNAUTHORIZED", "BAD_USER_INPUT", "TOO_MANY_SUBSCRIPTIONS", "UNKNOWN_ROUTE"),
         },
         parameters=[PLAYER_ID],
     ),
