@@ -1,5 +1,6 @@
 // The playground's only way into the service: the public API (docs/api.md).
-// GraphQL over HTTP for reading and moving, `gameEvents` over graphql-transport-ws for news.
+// GraphQL over HTTP for reading and moving, subscriptions (`gameEvents`, `playerEvents`) over
+// graphql-transport-ws for news.
 // Nothing here is private to the playground: any browser app can do the same.
 
 export class ApiError extends Error {
@@ -52,6 +53,12 @@ const EVENTS = "subscription Events($gameId: ID!) { gameEvents(gameId: $gameId) 
 // Follows a game as a spectator (events carry no hidden information: ALL-4): `onEvent` gets
 // every version, `onEnd(reason)` once when the stream ends. Returns a function that stops it.
 export function followGame(gameId, onEvent, onEnd) {
+  return subscribe(EVENTS, { gameId }, (data) => onEvent(data.gameEvents), onEnd);
+}
+
+// One subscription over graphql-transport-ws: `onData` gets each result's data, `onEnd(reason)`
+// once when the stream ends. Returns a function that stops it.
+export function subscribe(query, variables, onData, onEnd) {
   const url = new URL(ENDPOINT);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   const socket = new WebSocket(url, "graphql-transport-ws");
@@ -67,13 +74,13 @@ export function followGame(gameId, onEvent, onEnd) {
   socket.onmessage = (frame) => {
     const message = JSON.parse(frame.data);
     if (message.type === "connection_ack") {
-      send({ id: "events", type: "subscribe", payload: { query: EVENTS, variables: { gameId } } });
+      send({ id: "events", type: "subscribe", payload: { query, variables } });
     } else if (message.type === "ping") {
       send({ type: "pong" });
     } else if (message.type === "next") {
       const errors = message.payload.errors;
       if (errors?.length) end(`${errors[0].extensions?.code ?? "ERROR"}: ${errors[0].message}`);
-      else onEvent(message.payload.data.gameEvents);
+      else onData(message.payload.data);
     } else if (message.type === "error") {
       end(`${message.payload?.[0]?.extensions?.code ?? "ERROR"}: ${message.payload?.[0]?.message}`);
     } else if (message.type === "complete") {
