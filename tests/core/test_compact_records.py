@@ -153,6 +153,14 @@ def test_damaged_bytes_are_a_compact_error(packed: bytes, data: st.DataObject) -
         unpack(packed[:cut])
 
 
+def test_a_flip_that_decodes_to_the_same_values_is_damage_too(packed: bytes) -> None:
+    """0xcf (uint 64) flipped to 0xd3 (int 64) reads the same number: still damaged bytes."""
+    at = packed.index(b"\xcf")
+    damaged = packed[:at] + b"\xd3" + packed[at + 1 :]
+    with pytest.raises(CompactError, match="not the bytes pack writes"):
+        unpack(damaged)
+
+
 @settings(max_examples=200, deadline=None)
 @given(blob=st.binary(max_size=300))
 def test_hostile_bytes_are_a_compact_error(blob: bytes) -> None:

@@ -144,6 +144,8 @@ def unpack(data: bytes, game_id: str | None = None) -> GameRecord:
     """The game record `pack` packed, replayed and with its digests and result again."""
     try:
         setup = msgspec.msgpack.decode(data, type=Packed)
+        if msgspec.msgpack.encode(setup) != data:  # e.g. a uint64 marker flipped to int64
+            raise CompactError("damaged: not the bytes pack writes")
         if setup.codec != CODEC:
             raise CompactError(f"codec {setup.codec}: this release reads codec {CODEC}")
         game = game_for(setup.kind, setup.rules)
