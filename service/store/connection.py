@@ -3,10 +3,12 @@ and the ways the store fails: StoreUnavailable, UnreadableRecord, UpgradeInProgr
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from redis.asyncio import BlockingConnectionPool, Redis
-from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.asyncio.cluster import ClusterNode, ClusterPipeline, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisClusterException, RedisError
@@ -110,12 +112,42 @@ def _seeds(url: str) -> tuple[str, list[ClusterNode]]:
     return urlunsplit((parts.scheme, first, parts.path, parts.query, parts.fragment)), nodes
 
 
+class WaitingCluster(RedisCluster):
+    """A cluster client whose commands wait for a connection, as a single server's
+    BlockingConnectionPool makes them wait. redis-py's cluster node refuses a command beyond its
+    `max_connections` with MaxConnectionsError, a ConnectionError, and on that error marks the
+    node's connections in use for reconnection, so a burst of requests also failed commands in
+    flight ("Connection closed by server"). At most `max_connections` commands and pipelines run
+    at once here, so no node is ever asked for more connections than that."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.room = asyncio.Semaphore(kwargs.get("max_connections", 2**31))
+
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        async with self.room:
+            return await super().execute_command(*args, **kwargs)
+
+    def pipeline(self, transaction: Any | None = None, shard_hint: Any | None = None) -> Any:
+        return WaitingPipeline(self, transaction)  # type: ignore[abstract]  # as redis-py makes its own
+
+
+class WaitingPipeline(ClusterPipeline):
+    """A pipeline of a WaitingCluster: it waits for room as a command does."""
+
+    cluster_client: WaitingCluster
+
+    async def execute(self, raise_on_error: bool = True, allow_redirections: bool = True) -> Any:
+        async with self.cluster_client.room:
+            return await super().execute(raise_on_error, allow_redirections)
+
+
 def connect(settings: Settings, url: str) -> Client:
     """The one place that builds the Redis client: one server, or a cluster when `url` asks."""
     seeds = cluster_url(url)
     if seeds is not None:
         first, nodes = _seeds(seeds)
-        return RedisCluster.from_url(
+        return WaitingCluster.from_url(
             first,
             startup_nodes=nodes[1:] or None,  # the first one is in the URL
             max_connections=settings.redis_pool_size,

@@ -275,3 +275,23 @@ async def test_a_slot_no_node_serves_mid_failover_is_unavailable_not_an_error() 
         await store.close()
     finally:
         server.cleanup()
+
+
+async def test_a_burst_beyond_the_pool_waits_for_connections(redis_url: str) -> None:
+    """More commands at once than the pool has connections wait for one, on one server
+    (BlockingConnectionPool) as on a cluster (connection.WaitingCluster: redis-py's cluster
+    node refuses them with MaxConnectionsError)."""
+    settings = dataclasses.replace(SETTINGS, redis_pool_size=4)
+    store = RedisStore(connect(settings, redis_url), settings)
+    script = store.redis.register_script("return redis.call('INCR', KEYS[1])")
+    key = f"burst:{{{secrets.token_hex(4)}}}"
+    try:
+        await store.commands.evalsha(script, [key], [])  # loaded, the client's map of slots read
+        counts = await asyncio.gather(
+            *(store.commands.timed("burst", lambda: store.commands.evalsha(script, [key], []))
+              for _ in range(60))
+        )  # fmt: skip
+        assert sorted(counts) == list(range(2, 62))
+    finally:
+        await store.redis.delete(key)
+        await store.close()
