@@ -47,7 +47,7 @@ from service.core.moves.opening import (
     open_for_decision,
     timeouts,
 )
-from service.core.players import lobby, seating
+from service.core.players import challenges, lobby, rematch, seating
 from service.core.players.tokens import PlayerTokens, looks_like_player_token
 from service.core.reads import answers, following, listing
 from service.core.records import requests as record_requests
@@ -519,6 +519,90 @@ class GameService:
                 seen = LoadedGame(loaded.id, loaded.record, loaded.game, viewer)
             shown.append((cursor, seen))
         return listing.Page(shown, page.end_cursor, page.has_next)
+
+    # Rematch and challenges (core/players/rematch.py, challenges.py; docs/api.md, "Rematch
+    # and challenges").
+
+    async def create_challenge(
+        self,
+        caller: Caller | str | None,
+        asked: challenges.Challenge,
+        takeback_policy: object = None,
+        challenger_id: str | None = None,
+    ) -> tuple[LoadedGame, str]:
+        """A challenge by the caller's player (a player token), or by the tenant (X-API-Key)
+        for `challenger_id`: the game, waiting, and the challenger's seat token."""
+        who = await self._who(caller)
+        if who.player is not None:
+            tenant, challenger = who.player.tenant, who.player.id
+        elif who.tenant is None:
+            raise KeyNeeded(CREATE_NEEDS_KEY)
+        elif challenger_id is None:
+            raise challenges.refused(Code.BAD_INPUT, "refusal.challengerNeeded")
+        else:
+            tenant, challenger = who.tenant, challenger_id
+        if not 0 < len(challenger) <= seating.MAX_PLAYER_ID:
+            raise Refused(Code.BAD_INPUT, f"a playerId has 1 to {seating.MAX_PLAYER_ID} characters")
+        asked = msgspec.structs.replace(asked, takebacks=takebacks.parse_policy(takeback_policy))
+        game_id, record, token = await challenges.create(self.store, tenant, challenger, asked)
+        seen = 0 if who.player is not None else None  # the tenant sees what it creates live
+        return LoadedGame(game_id, record, game_for(record.kind, record.rules), seen), token
+
+    async def decline_challenge(self, caller: Caller | str | None, game_id: str) -> LoadedGame:
+        """The challenge ends for everyone: one of its players (a player token) declines."""
+        player = await self.player_of(caller)
+        record = await challenges.decline(self.store, game_id, player)
+        return LoadedGame(game_id, record, game_for(record.kind, record.rules), None)
+
+    async def my_challenges(self, caller: Caller | str | None) -> list[tuple[LoadedGame, int]]:
+        """The challenges waiting for the caller's player (a player token), newest first,
+        each with the seat kept for it (the player holds none yet: it sees them as a
+        spectator would)."""
+        player = await self.player_of(caller)
+        only = listing.GameFilter("ACTIVE", None, player.id, None, None)
+        page = await listing.list_games(self.store, player.tenant, only, listing.MAX_PAGE, None)
+        waiting = []
+        for _, loaded in page.games:
+            seat = challenges.pending_for(loaded.record, player.id)
+            if seat is None:
+                continue
+            if challenges.is_challenge(await lobby.lobby_of(self.store, loaded.id)):
+                waiting.append((await self.past_versions.as_seen(loaded, None), seat))
+        return waiting
+
+    async def offer_rematch(
+        self, caller: Caller | str | None, game_id: str, expires_in: int = rematch.DEFAULT_EXPIRY
+    ) -> tuple[LoadedGame, int, str | None]:
+        """The game's one rematch (created by the first offer) with the caller's seat taken:
+        the game as that seat sees it, the seat and, without a player token, its token."""
+        who = await self._who(caller)
+        seated = await rematch.offer(self.store, self.tenants_may_act, game_id, who, expires_in)
+        return self._seated(seated), seated.seat, seated.token
+
+    async def accept_rematch(
+        self, caller: Caller | str | None, game_id: str
+    ) -> tuple[LoadedGame, int, str | None]:
+        """The caller's seat of the game's rematch taken (named by the game that is over)."""
+        who = await self._who(caller)
+        seated = await rematch.accept(self.store, self.tenants_may_act, game_id, who)
+        return self._seated(seated), seated.seat, seated.token
+
+    async def decline_rematch(self, caller: Caller | str | None, game_id: str) -> LoadedGame:
+        """The game's rematch ends for everyone, declined by a seat of the game."""
+        who = await self._who(caller)
+        record = await rematch.decline(self.store, self.tenants_may_act, game_id, who)
+        new_id = rematch.rematch_id(game_id)
+        return LoadedGame(new_id, record, game_for(record.kind, record.rules), None)
+
+    async def rematch_of(self, caller: Caller | str | None, game_id: str) -> str | None:
+        """The id of the game's rematch once offered, for whoever may read the game."""
+        await self.read(game_id, caller)
+        return await rematch.rematch_of(self.store, game_id)
+
+    def _seated(self, seated: rematch.Seated) -> LoadedGame:
+        record = seated.record
+        game = game_for(record.kind, record.rules)
+        return LoadedGame(seated.game_id, record, game, seated.seat)
 
 
 class Lobby(msgspec.Struct, frozen=True):

@@ -117,6 +117,32 @@ class MatchFound(msgspec.Struct, rename="camel"):
     seats: list[Seat]
 
 
+class ChallengeReceived(msgspec.Struct, rename="camel"):
+    """challenge.received: a player challenged others by player id (docs/api.md, "Rematch and
+    challenges"), sent with the game's creation; each challenged player accepts with joinGame
+    before `expiresAt`, or declines (declineChallenge)."""
+
+    game_id: str
+    kind: str
+    challenger: Seat
+    challenged: list[Seat]
+    expires_at: str
+    summary: Summary
+
+
+def challenge_received(
+    game_id: str, record: Record, challenger: int, challenged: list[int], expires: float
+) -> Event:
+    said = _summary(
+        COMMON.say("webhook.challengeReceived", challenger=record.player_ids[challenger] or "")
+    )
+    data = ChallengeReceived(
+        game_id, record.kind, _seat(record, challenger), [_seat(record, s) for s in challenged],
+        timestamp(expires), said,
+    )  # fmt: skip
+    return Event(type="challenge.received", timestamp=timestamp(record.created), data=data)
+
+
 class WebhookTest(msgspec.Struct, rename="camel"):
     """webhook.test: sent by sendTestWebhookEvent to that endpoint only (never listed in
     webhookEvents); its webhook-id starts with `msg_test_`."""
@@ -132,6 +158,7 @@ PAYLOADS: dict[str, type[msgspec.Struct]] = {
     "game.abandoned": SeatHappening,
     "game.takeback": Takeback,
     "match.found": MatchFound,
+    "challenge.received": ChallengeReceived,
     TEST_EVENT: WebhookTest,
 }
 

@@ -49,6 +49,7 @@ EventType = Literal[
     "game.abandoned",
     "game.takeback",
     "match.found",
+    "challenge.received",
 ]
 EVENT_TYPES: tuple[EventType, ...] = (
     "turn.started",
@@ -58,6 +59,7 @@ EVENT_TYPES: tuple[EventType, ...] = (
     "game.abandoned",
     "game.takeback",
     "match.found",
+    "challenge.received",
 )
 TEST_EVENT = "webhook.test"  # sendTestWebhookEvent's type: one endpoint, never subscribed to
 ALL_TYPES = (*EVENT_TYPES, TEST_EVENT)  # every type a body may have (schemas, API enums)

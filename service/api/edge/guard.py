@@ -26,6 +26,7 @@ from service.api.edge.parsing import credential, header, natural
 from service.api.edge.problems import refusal
 from service.api.edge.ratelimit import RateLimiter
 from service.core.access.keys import seat_token
+from service.core.players.tokens import MAX_TOKEN, looks_like_player_token
 
 OPEN_PATHS = {"/healthz", "/readyz", "/metrics", "/openapi.json"}
 # Set in the scope by an answer that streams (server-sent events): the request is answered,
@@ -47,15 +48,22 @@ class Admission:
 
     def admit(self, token: str | None, address: str | None) -> float | None:
         """None if the caller may go on, else the seconds to wait. Only a token in its
-        canonical form is a subject (one per credential; anything else is refused later as
-        UNAUTHORIZED and counts against its address only)."""
+        canonical form is a subject (one per credential, a seat token or a player token,
+        counted by its hash; anything else is refused later as UNAUTHORIZED and counts against
+        its address only)."""
         if not self.limiter.enabled:
             return None
-        subject = token if token and seat_token(token) is not None else None
+        subject = token if token and _countable(token) else None
         wait = self.limiter.admit({"token": subject, "address": address or None})
         if wait is not None:
             metrics.RATE_LIMITED.inc()
         return wait
+
+
+def _countable(token: str) -> bool:
+    if seat_token(token) is not None:
+        return True
+    return looks_like_player_token(token) and len(token) <= MAX_TOKEN
 
 
 class Occupancy:

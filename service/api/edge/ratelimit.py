@@ -1,4 +1,5 @@
-"""Rate limits per seat token and per client address, shared by every replica through Redis.
+"""Rate limits per token (a seat's or a player's) and per client address, shared by every
+replica through Redis.
 
 A fixed one-minute window per key. Each replica decides locally, from the window's count as
 Redis last told it plus what it admitted since, so limiting adds no Redis round trip to a

@@ -27,6 +27,7 @@ from service.api.graphql.lobby import LobbyMutations, LobbyQueries, LobbySubscri
 from service.api.graphql.players import PlayerMutations, PlayerQueries
 from service.api.graphql.ratings import RatingMutations, RatingQueries
 from service.api.graphql.records import RecordQueries
+from service.api.graphql.rematch import RematchMutations, RematchQueries
 from service.api.graphql.texts import Message, message
 from service.api.graphql.types import (
     AS_SEAT,
@@ -74,7 +75,13 @@ else:
 
 @strawberry.type
 class Query(
-    WebhookQueries, RecordQueries, RatingQueries, PlayerQueries, LobbyQueries, LanguageQueries
+    WebhookQueries,
+    RecordQueries,
+    RatingQueries,
+    PlayerQueries,
+    LobbyQueries,
+    LanguageQueries,
+    RematchQueries,
 ):
     @strawberry.field(description="The games this server hosts.")
     def catalog(self) -> list[GameInfo]:
@@ -265,7 +272,9 @@ def _defaults(options_type: type[Any]) -> dict[str, Any]:
 
 
 @strawberry.type
-class Mutation(WebhookMutations, RatingMutations, PlayerMutations, LobbyMutations):
+class Mutation(
+    WebhookMutations, RatingMutations, PlayerMutations, LobbyMutations, RematchMutations
+):
     @strawberry.mutation(name="createGame")
     async def create_game(self, info: Info[Any, Any], input: CreateGameInput) -> CreateGamePayload:
         try:

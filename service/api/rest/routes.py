@@ -30,6 +30,7 @@ from service.api.rest import (
     players,
     ratings,
     records,
+    rematch,
     takebacks,
     tokens,
     webhook_events,
@@ -64,6 +65,7 @@ GAME_ROUTES: tuple[RestRoute, ...] = (
     *players.ROUTES,
     *ratings.ROUTES,
     *lobby.ROUTES,
+    *rematch.ROUTES,
 )
 WEBHOOK_ROUTES: tuple[RestRoute, ...] = (
     webhooks.LIST,

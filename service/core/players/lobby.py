@@ -25,16 +25,19 @@ from typing import Any
 
 import msgspec
 
+from service import metrics
 from service.core.access.players import Player, held_by
-from service.core.players import seating
+from service.core.game.folding import fold_finished
+from service.core.players import news, seating
 from service.games import game_for
 from service.refusals import Code, Refused
-from service.store import FORMAT, Record, RedisStore, UpgradeInProgress
+from service.store import FORMAT, HistoryRecord, Record, RedisStore, UpgradeInProgress
 from service.store import indexes as store_indexes
 from service.store.jobs import job_key, lane_of
 from service.store.reading import decode_record, game_keys, with_reissued
 from service.store.scripts import _ENQUEUE, _INDEX, _OUTBOX, outbox_keys
 from service.webhooks.events import of_commit as webhook_events
+from service.webhooks.model import Event
 
 log = logging.getLogger("service.players")
 
@@ -43,6 +46,7 @@ CODE_LENGTH = 6
 CODE = re.compile(f"[{ALPHABET}]{{{CODE_LENGTH}}}")
 SEAT_TRIES = 8  # a seat change that keeps losing races to others is refused UNAVAILABLE
 FILL_STRATEGY = "GREEDY"
+LAPSE = "LAPSE"  # the fill of a challenge or a rematch: at its time it ends, ABANDONED, no bots
 
 # KEYS: record, lane, index keys...[, outbox, outbox switch]. ARGV: version, sha1 of the stored
 # record the change was computed from, new record, game id, bot seat due ('' for none), index
@@ -174,9 +178,16 @@ async def seat_change(store: RedisStore, game_id: str, stored: Stored, record: R
     return outcome
 
 
-async def register(store: RedisStore, game_id: str, record: Record, fill_strategy: str) -> str:
+async def register(
+    store: RedisStore,
+    game_id: str,
+    record: Record,
+    fill_strategy: str,
+    extra: dict[str, str] | None = None,
+) -> str:
     """A free join code of the game's tenant, now naming the game, and the game's lobby
-    fields (its code, and its fill time in the workers' clock set if it has no clock)."""
+    fields (its code, `extra`, and its fill time in the workers' clock set if it has no
+    clock)."""
     ttl = store.settings.active_ttl
     while True:
         code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
@@ -187,7 +198,7 @@ async def register(store: RedisStore, game_id: str, record: Record, fill_strateg
 
         if await store.commands.timed("join_code", claim):
             break
-    lobby = _encoder.encode({"code": code, "fill": fill_strategy})
+    lobby = _encoder.encode({**(extra or {}), "code": code, "fill": fill_strategy})
     keys = [game_keys(game_id)[0], *_clock_set(game_id, record)]
     deadline = "" if record.deadline is None else repr(record.deadline)
     args = [lobby, game_id, deadline, store.index_ttl()]
@@ -222,7 +233,7 @@ def _not_found(game_id: str) -> Refused:
     return Refused(Code.NOT_FOUND, f"no game {game_id!r}")
 
 
-async def _changed(
+async def changed(
     store: RedisStore,
     game_id: str,
     change: Callable[[Record], tuple[Record | None, int | None]],
@@ -256,7 +267,11 @@ async def join(store: RedisStore, game_id: str, player: Player) -> tuple[Record,
     open seat reserved for it or free; the game starts with its last seat (GAME_FULL: none is
     left for this player)."""
 
+    began = False
+
     def take(record: Record) -> tuple[Record | None, int | None]:
+        nonlocal began
+        began = False
         _open_to(game_id, record, player)
         held = held_by(record, player.id)
         if held:
@@ -267,11 +282,45 @@ async def join(store: RedisStore, game_id: str, player: Player) -> tuple[Record,
         after = seating.joined(record, seat, player.id)
         if not seating.waiting(after):
             after = seating.started(after, game_for(after.kind, after.rules), time.time())
+            began = True
         return after, seat
 
-    record, seat = await _changed(store, game_id, take)
+    record, seat = await changed(store, game_id, take)
     assert seat is not None
+    if began:
+        await tell_started(store, game_id, record)
     return record, seat
+
+
+async def tell_started(store: RedisStore, game_id: str, record: Record) -> None:
+    """The game's players told on their channels that it started: a join makes no version, so
+    a gameEvents subscriber of the waiting game hears of the start only with the first move."""
+    told = [
+        news.News(news.GAME_STARTED, player, game_id, record.kind, record.players, seat)
+        for seat, player in enumerate(record.player_ids)
+        if player is not None and seating.is_player_id(player)
+    ]
+    await news.tell(store, record.tenant, told)
+
+
+async def created(
+    store: RedisStore,
+    game_id: str,
+    record: Record,
+    history: list[HistoryRecord],
+    events: list[Event],
+    fields: dict[str, str],
+) -> bool:
+    """A challenge's or a rematch's new game stored and, while it waits, registered to lapse
+    (LAPSE, `fields` beside its code); False when a game of that id exists already."""
+    game = game_for(record.kind, record.rules)
+    bot = seating.bot_to_act(record, game) if not seating.waiting(record) else None
+    if not await store.create(game_id, record, history, bot, events):
+        return False
+    metrics.GAMES_CREATED.labels(record.kind).inc()
+    if seating.waiting(record):
+        await register(store, game_id, record, LAPSE, fields)
+    return True
 
 
 async def leave(store: RedisStore, game_id: str, player: Player) -> Record:
@@ -291,14 +340,17 @@ async def leave(store: RedisStore, game_id: str, player: Player) -> Record:
             record = seating.left(record, seat)
         return record, None
 
-    record, _ = await _changed(store, game_id, free)
+    record, _ = await changed(store, game_id, free)
     return record
 
 
 async def fill_with_bots(store: RedisStore, game_id: str, record: Record, now: float) -> Record:
     """A waiting game whose fill time has come, its open seats the bots' and started (or the
     game as it is now, when a join or another sweeper came first)."""
-    strategy = (await lobby_of(store, game_id)).get("fill", FILL_STRATEGY)
+    found = await lobby_of(store, game_id)
+    strategy = found.get("fill", FILL_STRATEGY)
+    if strategy == LAPSE:
+        return await _lapsed(store, game_id, record, found, now)
 
     def fill(current: Record) -> tuple[Record | None, int | None]:
         if not seating.waiting(current) or current.deadline is None or current.deadline > now:
@@ -310,10 +362,56 @@ async def fill_with_bots(store: RedisStore, game_id: str, record: Record, now: f
         return seating.started(filled, game_for(filled.kind, filled.rules), now), None
 
     try:
-        filled, _ = await _changed(store, game_id, fill)
+        filled, _ = await changed(store, game_id, fill)
     except Refused as refused:
         if refused.code is not Code.NOT_FOUND:
             raise
         return record
     log.info("game %s: its fill time came (%s bots)", game_id, strategy)
     return filled
+
+
+async def _lapsed(
+    store: RedisStore, game_id: str, record: Record, found: dict[str, str], now: float
+) -> Record:
+    """A challenge or rematch whose time came before every seat was taken, ended."""
+    label = found.get("lapsed", "")
+
+    def lapsing(current: Record) -> tuple[str, int] | None:
+        if not seating.waiting(current) or current.deadline is None or current.deadline > now:
+            return None
+        return label, -1
+
+    try:
+        return await call_off(store, game_id, lapsing)
+    except Refused as refused:
+        if refused.code is not Code.NOT_FOUND:
+            raise
+        return record
+
+
+async def call_off(
+    store: RedisStore, game_id: str, decide: Callable[[Record], tuple[str, int] | None]
+) -> Record:
+    """The game ended ABANDONED (seating.ended) with the history label and seat `decide` gives
+    for the game as it is now, in one version-checked commit, read again while it loses races;
+    the game as it is when `decide` gives None. `decide` may refuse."""
+    for _ in range(SEAT_TRIES):
+        record, _ = await store.load(game_id)
+        if record is None:
+            raise _not_found(game_id)
+        said = decide(record)
+        if said is None:
+            return record
+        label, seat = said
+        over, entry = seating.ended(record, time.time(), label, seat)
+        events = webhook_events(game_id, record, over, [entry])
+        committed = await store.commit(game_id, record.version, over, [entry], None, events=events)
+        if committed.outcome == "gone":
+            raise _not_found(game_id)
+        if committed.outcome == "ok":
+            metrics.GAMES_ENDED.labels(record.kind, "ABANDONED").inc()
+            await fold_finished(store, game_id, over)
+            log.info("game %s: %s", game_id, label)
+            return over
+    raise Refused(Code.UNAVAILABLE, "other changes of the game kept winning the race: try again")

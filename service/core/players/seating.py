@@ -21,11 +21,26 @@ from service.core.game import clocks
 from service.core.game.loaded_game import acting
 from service.engine import BadSetup, Game
 from service.engine.play import decode_state
-from service.store import Record
+from service.store import FORMAT, HistoryRecord, Record
+from service.store.records import Outcome
 
 JOINED_RESERVED = b"joined-reserved"  # a reserved seat its player joined: kept on leaving
 MIN_FILL_SECONDS = 1
 MAX_FILL_SECONDS = 7 * 24 * 3600
+MAX_PLAYER_ID = 128  # characters of a player id (tokens.MAX_PLAYER_ID, creation.MAX_PLAYER_ID)
+SEAT_HOLDER = "~seat-holder:"
+
+
+def is_player_id(player_id: str) -> bool:
+    """A player id a token may name, not the mark of a seat kept for a seat token's holder
+    (`SEAT_HOLDER`: longer than any player id)."""
+    return len(player_id) <= MAX_PLAYER_ID
+
+
+def seat_holder(game_id: str, seat: int) -> str:
+    """The mark a rematch's seat keeps in `player_ids` for whoever holds the old game's seat by
+    its token: reserved, so no player joins it, and no player token can name it."""
+    return f"{SEAT_HOLDER}{seat}:{game_id}".ljust(MAX_PLAYER_ID + 1, "~")
 
 
 class OpenSeat(msgspec.Struct, frozen=True):
@@ -126,6 +141,23 @@ def started(record: Record, game: Game[Any, Any], now: float) -> Record:
     state = decode_state(game, record.state)
     begun = msgspec.structs.replace(record, acting=acting(game, state), updated=now, deadline=None)
     return clocks.started(begun)
+
+
+def ended(record: Record, now: float, label: str, seat: int = -1) -> tuple[Record, HistoryRecord]:
+    """A waiting challenge or rematch called off (it lapsed, or `seat` declined it): ABANDONED,
+    no winners, one version more whose history entry says why."""
+    version = record.version + 1
+    over = msgspec.structs.replace(
+        record,
+        format=FORMAT,
+        version=version,
+        finished=True,
+        updated=now,
+        acting=[],
+        outcome=Outcome("ABANDONED", None, []),
+        deadline=None,
+    )
+    return over, HistoryRecord(version, seat, None, label, event="ABANDONED")
 
 
 def bot_to_act(record: Record, game: Game[Any, Any]) -> int | None:
