@@ -174,6 +174,11 @@ async def test_an_invite_link_brings_the_second_player_in_and_lists_the_game(
     code = await _create(ann, "TREE_LINED_AVENUE", 2)
     link = await ann.page.locator("#invite-link").get_attribute("href") or ""
     assert link.endswith(f"#code={code}")
+    # the creator comes back to the lobby: the game waits among its games, and waits on again
+    await ann.page.goto(f"{service.url}/play/lobby.html", timeout=TIMEOUT_MS)
+    await ann.page.locator("#my-games li button").click(timeout=TIMEOUT_MS)  # its one game
+    await ann.page.wait_for_selector("#invite:not([hidden])", timeout=TIMEOUT_MS)
+    assert await ann.page.locator("#join-code").text_content() == code
     bob = await meet("bob", f"{service.url}{link}")
     assert await bob.page.input_value("#code") == code
     await bob.identify()

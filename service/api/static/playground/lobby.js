@@ -91,7 +91,8 @@ function showPlayer() {
   $("#whoami").hidden = me === null;
   $("#player").hidden = me === null;
   if (me === null) return;
-  $("#whoami").textContent = `Playing as ${me.playerId} (token good until ${new Date(me.expiresAt).toLocaleTimeString()}).`;
+  const until = new Date(me.expiresAt).toLocaleTimeString();
+  $("#whoami").textContent = `Playing as ${me.playerId} (token good until ${until}).`;
   document.body.dataset.player = me.playerId;
   refreshMine();
   refreshBoard();
@@ -112,13 +113,8 @@ async function identify(event) {
 
 // Waits on this page until every seat is filled: a join or the start makes no new version, so
 // the game view would not hear of it (docs/api.md, "Players").
-function awaitStart(gameId, seat, code) {
+function awaitStart(gameId, seat) {
   stopWaiting();
-  const link = $("#invite-link");
-  link.href = `${location.pathname}#code=${encodeURIComponent(code)}`;
-  link.textContent = new URL(link.getAttribute("href"), location.href).href;
-  $("#join-code").textContent = code;
-  $("#invite").hidden = false;
   let asking = false;
   const check = async () => {
     if (asking) return;
@@ -126,6 +122,7 @@ function awaitStart(gameId, seat, code) {
     try {
       const lobby = (await graphql(LOBBY, { id: gameId }, me.token)).lobby;
       if (lobby.started) land(gameId, seat);
+      if (lobby.joinCode) showInvite(lobby.joinCode);
       const open = lobby.openSeats.map((s) => `seat ${s.seat}`).join(", ");
       $("#seats-open").textContent = `You hold seat ${seat}. Waiting for players: ${open} open.`;
     } catch (error) {
@@ -139,6 +136,14 @@ function awaitStart(gameId, seat, code) {
   check();
 }
 
+function showInvite(code) {
+  const link = $("#invite-link");
+  link.href = `${location.pathname}#code=${encodeURIComponent(code)}`;
+  link.textContent = new URL(link.getAttribute("href"), location.href).href;
+  $("#join-code").textContent = code;
+  $("#invite").hidden = false;
+}
+
 async function createOpen(event) {
   event.preventDefault();
   await attempt(async () => {
@@ -146,7 +151,8 @@ async function createOpen(event) {
     const openSeats = [...Array(players).keys()].slice(1).map((seat) => ({ seat }));
     const input = { kind: $("#kind").value, players, playerIds: [me.playerId], openSeats };
     const created = (await graphql(CREATE, { input }, null, key())).createGame;
-    awaitStart(created.game.id, 0, created.joinCode);
+    showInvite(created.joinCode);
+    awaitStart(created.game.id, 0);
   });
 }
 
@@ -155,8 +161,7 @@ async function join(event) {
   await attempt(async () => {
     const code = $("#code").value.trim();
     const joined = (await graphql(JOIN, { code }, me.token)).joinGame;
-    const lobby = (await graphql(LOBBY, { id: joined.game.id }, me.token)).lobby;
-    awaitStart(joined.game.id, joined.seat, lobby.joinCode ?? code);
+    awaitStart(joined.game.id, joined.seat);
   });
 }
 
@@ -228,9 +233,12 @@ async function refreshMine() {
       const open = document.createElement("button");
       open.type = "button";
       open.textContent = "Open";
-      open.addEventListener("click", () => land(node.id, node.viewer));
+      // an active game may still wait for players: awaitStart lands at once if it started
+      const active = node.status === "ACTIVE";
+      open.addEventListener("click", () => (active ? awaitStart(node.id, node.viewer) : land(node.id, node.viewer)));
       const title = catalog.get(node.kind)?.title ?? node.kind;
-      li.append(`${title}, ${node.players} players, seat ${node.viewer}, ${node.status.toLowerCase()}, version ${node.version} `, open);
+      const status = node.status.toLowerCase();
+      li.append(`${title}, ${node.players} players, seat ${node.viewer}, ${status}, version ${node.version} `, open);
       list.append(li);
     }
     if (!list.children.length) list.textContent = "No games yet.";
