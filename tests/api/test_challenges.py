@@ -7,6 +7,7 @@ per token, as a seat token does."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import time
 from collections.abc import AsyncIterator
@@ -17,6 +18,7 @@ import msgspec
 import pytest
 
 from service.app import create_app
+from service.core.lobby import Lobby
 from service.store import RedisStore, connect
 from service.store.jobs import LANES, lane_of
 from service.store.lobby import events_channel
@@ -270,3 +272,25 @@ async def test_a_player_token_counts_against_the_rate_limit_per_token(redis_url:
 
         assert [await mine(first) for _ in range(4)] == [200, 200, 200, 429]
         assert await mine(second) == 200  # each token its own count, not the address's
+
+
+async def test_matchmakings_player_stream_reads_a_challenge_as_a_game_and_its_seat(
+    http: httpx.AsyncClient, redis_url: str
+) -> None:
+    """The news share the channel playerEvents follows: its follower reads them (the seat kept,
+    no token) and goes on."""
+    ann, bob = names("ann", "bob")
+    store = RedisStore(connect(SETTINGS, redis_url), SETTINGS)
+    try:
+        statuses = Lobby(store).follow("acme", bob, lambda: None)
+        assert (await anext(statuses)).state == "NONE"
+        ann_token = await token_for(http, ann)
+        created = await challenge(http, ann_token, [bob])
+        told = await asyncio.wait_for(anext(statuses), 30)
+        assert (told.game_id, told.seat, told.seat_token) == (created["game"]["id"], 1, "")
+        second = await challenge(http, ann_token, [bob])
+        told = await asyncio.wait_for(anext(statuses), 30)
+        assert told.game_id == second["game"]["id"]
+        await statuses.aclose()
+    finally:
+        await store.close()

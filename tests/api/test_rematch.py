@@ -17,6 +17,7 @@ import pytest
 from service.app import create_app
 from tests.api.test_players import SETTINGS, data, gql, refusal, token_for
 from tests.conftest import client_for
+from tests.support.processes import service_processes
 from tests.support.waiting import until
 
 ACME, GLOBEX = "acme-secret", "globex-secret"
@@ -170,6 +171,12 @@ async def test_a_player_token_sees_only_its_own_seat_of_the_rematch(
     assert data(await gql(http, GAME, {"id": new_id}, token=ann_token))["game"]["viewer"] == 0
     code, _ = refusal(await gql(http, GAME, {"id": new_id, "as": 1}, token=ann_token))
     assert code == "FORBIDDEN"
+    # a fresh seed: the old game's, revealed at its end, tells nothing of the new deal
+    seeds = "query S($id: ID!) { game(id: $id) { seedCommitment seedReveal { seed } } }"
+    old = data(await gql(http, seeds, {"id": game_id}, key=ACME))["game"]
+    new = data(await gql(http, seeds, {"id": new_id}, key=ACME))["game"]
+    assert old["seedReveal"]["seed"] and new["seedReveal"] is None
+    assert new["seedCommitment"] != old["seedCommitment"]
 
 
 async def test_declining_ends_the_rematch_for_everyone(http: httpx.AsyncClient) -> None:
@@ -254,3 +261,34 @@ async def test_rest_mirrors_offer_accept_decline_and_the_rematch(http: httpx.Asy
         f"/v1/games/{live_id}/rematch", headers={"x-api-key": ACME, "x-act-as-seat": "0"}
     )
     assert early.status_code == 409 and early.json()["code"] == "GAME_NOT_OVER"
+
+
+@pytest.mark.slow
+async def test_offers_racing_on_two_service_processes_make_one_rematch(redis_url: str) -> None:
+    """The race on two real replicas (processes): per game, each seat offers on its own
+    replica, all at once; each game gets one rematch, both seats in it."""
+    env = {
+        "RULES_API_KEYS": f"acme:{ACME}",
+        "RULES_PLAYER_TOKEN_SECRET": SETTINGS.player_token_secret,
+        "RULES_RATE_LIMIT_PER_ADDRESS": "0",
+        "RULES_RATE_LIMIT_PER_TOKEN": "0",
+    }
+    with service_processes(redis_url, 2, env) as bases:
+        clients = [httpx.AsyncClient(base_url=base, timeout=60) for base in bases]
+        try:
+            over = [await finished(clients[0]) for _ in range(10)]
+            answers = await asyncio.gather(
+                *(
+                    gql(clients[seat], OFFER, {"id": game_id}, token=tokens[seat])
+                    for game_id, tokens in over
+                    for seat in range(2)
+                )
+            )
+        finally:
+            for client in clients:
+                await client.aclose()
+    for g, (game_id, _) in enumerate(over):
+        pair = [data(a)["offerRematch"] for a in answers[2 * g : 2 * g + 2]]
+        assert pair[0]["game"]["id"] == pair[1]["game"]["id"] != game_id
+        assert [p["seat"] for p in pair] == [0, 1]
+        assert pair[0]["game"]["status"] == pair[1]["game"]["status"] == "ACTIVE"
