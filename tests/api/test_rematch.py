@@ -132,6 +132,15 @@ async def test_the_rematch_waits_for_every_human_seat_and_keeps_the_games_settin
     assert [s["bot"] for s in game["seats"]] == [None, None, "RANDOM"]
     assert [s["playerId"] for s in game["seats"]] == [ann, bob, None]
     assert data(await gql(http, LOBBY, {"id": new_id}, key=ACME))["lobby"]["started"]
+    # under way, the tenant still gets ann's seat a token (reissued), the same each time
+    tokens = [
+        data(await gql(http, ACCEPT, {"id": game_id, "as": 0}, key=ACME))["acceptRematch"]
+        for _ in range(2)
+    ]
+    assert tokens[0]["seatToken"] == tokens[1]["seatToken"]
+    seen = await gql(http, GAME, {"id": new_id}, token=tokens[0]["seatToken"])
+    assert data(seen)["game"]["viewer"] == 0
+    assert data(await gql(http, GAME, {"id": new_id}, token=ann_token))["game"]["viewer"] == 0
 
 
 async def test_a_seat_token_claims_its_rematch_seat_with_the_same_new_token(

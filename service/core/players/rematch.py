@@ -15,7 +15,8 @@ its time; declineRematch ends it for everyone while it waits.
 
 A seat's new token is derived from its old token's hash and the rematch's id, so taking a seat
 again answers the same token (a seat whose old hash is no token's, one a player joined, gets a
-new token each time: the last one counts, as reissueSeatToken's).
+new token each time: the last one counts, as reissueSeatToken's, whose way a token takes once
+the rematch is under way).
 """
 
 from __future__ import annotations
@@ -205,15 +206,19 @@ async def _take(store: RedisStore, new_id: str, old: Record, seat: int, caller: 
         record, taken = await lobby.join(store, new_id, caller.player)
         return Seated(new_id, record, taken, None)
     token, digest = seat_token(old, seat, new_id)
-    began = False
+    began = reissue = False
 
     def take(record: Record) -> tuple[Record | None, int | None]:
-        nonlocal began
-        began = False
+        nonlocal began, reissue
+        began = reissue = False
         if record.status() != "ACTIVE":
             raise refused(Code.GAME_OVER, "refusal.rematchOver", record.version)
         if record.token_hashes[seat] == digest:
             return None, seat  # taken already, with this very token
+        if not seating.waiting(record):
+            # under way, moves commit the record: the token goes where reissueSeatToken's do
+            reissue = True
+            return None, seat
         hashes = list(record.token_hashes)
         hashes[seat] = digest
         ids = list(record.player_ids)
@@ -226,6 +231,8 @@ async def _take(store: RedisStore, new_id: str, old: Record, seat: int, caller: 
         return after, seat
 
     record, _ = await lobby.changed(store, new_id, take)
+    if reissue and not await store.reissue(new_id, seat, digest):
+        raise Refused(Code.NOT_FOUND, f"no game {new_id!r}")
     if began:
         await lobby.tell_started(store, new_id, record)
     return Seated(new_id, record, seat, token)
