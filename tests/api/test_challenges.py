@@ -26,6 +26,7 @@ from service.store.outbox import enabled_key, outbox_key
 from tests.api.test_players import SETTINGS, data, gql, refusal, token_for
 from tests.conftest import client_for
 from tests.support.waiting import until
+from tests.support.workers import worker_process
 
 ACME = "acme-secret"
 
@@ -292,5 +293,29 @@ async def test_matchmakings_player_stream_reads_a_challenge_as_a_game_and_its_se
         told = await asyncio.wait_for(anext(statuses), 30)
         assert told.game_id == second["game"]["id"]
         await statuses.aclose()
+    finally:
+        await store.close()
+
+
+@pytest.mark.slow
+async def test_the_workers_sweep_lapses_a_challenge_nobody_reads(
+    http: httpx.AsyncClient, redis_url: str
+) -> None:
+    """No read after its time: a worker's clock sweep ends it, as it fills other games."""
+    ann, bob = names("ann", "bob")
+    created = await challenge(http, None, [bob], challengerId=ann, expiresInSeconds=1)
+    game_id = created["game"]["id"]
+    store = RedisStore(connect(SETTINGS, redis_url), SETTINGS)
+    try:
+        with worker_process(redis_url, RULES_API_KEYS=",".join(SETTINGS.api_keys)) as worker:
+
+            async def lapsed() -> bool:
+                record, _ = await store.load(game_id)  # the store's: no service read applies it
+                return record is not None and record.status() == "ABANDONED"
+
+            try:
+                await until(lapsed, "a worker to lapse the challenge", 60)
+            except AssertionError:
+                raise AssertionError(worker.output()) from None
     finally:
         await store.close()
