@@ -597,6 +597,10 @@ class GameService:
     async def rematch_of(self, caller: Caller | str | None, game_id: str) -> str | None:
         """The id of the game's rematch once offered, for whoever may read the game."""
         await self.read(game_id, caller)
+        return await self.rematch_offered(game_id)
+
+    async def rematch_offered(self, game_id: str) -> str | None:
+        """The id of the rematch of a game the caller has read already, once offered."""
         return await rematch.rematch_of(self.store, game_id)
 
     def _seated(self, seated: rematch.Seated) -> LoadedGame:

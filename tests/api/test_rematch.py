@@ -98,6 +98,10 @@ async def test_two_seats_offering_at_once_on_two_replicas_get_one_rematch(
                 assert seen["game"]["viewer"] == seat
             found = data(await gql(other, REMATCH, {"id": game_id}, token=tokens[1]))
             assert found["rematch"] == {"gameId": new_id}
+            field = "query F($id: ID!) { game(id: $id) { rematch { gameId } } }"
+            old = data(await gql(http, field, {"id": game_id}))  # a spectator's read too
+            assert old["game"]["rematch"] == {"gameId": new_id}
+            assert data(await gql(http, field, {"id": new_id}))["game"]["rematch"] is None
 
 
 async def test_the_rematch_waits_for_every_human_seat_and_keeps_the_games_settings(

@@ -28,7 +28,7 @@ from service.store.records import END_REASONS
 from service.webhooks.model import ALL_TYPES, ENDPOINT_STATUSES, OUTCOMES
 
 # Game fields only GraphQL has: they take arguments or answer typed data (docs/api.md).
-GRAPHQL_ONLY = {"stateAt", "view", "viewAt", "history"}
+GRAPHQL_ONLY = {"stateAt", "view", "viewAt", "history", "rematch"}
 SCHEMA = build_schema()._schema
 
 

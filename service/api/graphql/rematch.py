@@ -24,6 +24,7 @@ from service.api.graphql.types import (
     ClockInput,
     Game,
     GameKind,
+    Rematch,
     TakebackPolicy,
     context_caller,
     context_service,
@@ -77,11 +78,6 @@ class RematchSeat:
         "one: the player plays with its player token)."
     )
     game: Game
-
-
-@strawberry.type(description="The rematch of a game that is over, once a seat offered it.")
-class Rematch:
-    game_id: strawberry.ID
 
 
 def _clock(clock: ClockInput | None) -> dict[str, Any] | None:

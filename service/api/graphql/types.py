@@ -380,6 +380,11 @@ class Seat:
     bot: Strategy | None = strawberry.field(description="The bot's strategy for a bot seat.")
 
 
+@strawberry.type(description="The rematch of a game that is over, once a seat offered it.")
+class Rematch:
+    game_id: strawberry.ID
+
+
 @strawberry.type
 class Game:
     loaded: strawberry.Private[LoadedGame]
@@ -565,6 +570,19 @@ class Game:
             )
             for s in self.loaded.seats(context_tenant(info))
         ]
+
+    @strawberry.field(
+        description="The game's rematch once a seat offered it (offerRematch); null before, and "
+        'while the game is ACTIVE (docs/api.md, "Rematch and challenges").'
+    )
+    async def rematch(self, info: Info[Any, Any]) -> Rematch | None:
+        if self.loaded.status() == "ACTIVE":
+            return None
+        try:
+            found = await context_service(info).rematch_offered(self.loaded.id)
+        except Refused as refused:
+            raise api_error(refused) from None
+        return None if found is None else Rematch(game_id=strawberry.ID(found))
 
     @strawberry.field(description="Applied decisions after version `after`, oldest first.")
     async def history(self, info: Info[Any, Any], after: int | None = None) -> list[HistoryEntry]:
