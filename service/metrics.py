@@ -219,6 +219,14 @@ RATING_LAG_SECONDS = Gauge(
     "(service/worker/rating.py; 0: none).",
     registry=REGISTRY,
 )
+MATCHMAKING_RATINGS = Counter(
+    "rules_matchmaking_ratings_total",
+    "Seeks without a rating that matchmaking placed by the ratings (service/core/lobby), by "
+    "outcome: rated (the player's mu), unrated (no rating yet: 25), unavailable (PostgreSQL "
+    "did not answer in time: 25).",
+    ["outcome"],
+    registry=REGISTRY,
+)
 RATE_LIMITED = Counter(
     "rules_rate_limited_total",
     "Requests refused by a rate limit (per token or per client address).",

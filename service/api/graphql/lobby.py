@@ -1,8 +1,9 @@
 """Matchmaking over GraphQL (docs/api.md, "Matchmaking"): `enterMatchmaking`,
 `leaveMatchmaking`, `matchmaking` and the `playerEvents` subscription, beside the REST mirror's
-`/v1/matchmaking` and `GET /v1/players/{playerId}/events`. Each acts for one player of the
-caller's tenant (X-API-Key) through the core's `(tenant, player id)` operations
-(service/core/lobby)."""
+`/v1/matchmaking` and `GET /v1/players/{playerId}/events`. Each acts for one player: one the
+tenant (X-API-Key) names with `playerId`, or a player token's own (Authorization: Bearer; its
+`playerId` may be left out), through the core's `(tenant, player id)` operations
+(service/core/lobby, `seeker`)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,23 @@ import contextlib
 from collections.abc import AsyncGenerator
 from datetime import UTC, datetime
 from enum import Enum
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
 import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from service.api.graphql.errors import api_error
-from service.api.graphql.types import GameKind, context_service, context_tenant
-from service.core.lobby import Lobby, Status, lobby_for, matchmaking_tenant, seek
+from service.api.graphql.types import GameKind, context_service, context_tenant, context_token
+from service.core.lobby import Lobby, Seeker, Status, lobby_for, seek, seeker
+from service.ratings.ledger import Ledger
 from service.refusals import Refused
+
+PLAYER_ID = (
+    "The tenant's own player id, with its X-API-Key; with a player token, its own player "
+    "(left out, or the same id: another is FORBIDDEN)."
+)
+PlayerIdArgument = Annotated[str | None, strawberry.argument(description=PLAYER_ID)]
 
 
 @strawberry.enum(description="Where a player is in matchmaking.")
@@ -61,12 +69,15 @@ class MatchmakingStatus:
 class MatchmakingInput:
     kind: GameKind
     players: int = strawberry.field(description="The seats of the game to be matched into.")
-    player_id: str = strawberry.field(name="playerId", description="The tenant's own player id.")
+    player_id: str | None = strawberry.field(name="playerId", default=None, description=PLAYER_ID)
     options: JSON | None = strawberry.field(
         default=None, description="The game's create options; the same options, one pool."
     )
     rating: float | None = strawberry.field(
-        default=None, description="The player's rating for the window (default 25, neutral)."
+        default=None,
+        description="The player's rating for the window, given by the tenant (X-API-Key); "
+        "left out, or sent with a player token (ignored), the player's mu for the kind from "
+        "the ratings, else 25 (neutral).",
     )
 
 
@@ -87,18 +98,28 @@ def status_of(status: Status) -> MatchmakingStatus:
     )
 
 
-def _lobby(info: Info[Any, Any]) -> tuple[Lobby, str]:
-    tenant = matchmaking_tenant(context_tenant(info))
-    return lobby_for(context_service(info).store), tenant
+async def _lobby(info: Info[Any, Any], player_id: str | None) -> tuple[Lobby, Seeker]:
+    service = context_service(info)
+    asking = await seeker(
+        service.player_tokens, context_token(info), context_tenant(info), player_id
+    )
+    return lobby_for(service.store, Ledger.of(service.store)), asking
 
 
 @strawberry.type
 class LobbyQueries:
-    @strawberry.field(description="A player's matchmaking now (the tenant's key, X-API-Key).")
-    async def matchmaking(self, info: Info[Any, Any], player_id: str) -> MatchmakingStatus:
+    @strawberry.field(
+        description="A player's matchmaking now (the tenant's key and `playerId`, or the "
+        "player's own token)."
+    )
+    async def matchmaking(
+        self,
+        info: Info[Any, Any],
+        player_id: PlayerIdArgument = None,
+    ) -> MatchmakingStatus:
         try:
-            lobby, tenant = _lobby(info)
-            return status_of(await lobby.status(tenant, player_id))
+            lobby, asking = await _lobby(info, player_id)
+            return status_of(await lobby.status(asking.tenant, asking.player_id))
         except Refused as refused:
             raise api_error(refused) from None
 
@@ -117,11 +138,10 @@ class LobbyMutations:
         self, info: Info[Any, Any], input: MatchmakingInput
     ) -> MatchmakingStatus:
         try:
-            lobby, tenant = _lobby(info)
-            asked = seek(
-                input.kind.value, input.players, input.options, input.player_id, input.rating
-            )
-            return status_of(await lobby.enter(tenant, asked))
+            lobby, asking = await _lobby(info, input.player_id)
+            rating = input.rating if asking.by_tenant else None  # a player's own is ignored
+            asked = seek(input.kind.value, input.players, input.options, asking.player_id, rating)
+            return status_of(await lobby.enter(asking.tenant, asked))
         except Refused as refused:
             raise api_error(refused) from None
 
@@ -130,10 +150,14 @@ class LobbyMutations:
         description="The player's seek is withdrawn; NOT_QUEUED when it waits in no pool "
         "(a match made is not undone).",
     )
-    async def leave_matchmaking(self, info: Info[Any, Any], player_id: str) -> MatchmakingStatus:
+    async def leave_matchmaking(
+        self,
+        info: Info[Any, Any],
+        player_id: PlayerIdArgument = None,
+    ) -> MatchmakingStatus:
         try:
-            lobby, tenant = _lobby(info)
-            return status_of(await lobby.leave(tenant, player_id))
+            lobby, asking = await _lobby(info, player_id)
+            return status_of(await lobby.leave(asking.tenant, asking.player_id))
         except Refused as refused:
             raise api_error(refused) from None
 
@@ -143,15 +167,18 @@ class LobbySubscriptions:
     @strawberry.subscription(
         name="playerEvents",
         description="A player's matchmaking now, then each match made for it (MATCHED, with "
-        "its seat token), on any replica (the tenant's key, X-API-Key, on the upgrade request).",
+        "its seat token), on any replica (the tenant's key, X-API-Key, on the upgrade request, "
+        "and `playerId`; or the player's own token, on the upgrade or in connection_init).",
     )
     async def player_events(
-        self, info: Info[Any, Any], player_id: str
+        self,
+        info: Info[Any, Any],
+        player_id: PlayerIdArgument = None,
     ) -> AsyncGenerator[MatchmakingStatus, None]:
         drop = info.context.get("drop_slow_consumer", _ignore)
         try:
-            lobby, tenant = _lobby(info)
-            statuses = lobby.follow(tenant, player_id, drop)
+            lobby, asking = await _lobby(info, player_id)
+            statuses = lobby.follow(asking.tenant, asking.player_id, drop)
             async with contextlib.aclosing(statuses):
                 async for status in statuses:
                     yield status_of(status)

@@ -1,8 +1,10 @@
 """Matchmaking over REST (docs/api.md, "Matchmaking"), as GraphQL's `enterMatchmaking`,
 `leaveMatchmaking`, `matchmaking` and `playerEvents`: `POST /v1/matchmaking`,
-`DELETE /v1/matchmaking?playerId=`, `GET /v1/matchmaking/{playerId}` and the server-sent events
-of `GET /v1/players/{playerId}/events`. Each acts for one player of the caller's tenant
-(X-API-Key) through the core's `(tenant, player id)` operations (service/core/lobby)."""
+`DELETE /v1/matchmaking?playerId=`, `GET /v1/matchmaking/{playerId}` (and a player token's
+`GET /v1/player/matchmaking`) and the server-sent events of `GET /v1/players/{playerId}/events`.
+Each acts for one player: one the tenant (X-API-Key) names with `playerId`, or a player token's
+own (Authorization: Bearer; its `playerId` may be left out where it is not in the path),
+through the core's `(tenant, player id)` operations (service/core/lobby, `seeker`)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from service.api.edge.guard import STREAMING, client_address
+from service.api.edge.parsing import bearer_token
 from service.api.edge.problems import Problem, problem_response
 from service.api.rest.events import EventsRoute, Streams
 from service.api.rest.http import Rest, json_response, read_body
@@ -24,29 +27,36 @@ from service.api.rest.operation import (
     Operation,
     RestRoute,
     Schema,
+    Security,
     body,
     ok,
     problems,
     struct_schema,
 )
-from service.core.lobby import Lobby, Status, lobby_for, matchmaking_tenant, seek
+from service.core.lobby import Lobby, Seeker, Status, lobby_for, seek, seeker
 from service.games import games
+from service.ratings.ledger import Ledger
 
 KEEPALIVE_SECONDS = 15.0
 SEND_TIMEOUT_SECONDS = 10.0
 PRIVATE = {"cache-control": "no-store"}
+PLAYER: Security = [{"seatToken": []}]  # a player token, as a bearer token
+SEEKER: Security = [*TENANT, *PLAYER]  # the tenant's key naming the player, or its own token
 
 
 class SeekBody(msgspec.Struct, rename="camel", forbid_unknown_fields=True):
     kind: str
     players: int
-    player_id: str
+    player_id: str | None = None  # a player token's own when left out
     options: dict[str, Any] | None = None
     rating: float | None = None
 
 
-def _lobby(rest: Rest, request: Request) -> tuple[Lobby, str]:
-    return lobby_for(rest.service.store), matchmaking_tenant(rest.tenant_of(request))
+async def _lobby(rest: Rest, request: Request, player_id: str | None) -> tuple[Lobby, Seeker]:
+    service = rest.service
+    token = bearer_token(request)
+    asking = await seeker(service.player_tokens, token, rest.tenant_of(request), player_id)
+    return lobby_for(service.store, Ledger.of(service.store)), asking
 
 
 def _status(status: Status) -> Response:
@@ -54,32 +64,33 @@ def _status(status: Status) -> Response:
 
 
 async def enter(rest: Rest, request: Request) -> Response:
-    lobby, tenant = _lobby(rest, request)
     asked: SeekBody = await read_body(request, SeekBody, rest.max_depth)
-    found = seek(asked.kind, asked.players, asked.options, asked.player_id, asked.rating)
-    return _status(await lobby.enter(tenant, found))
+    lobby, asking = await _lobby(rest, request, asked.player_id)
+    rating = asked.rating if asking.by_tenant else None  # a player's own is ignored
+    found = seek(asked.kind, asked.players, asked.options, asking.player_id, rating)
+    return _status(await lobby.enter(asking.tenant, found))
 
 
-def _player_param(request: Request) -> str:
+def _player_param(request: Request) -> str | None:
     unknown = set(request.query_params.keys()) - {"playerId"}
-    if unknown or "playerId" not in request.query_params:
+    if unknown:
         raise Problem("BAD_REQUEST", "name the player: DELETE /v1/matchmaking?playerId=<id>")
-    return request.query_params["playerId"]
+    return request.query_params.get("playerId")
 
 
 async def leave(rest: Rest, request: Request) -> Response:
-    lobby, tenant = _lobby(rest, request)
-    return _status(await lobby.leave(tenant, _player_param(request)))
+    lobby, asking = await _lobby(rest, request, _player_param(request))
+    return _status(await lobby.leave(asking.tenant, asking.player_id))
 
 
 async def status(rest: Rest, request: Request) -> Response:
-    lobby, tenant = _lobby(rest, request)
-    return _status(await lobby.status(tenant, request.path_params["player_id"]))
+    lobby, asking = await _lobby(rest, request, request.path_params.get("player_id"))
+    return _status(await lobby.status(asking.tenant, asking.player_id))
 
 
 async def player_events(handed: EventsRoute, request: Request) -> Response:
-    lobby, tenant = _lobby(handed.rest, request)
-    player_id = request.path_params["player_id"]
+    lobby, asking = await _lobby(handed.rest, request, request.path_params["player_id"])
+    tenant, player_id = asking.tenant, asking.player_id
     await lobby.status(tenant, player_id)  # the refusals before the stream starts
     return PlayerStream(lobby, handed.streams, tenant, player_id)
 
@@ -200,11 +211,13 @@ ENTER = RestRoute(
         "The tenant's (X-API-Key) player waits for a game of `kind` with `players` seats and "
         "these options, matched by rating with players whose windows fit, first in first "
         "matched; MATCHED at once when a group fits now. The same pool again: the same seek; "
-        "another pool while waiting: 409 ALREADY_QUEUED.",
-        TENANT,
+        "another pool while waiting: 409 ALREADY_QUEUED. Or a player token's own player "
+        "(playerId left out or its own, else 403; its rating is ignored: the player's mu "
+        "from the ratings is used, else 25).",
+        SEEKER,
         {
             **ok(STATUS, "the player's matchmaking now"),
-            **problems("UNAUTHORIZED", "BAD_USER_INPUT", "ALREADY_QUEUED"),
+            **problems("UNAUTHORIZED", "FORBIDDEN", "BAD_USER_INPUT", "ALREADY_QUEUED"),
         },
         request_body=body(_seek_schema()),
     ),
@@ -215,13 +228,14 @@ LEAVE = RestRoute(
     leave,
     Operation(
         "leaveMatchmaking",
-        "The player's seek is withdrawn; 409 NOT_QUEUED when it waits in no pool.",
-        TENANT,
+        "The player's seek is withdrawn; 409 NOT_QUEUED when it waits in no pool. A player "
+        "token may leave playerId out.",
+        SEEKER,
         {
             **ok(STATUS, "the player's matchmaking now (NONE)"),
-            **problems("UNAUTHORIZED", "BAD_USER_INPUT", "NOT_QUEUED"),
+            **problems("UNAUTHORIZED", "FORBIDDEN", "BAD_USER_INPUT", "NOT_QUEUED"),
         },
-        parameters=[{**PLAYER_ID, "in": "query"}],
+        parameters=[{**PLAYER_ID, "in": "query", "required": False}],
     ),
 )
 STATUS_ROUTE = RestRoute(
@@ -230,16 +244,28 @@ STATUS_ROUTE = RestRoute(
     status,
     Operation(
         "getMatchmaking",
-        "A player's matchmaking now: waiting since, the window now, or the matched game.",
-        TENANT,
+        "A player's matchmaking now: waiting since, the window now, or the matched game. A "
+        "player token asks for its own player only (403 for another).",
+        SEEKER,
         {
             **ok(STATUS, "the player's matchmaking"),
-            **problems("UNAUTHORIZED", "BAD_USER_INPUT", "UNKNOWN_ROUTE"),
+            **problems("UNAUTHORIZED", "FORBIDDEN", "BAD_USER_INPUT", "UNKNOWN_ROUTE"),
         },
         parameters=[PLAYER_ID],
     ),
 )
-ROUTES = (ENTER, LEAVE, STATUS_ROUTE)
+MY_STATUS = RestRoute(
+    "/v1/player/matchmaking",
+    "GET",
+    status,
+    Operation(
+        "myMatchmaking",
+        "The bearer's player's (a player token) matchmaking now, as getMatchmaking answers it.",
+        PLAYER,
+        {**ok(STATUS, "the player's matchmaking"), **problems("UNAUTHORIZED")},
+    ),
+)
+ROUTES = (ENTER, LEAVE, STATUS_ROUTE, MY_STATUS)
 
 EVENTS = RestRoute(
     "/v1/players/{player_id}/events",
@@ -249,14 +275,21 @@ EVENTS = RestRoute(
         "getPlayerEvents",
         "A player's matchmaking as server-sent events (text/event-stream): `event: status` "
         "with the status now, then one for each match made for the player (MATCHED, with its "
-        "seat token), from any replica. Counts against the live subscriptions per address.",
-        TENANT,
+        "seat token), from any replica. Counts against the live subscriptions per address. "
+        "With a player token, its own player id only (403 for another).",
+        SEEKER,
         {
             "200": {
                 "description": "the events",
                 "content": {"text/event-stream": {"schema": {"type": "string"}}},
             },
-            **problems("UNAUTHORIZED", "BAD_USER_INPUT", "TOO_MANY_SUBSCRIPTIONS", "UNKNOWN_ROUTE"),
+            **problems(
+                "UNAUTHORIZED",
+                "FORBIDDEN",
+                "BAD_USER_INPUT",
+                "TOO_MANY_SUBSCRIPTIONS",
+                "UNKNOWN_ROUTE",
+            ),
         },
         parameters=[PLAYER_ID],
     ),

@@ -2,7 +2,11 @@
 matched by rating, first in first out, into new games (docs/architecture.md, "Matchmaking").
 
 Every operation is about one player of one tenant, `(tenant, player_id)`: the tenant's backend
-names the player with its API key today, a player token will name itself the same way.
+names the player with its API key, a player token names its own (`seeker`, __init__.py).
+
+A seek without a rating is placed at the player's `mu` for the kind, read from the ratings as
+it enters (one primary-key read, `RATING_READ_SECONDS` at most); a PostgreSQL that does not
+answer leaves the neutral rating, and the next `RATINGS_REST_SECONDS` skip the read.
 
 Matches are made in Redis, one script per attempt (service/store/lobby.py): by the replica a
 player enters on, at once, and by the workers' sweep (`sweep`), as windows widen with time.
@@ -15,6 +19,7 @@ between leaves the match pending in the tenant's stream of matches; a worker cla
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import secrets
@@ -24,8 +29,9 @@ from typing import Literal
 
 import msgspec
 
+from service import metrics
 from service.core.lobby.matches import MatchedGame, create_game
-from service.core.lobby.seeks import WINDOW, Seek, check_player_id
+from service.core.lobby.seeks import DEFAULT_RATING, WINDOW, RatingBook, Seek, check_player_id
 from service.refusals import Code, Refused
 from service.store import RedisStore, StoreUnavailable
 from service.store.lobby import Entered, LobbyStore, Made, Seat, Window
@@ -39,6 +45,8 @@ SWEEP_SEEKERS = 1024
 LONGEST_WAIT_SECONDS = 3600.0  # a seek that waited this long lapses (the player enters again)
 RECLAIM_SECONDS = 10.0  # a match its maker left unsettled this long is a worker's to finish
 CLAIMED_AT_ONCE = 16
+RATING_READ_SECONDS = 1.0  # a seek waits this long at most for the player's rating
+RATINGS_REST_SECONDS = 5.0  # after a read that failed, seeks take the neutral rating this long
 
 State = Literal["NONE", "WAITING", "MATCHING", "MATCHED"]
 
@@ -82,12 +90,15 @@ class Lobby:
         clock: Callable[[], float] = time.time,
         consumer: str = "",
         window: Window = WINDOW,
+        ratings: RatingBook | None = None,
     ) -> None:
         self.rooms = LobbyStore(store)
         self.store = store
         self.clock = clock
         self.consumer = consumer or f"maker-{secrets.token_hex(6)}"
         self.window = window
+        self.ratings = ratings
+        self._ratings_back_at = 0.0  # when a failed read lets the next one try
 
     def _now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -95,8 +106,9 @@ class Lobby:
     async def enter(self, tenant: str, seek: Seek) -> Status:
         """The player waits in the seek's pool, or is matched at once. Entering the same pool
         again is the same seek (its place kept); another pool while waiting: ALREADY_QUEUED."""
+        rating = await self.rating(tenant, seek)
         entered: Entered = await self.rooms.enter(
-            tenant, seek.pool, seek.pool_json, seek.player_id, seek.rating, seek.players,
+            tenant, seek.pool, seek.pool_json, seek.player_id, rating, seek.players,
             self._now_ms(), self.window, NEAR, secrets.token_hex(16), self.consumer,
         )  # fmt: skip
         if entered.outcome == "queued":
@@ -109,6 +121,28 @@ class Lobby:
             with contextlib.suppress(StoreUnavailable):  # a worker finishes it (recover)
                 await self.finish(tenant, entered.made)
         return await self.status(tenant, seek.player_id)
+
+    async def rating(self, tenant: str, seek: Seek) -> float:
+        """The seek's rating: the one it gives, else the player's mu for the kind (mu, not
+        the leaderboard's ordinal: the window compares skills, and a newcomer's is 25, as
+        the neutral rating's), else the neutral one."""
+        if seek.rating is not None:
+            return seek.rating
+        if self.ratings is None:
+            return DEFAULT_RATING
+        if self.clock() < self._ratings_back_at:
+            metrics.MATCHMAKING_RATINGS.labels("unavailable").inc()
+            return DEFAULT_RATING
+        try:
+            async with asyncio.timeout(RATING_READ_SECONDS):
+                found = await self.ratings.ratings(tenant, seek.player_id, seek.kind)
+        except (StoreUnavailable, TimeoutError) as exc:
+            self._ratings_back_at = self.clock() + RATINGS_REST_SECONDS
+            metrics.MATCHMAKING_RATINGS.labels("unavailable").inc()
+            log.warning("matchmaking takes the neutral rating: the ratings failed (%r)", exc)
+            return DEFAULT_RATING
+        metrics.MATCHMAKING_RATINGS.labels("rated" if found else "unrated").inc()
+        return found[0].mu if found else DEFAULT_RATING
 
     async def leave(self, tenant: str, player_id: str) -> Status:
         """The player's seek is withdrawn; NOT_QUEUED when it waits in no pool (never

@@ -3,17 +3,19 @@ pool is the tenant's kind, seat count and rules options (normalized: a field lef
 default make the same pool) hashed into the pool's key; the rating places the seeker in the
 pool's rating order.
 
-The rating is the caller's (the seek's `rating`); without one a seeker starts at
-DEFAULT_RATING, the neutral rating of the ratings' model (openskill's mu, 25). This is where
-a player's rating per tenant and kind will be read from the ratings once they are kept
-(`rating_of`)."""
+The rating is the tenant's to give (the seek's `rating`, `rating_of`); a player token's is
+ignored, as a player does not choose its own. Without one, the lobby reads the player's `mu`
+for the kind from the ratings (`RatingBook`, when the server has an archive) as it enters,
+else the seeker starts at DEFAULT_RATING, the neutral rating of the ratings' model
+(openskill's mu, 25)."""
 
 from __future__ import annotations
 
 import hashlib
 import math
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import msgspec
 
@@ -37,7 +39,7 @@ class Seek(msgspec.Struct, frozen=True):
     players: int
     options: dict[str, Any]  # normalized: every field, defaults included
     player_id: str
-    rating: float
+    rating: float | None  # None: the player's own from the ratings, else DEFAULT_RATING
 
     @property
     def pool_json(self) -> str:
@@ -49,6 +51,19 @@ class Seek(msgspec.Struct, frozen=True):
         return hashlib.sha256(self.pool_json.encode()).hexdigest()[:24]
 
 
+class Rated(Protocol):
+    @property
+    def mu(self) -> float: ...
+
+
+class RatingBook(Protocol):
+    """A player's ratings per tenant and kind (service/ratings/ledger.py's Ledger)."""
+
+    async def ratings(
+        self, tenant: str, player_id: str, kind: str | None = None
+    ) -> Sequence[Rated]: ...
+
+
 _checked: OrderedDict[str, None] = OrderedDict()
 
 
@@ -58,10 +73,10 @@ def check_player_id(player_id: object) -> str:
     return player_id
 
 
-def rating_of(rating: object) -> float:
-    """The seek's rating, or the neutral one; the ratings' own will be read here."""
+def rating_of(rating: object) -> float | None:
+    """The rating a seek gives, checked; None when it gives none."""
     if rating is None:
-        return DEFAULT_RATING
+        return None
     if isinstance(rating, bool) or not isinstance(rating, int | float):
         raise Refused(Code.BAD_INPUT, "rating is a number")
     value = float(rating)
