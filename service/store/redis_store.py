@@ -286,9 +286,11 @@ class RedisStore:
         fingerprint: str = "",
         bot_due: int | None = None,
         events: Sequence[msgspec.Struct] = (),
+        record_digest: str = "",
     ) -> Committed:
         """The version-checked write; with `bot_due`, that bot seat's job at the new version;
-        `events` go to the tenant's webhook outbox (service/webhooks/events.py). Raises
+        `events` go to the tenant's webhook outbox (service/webhooks/events.py); with
+        `record_digest`, only over the stored record of that SHA-1 ('stale' else). Raises
         UpgradeInProgress, writing nothing, when a newer release wrote the record last."""
         lane = self._lane(game_id, record.tenant)
         index_keys, flags = indexes.updates(game_id, record) if lane else ([], "")
@@ -315,6 +317,7 @@ class RedisStore:
             _events_encoder.encode(events) if events else "",
             *checkpoint_args(expected, record),
             FORMAT,
+            record_digest,
             *(msgspec.msgpack.encode(h) for h in history),
         ]
         reply, confirmed = await self.commands.timed(

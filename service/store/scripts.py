@@ -83,8 +83,10 @@ return 1
 # switch]]]. ARGV: expected version, new version, record, idempotency field ('' for none), ttl,
 # game id, final status, request fingerprint, bot seat due ('' for none), index member, index
 # flags, index ttl, clock deadline ('' for none), webhook events ('' for none), checkpoint slot
-# ('' for none), checkpoint, record format, history entries... A record whose stored format is
-# newer than ARGV[17] is not written ('new'): this release would drop what it does not know.
+# ('' for none), checkpoint, record format, SHA-1 of the stored record the commit was computed
+# from ('' for none: the version alone; a seat change makes no version), history entries... A
+# record whose stored format is newer than ARGV[17] is not written ('new'): this release would
+# drop what it does not know.
 COMMIT_TEMPLATE = (
     _ENQUEUE
     + _OUTBOX
@@ -101,8 +103,11 @@ if current ~= ARGV[1] then return {'stale', tonumber(current)} end
 if stored[2] and tonumber(stored[2]) > tonumber(ARGV[17]) then
   return {'new', tonumber(stored[2])}
 end
+if ARGV[18] ~= '' and redis.sha1hex(redis.call('HGET', KEYS[1], 'r') or '') ~= ARGV[18] then
+  return {'stale', tonumber(current)}
+end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3], 'w', ARGV[17])
-redis.call('RPUSH', KEYS[2], unpack(ARGV, 18))
+redis.call('RPUSH', KEYS[2], unpack(ARGV, 19))
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[2], 'f:' .. ARGV[4], ARGV[8]) end
 if ARGV[15] ~= '' then redis.call('HSET', KEYS[4], ARGV[15], ARGV[16]) end
 for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[5]) end

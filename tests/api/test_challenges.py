@@ -278,8 +278,8 @@ async def test_a_player_token_counts_against_the_rate_limit_per_token(redis_url:
 async def test_matchmakings_player_stream_reads_a_challenge_as_a_game_and_its_seat(
     http: httpx.AsyncClient, redis_url: str
 ) -> None:
-    """The news share the channel playerEvents follows: its follower reads them (the seat kept,
-    no token) and goes on."""
+    """The news share the channel playerEvents follows: its follower reads them, typed (the
+    seat kept, no token, not MATCHED) and goes on."""
     ann, bob = names("ann", "bob")
     store = RedisStore(connect(SETTINGS, redis_url), SETTINGS)
     try:
@@ -288,7 +288,8 @@ async def test_matchmakings_player_stream_reads_a_challenge_as_a_game_and_its_se
         ann_token = await token_for(http, ann)
         created = await challenge(http, ann_token, [bob])
         told = await asyncio.wait_for(anext(statuses), 30)
-        assert (told.game_id, told.seat, told.seat_token) == (created["game"]["id"], 1, "")
+        assert (told.type, told.state) == ("CHALLENGE_RECEIVED", "NONE")
+        assert (told.game_id, told.seat, told.seat_token) == (created["game"]["id"], 1, None)
         second = await challenge(http, ann_token, [bob])
         told = await asyncio.wait_for(anext(statuses), 30)
         assert told.game_id == second["game"]["id"]
@@ -319,3 +320,27 @@ async def test_the_workers_sweep_lapses_a_challenge_nobody_reads(
                 raise AssertionError(worker.output()) from None
     finally:
         await store.close()
+
+
+async def test_a_decline_racing_the_last_join_on_two_replicas_lets_one_of_them_win(
+    http: httpx.AsyncClient, redis_url: str
+) -> None:
+    """A join makes no version: the ending compares the stored seats too, so a join answered
+    "joined" is never ended under it, and the loser gets a typed refusal."""
+    async with client_for(create_app(SETTINGS, redis_url)) as other:
+        for round_ in range(12):
+            ann, bob = names(f"ann{round_}", f"bob{round_}")
+            tokens = {p: await token_for(http, p) for p in (ann, bob)}
+            game_id = (await challenge(http, tokens[ann], [bob]))["game"]["id"]
+            joined, declined = await asyncio.gather(
+                gql(http, JOIN, {"id": game_id}, token=tokens[bob]),
+                gql(other, DECLINE, {"id": game_id}, token=tokens[ann]),
+            )
+            status = data(await gql(http, GAME, {"id": game_id}, key=ACME))["game"]["status"]
+            if "errors" in joined:
+                assert refusal(joined)[0] == "GAME_OVER", joined
+                assert data(declined)["declineChallenge"]["status"] == "ABANDONED"
+                assert status == "ABANDONED"
+            else:
+                assert refusal(declined)[0] == "FORBIDDEN", declined
+                assert status == "ACTIVE", (joined, declined)

@@ -394,19 +394,23 @@ async def call_off(
     store: RedisStore, game_id: str, decide: Callable[[Record], tuple[str, int] | None]
 ) -> Record:
     """The game ended ABANDONED (seating.ended) with the history label and seat `decide` gives
-    for the game as it is now, in one version-checked commit, read again while it loses races;
-    the game as it is when `decide` gives None. `decide` may refuse."""
+    for the game as it is now, in one commit checked on the version and the stored record (a
+    join makes no version: the seats compared too), read again while it loses races; the game
+    as it is when `decide` gives None. `decide` may refuse."""
     for _ in range(SEAT_TRIES):
-        record, _ = await store.load(game_id)
-        if record is None:
+        stored = await load(store, game_id)
+        if stored is None:
             raise _not_found(game_id)
+        record = stored.record
         said = decide(record)
         if said is None:
             return record
         label, seat = said
         over, entry = seating.ended(record, time.time(), label, seat)
         events = webhook_events(game_id, record, over, [entry])
-        committed = await store.commit(game_id, record.version, over, [entry], None, events=events)
+        committed = await store.commit(
+            game_id, record.version, over, [entry], None, events=events, record_digest=stored.digest
+        )
         if committed.outcome == "gone":
             raise _not_found(game_id)
         if committed.outcome == "ok":
