@@ -292,9 +292,74 @@ async def test_the_players_event_stream_tells_the_match(
             assert told["state"] == "MATCHED" and told["gameId"] == matched["gameId"]
             assert told["seat"] == 1 - matched["seat"]
             assert told["seatToken"] != matched["seatToken"]
+            assert told["type"] == "MATCHED"
         finally:
             leave.set()
             await asyncio.wait_for(stream, WAIT)
+
+
+CHALLENGE = """
+mutation C($input: ChallengeInput!) { createChallenge(input: $input) { game { id } } }"""
+
+
+async def test_the_players_event_stream_names_news_apart_from_a_match(
+    replicas: list[httpx.AsyncClient], redis_url: str
+) -> None:
+    """A challenge on the stream is its own SSE event and type: the game and the seat kept,
+    no seat token posing as a match's, the matchmaking state as it is."""
+    app = create_app(SETTINGS, redis_url)
+    who, challenger = player(), player()
+    async with client_for(app):
+        sent: asyncio.Queue[Message] = asyncio.Queue()
+        leave = asyncio.Event()
+
+        async def receive() -> Message:
+            await leave.wait()
+            return {"type": "http.disconnect"}
+
+        scope = {
+            "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+            "scheme": "http", "path": f"/v1/players/{who}/events", "raw_path": b"",
+            "query_string": b"", "root_path": "", "client": ("127.0.0.1", 1234),
+            "server": ("test", 80), "headers": [(b"x-api-key", ACME.encode())],
+        }  # fmt: skip
+        stream = asyncio.ensure_future(app(scope, receive, sent.put))
+        try:
+            assert (await asyncio.wait_for(sent.get(), WAIT))["status"] == 200
+            frames = _frames(sent)
+            name, now = await asyncio.wait_for(anext(frames), WAIT)
+            assert (name, now["state"], now["type"]) == ("status", "NONE", None)
+            asked = {"kind": "TREELINGS", "opponents": [who], "challengerId": challenger}
+            answer = await replicas[1].post(
+                "/graphql",
+                json={"query": CHALLENGE, "variables": {"input": asked}},
+                headers={"x-api-key": ACME},
+            )
+            game_id = answer.json()["data"]["createChallenge"]["game"]["id"]
+            name, told = await asyncio.wait_for(anext(frames), WAIT)
+            assert name == "challenge.received"
+            assert (told["type"], told["state"], told["gameId"]) == (
+                "CHALLENGE_RECEIVED",
+                "NONE",
+                game_id,
+            )
+            assert (told["kind"], told["players"], told["seat"]) == ("TREELINGS", 2, 1)
+            assert told["seatToken"] is None
+        finally:
+            leave.set()
+            await asyncio.wait_for(stream, WAIT)
+
+
+async def _frames(sent: asyncio.Queue[Message]) -> AsyncIterator[tuple[str, dict[str, Any]]]:
+    buffered = b""
+    while True:
+        message = await sent.get()
+        buffered += message.get("body", b"")
+        while b"\n\n" in buffered:
+            event, _, buffered = buffered.partition(b"\n\n")
+            if event.startswith(b"event: "):
+                head, _, body = event.partition(b"\ndata: ")
+                yield head.removeprefix(b"event: ").decode(), json.loads(body)
 
 
 async def _statuses(sent: asyncio.Queue[Message]) -> AsyncIterator[dict[str, Any]]:

@@ -38,6 +38,19 @@ class MatchmakingState(Enum):
     MATCHED = "MATCHED"
 
 
+@strawberry.enum(
+    description="What a playerEvents frame tells: a match made for the player (MATCHED, with its "
+    "seat token), a challenge waiting for it (CHALLENGE_RECEIVED), a rematch offered to it "
+    "(REMATCH_OFFERED) or the start of a game it waited in (GAME_STARTED); these three carry "
+    "the game and the player's seat, no token (the player plays with its player token)."
+)
+class PlayerEventType(Enum):
+    MATCHED = "MATCHED"
+    CHALLENGE_RECEIVED = "CHALLENGE_RECEIVED"
+    REMATCH_OFFERED = "REMATCH_OFFERED"
+    GAME_STARTED = "GAME_STARTED"
+
+
 @strawberry.type(
     description="A player's matchmaking: NONE (not waiting), WAITING (since when, in which "
     "pool, with which rating window now), MATCHING (a match was made, its game is being "
@@ -62,6 +75,12 @@ class MatchmakingStatus:
         name="seatToken",
         default=None,
         description="The player's seat token in the matched game: hand it to that player only.",
+    )
+    type: PlayerEventType | None = strawberry.field(
+        default=None,
+        description="On playerEvents, what the frame tells (null: the status now, as the "
+        "matchmaking query answers it). News (not MATCHED) carry the game, its kind, seat count "
+        "and the player's seat, with `state` the player's matchmaking now.",
     )
 
 
@@ -95,6 +114,7 @@ def status_of(status: Status) -> MatchmakingStatus:
         game_id=None if status.game_id is None else strawberry.ID(status.game_id),
         seat=status.seat,
         seat_token=status.seat_token,
+        type=None if status.type is None else PlayerEventType(status.type),
     )
 
 
@@ -166,8 +186,9 @@ class LobbyMutations:
 class LobbySubscriptions:
     @strawberry.subscription(
         name="playerEvents",
-        description="A player's matchmaking now, then each match made for it (MATCHED, with "
-        "its seat token), on any replica (the tenant's key, X-API-Key, on the upgrade request, "
+        description="A player's matchmaking now, then each match made for it (type MATCHED, "
+        "with its seat token) and its news (a challenge received, a rematch offered, a game "
+        "started: `type`), on any replica (the tenant's key, X-API-Key, on the upgrade request, "
         "and `playerId`; or the player's own token, on the upgrade or in connection_init).",
     )
     async def player_events(

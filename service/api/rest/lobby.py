@@ -33,7 +33,7 @@ from service.api.rest.operation import (
     problems,
     struct_schema,
 )
-from service.core.lobby import Lobby, Seeker, Status, lobby_for, seek, seeker
+from service.core.lobby import EVENT_TYPES, Lobby, Seeker, Status, lobby_for, seek, seeker
 from service.games import games
 from service.ratings.ledger import Ledger
 
@@ -149,9 +149,10 @@ class PlayerStream(Response):
                     if not done:
                         await _send(send, b": keepalive\n\n")
                         continue
-                    data = msgspec.json.encode(msgspec.to_builtins(pending.result()))
+                    told = pending.result()
+                    data = msgspec.json.encode(msgspec.to_builtins(told))
                     pending = None
-                    await _send(send, b"event: status\ndata: " + data + b"\n\n")
+                    await _send(send, _event_name(told) + b"data: " + data + b"\n\n")
             finally:
                 if pending is not None:
                     pending.cancel()
@@ -161,6 +162,18 @@ class PlayerStream(Response):
 async def _send(send: Send, chunk: bytes) -> None:
     async with asyncio.timeout(SEND_TIMEOUT_SECONDS):
         await send({"type": "http.response.body", "body": chunk, "more_body": True})
+
+
+# The SSE event of a frame: `status` for the status and a match (as before news shared the
+# stream), the news' own names (as their webhook events are named) for the rest.
+_EVENT_NAMES = {
+    told: f"event: {'status' if told == 'MATCHED' else name}\n".encode()
+    for name, told in EVENT_TYPES.items()
+}
+
+
+def _event_name(status: Status) -> bytes:
+    return b"event: status\n" if status.type is None else _EVENT_NAMES[status.type]
 
 
 async def _disconnected(receive: Receive) -> None:
@@ -185,6 +198,14 @@ STATUS: Schema = {
         "gameId": {"type": ["string", "null"]},
         "seat": {"type": ["integer", "null"]},
         "seatToken": {"type": ["string", "null"]},
+        "type": {
+            "enum": [*EVENT_TYPES.values(), None],
+            "description": "On the player's event stream, what the frame tells (null: the "
+            "status now). CHALLENGE_RECEIVED, REMATCH_OFFERED and GAME_STARTED (SSE events "
+            "`challenge.received`, `rematch.offered`, `game.started`) carry the game, its kind, "
+            "seat count and the player's seat, no seat token, `state` the player's matchmaking "
+            "now; MATCHED (`event: status`) a match with its seat token.",
+        },
     },
     "required": ["playerId", "state"],
 }

@@ -7,7 +7,7 @@ from weakref import WeakKeyDictionary
 
 import msgspec
 
-from service.core.lobby.lobby import Lobby, PlayerEvent, Status
+from service.core.lobby.lobby import EVENT_TYPES, Lobby, PlayerEvent, Status
 from service.core.lobby.seeks import (
     DEFAULT_RATING,
     WINDOW,
@@ -23,6 +23,7 @@ from service.store import RedisStore
 
 __all__ = [
     "DEFAULT_RATING",
+    "EVENT_TYPES",
     "WINDOW",
     "Lobby",
     "PlayerEvent",

@@ -66,10 +66,21 @@ class Status(msgspec.Struct, frozen=True, rename="camel"):
     game_id: str | None = None
     seat: int | None = None
     seat_token: str | None = None
+    type: str | None = None  # on a player's stream: what it tells (EVENT_TYPES), None: a status
+
+
+# What a player's channel carries (service/core/players/news.py), as playerEvents types it.
+EVENT_TYPES = {
+    "MATCHED": "MATCHED",
+    "challenge.received": "CHALLENGE_RECEIVED",
+    "rematch.offered": "REMATCH_OFFERED",
+    "game.started": "GAME_STARTED",
+}
 
 
 class PlayerEvent(msgspec.Struct, frozen=True, rename="camel"):
-    """What a player's channel carries: MATCHED, with the player's own seat and token only."""
+    """What a player's channel carries: MATCHED, with the player's own seat and token only, or
+    news of a game for the player (news.py: its seat, an empty token)."""
 
     type: str
     player_id: str
@@ -190,9 +201,22 @@ class Lobby:
                     yield await self.status(tenant, player_id)
                     continue
                 event = _event_decoder.decode(data)
+                told = EVENT_TYPES.get(event.type)
+                if told is None:
+                    log.warning("a player's channel told %r: not followed", event.type)
+                    continue
+                if told == "MATCHED":
+                    yield Status(
+                        player_id, "MATCHED", kind=event.kind, players=event.players,
+                        game_id=event.game_id, seat=event.seat, seat_token=event.seat_token,
+                        type=told,
+                    )  # fmt: skip
+                    continue
+                # news leave matchmaking as it is: its state now, the news' game and seat
+                now = await self.status(tenant, player_id)
                 yield Status(
-                    player_id, "MATCHED", kind=event.kind, players=event.players,
-                    game_id=event.game_id, seat=event.seat, seat_token=event.seat_token,
+                    player_id, now.state, kind=event.kind, players=event.players,
+                    game_id=event.game_id, seat=event.seat, type=told,
                 )  # fmt: skip
 
     async def finish(self, tenant: str, made: Made) -> MatchedGame:

@@ -32,7 +32,7 @@ class News(msgspec.Struct, frozen=True, rename="camel"):
     kind: str
     players: int
     seat: int
-    seat_token: str = ""
+    seat_token: str = ""  # a match's only: news carry none
 
 
 async def tell(store: RedisStore, tenant: str, news: list[News]) -> None:
