@@ -33,7 +33,7 @@ from service.api.rest.rendering import game_json
 from service.core.players import challenges, rematch
 
 PLAYER: Security = [{"seatToken": []}]  # a player token, as a bearer token
-CHALLENGER: Security = PLAYER  # or the tenant's X-API-Key naming challengerId (docs/api.md)
+CHALLENGER: Security = [{"seatToken": []}, {"apiKey": []}]  # or the key naming challengerId
 NO_STORE = {"cache-control": "no-store"}
 
 
