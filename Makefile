@@ -28,6 +28,7 @@ CLUSTER_TESTS := tests/store tests/webhooks/test_outbox.py tests/webhooks/test_w
   tests/worker/test_bot_worker.py tests/worker/test_fairness.py tests/api/graphql/test_subscriptions.py \
   tests/api/graphql/test_reissued_events.py tests/archive/test_archive.py tests/api/test_players.py \
   tests/lobby/test_matching.py tests/lobby/test_api.py tests/ratings/test_prompt_ratings.py \
+  tests/api/test_rematch.py tests/api/test_challenges.py \
   $(CLUSTER_DESELECT)
 
 .PHONY: run test test-all test-stress lint lock schema screenshots clean bench bench-live profile load soak instructions \

@@ -21,7 +21,7 @@ from service.app import create_app
 from service.core.lobby import Lobby
 from service.store import RedisStore, connect
 from service.store.jobs import LANES, lane_of
-from service.store.lobby import events_channel
+from service.store.lobby import LobbyStore
 from service.store.outbox import enabled_key, outbox_key
 from tests.api.test_players import SETTINGS, data, gql, refusal, token_for
 from tests.conftest import client_for
@@ -103,22 +103,24 @@ async def test_the_challenged_are_told_on_their_channel_and_by_webhook_and_the_s
 ) -> None:
     ann, bob = names("ann", "bob")
     store = RedisStore(connect(SETTINGS, redis_url), SETTINGS)
-    pubsub = store.redis.pubsub()
+    channels = LobbyStore(store)  # the channels as playerEvents reads them, on either topology
     try:
         for lane in range(LANES):  # acme's switch on, as an enabled endpoint sets it
             await store.redis.set(enabled_key(lane, "acme"), "test", ex=60)
-        await pubsub.subscribe(events_channel("acme", bob), events_channel("acme", ann))
-        for _ in range(2):
-            assert await pubsub.get_message(timeout=10)  # both subscriptions confirmed
-        created = await challenge(http, None, [bob], challengerId=ann)
-        game_id = created["game"]["id"]
-        assert created["game"]["viewer"] is None  # the tenant created it: no seat's view
-
-        async def told() -> dict[str, Any] | None:
-            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1)
-            return None if message is None else msgspec.json.decode(message["data"])
-
-        news = await until(told, "bob told of the challenge", 30)
+        async with (
+            channels.events("acme", bob, lambda: None) as bobs,
+            channels.events("acme", ann, lambda: None) as anns,
+        ):
+            created = await challenge(http, None, [bob], challengerId=ann)
+            game_id = created["game"]["id"]
+            assert created["game"]["viewer"] is None  # the tenant created it: no seat's view
+            news = msgspec.json.decode(await asyncio.wait_for(bobs.next(), 30))
+            bob_token = await token_for(http, bob)
+            data(await gql(http, JOIN, {"id": game_id}, token=bob_token))
+            started = [
+                msgspec.json.decode(await asyncio.wait_for(channel.next(), 30))
+                for channel in (anns, bobs)
+            ]
         assert news["type"] == "challenge.received" and news["gameId"] == game_id
         assert (news["playerId"], news["seat"], news["seatToken"]) == (bob, 1, "")
         entries: Any = await store.redis.xrange(outbox_key(lane_of(game_id), "acme"))
@@ -134,14 +136,10 @@ async def test_the_challenged_are_told_on_their_channel_and_by_webhook_and_the_s
         assert received[0]["challenged"] == [{"seat": 1, "playerId": bob}]
         assert received[0]["summary"]["text"] == f"{ann} challenges you"
         assert "token" not in str(received[0]).lower()
-        bob_token = await token_for(http, bob)
-        data(await gql(http, JOIN, {"id": game_id}, token=bob_token))
-        started = [await until(told, "the start told", 30) for _ in range(2)]
         assert sorted((s["type"], s["playerId"], s["seat"]) for s in started) == [
             ("game.started", p, s) for p, s in sorted([(ann, 0), (bob, 1)])
         ]
     finally:
-        await pubsub.aclose()
         for lane in range(LANES):
             await store.redis.delete(enabled_key(lane, "acme"))
         await store.close()
