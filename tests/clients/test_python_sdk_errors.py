@@ -377,3 +377,79 @@ async def test_ratings_and_languages(table: Table) -> None:
     assert (await table.tenant.rating_policy()).max_takebacks >= 0
     languages = {language.tag: language for language in await table.spectator.languages()}
     assert languages["en"].coverage == 1.0 and languages["en-XA"].pseudo
+
+
+async def test_a_player_token_queues_as_its_own_player(table: Table) -> None:
+    """With a player token no player id is sent: the seek, the status and the leave are the
+    token's player's; another player's id is FORBIDDEN, and the tenant's key without an id is
+    BAD_USER_INPUT."""
+    rules = table.rules
+    waiting = await table.player.enter_matchmaking(rules.GameKind.TREETOPIA, 2)
+    assert waiting.state is rules.MatchmakingState.WAITING and waiting.player_id == "sdk-player"
+    assert (await table.player.matchmaking()).state is rules.MatchmakingState.WAITING
+    with pytest.raises(rules.ForbiddenError):
+        await table.player.matchmaking("sdk-someone-else")
+    with pytest.raises(rules.BadInputError):
+        await table.tenant.matchmaking()
+    left = await table.player.leave_matchmaking()
+    assert left.state is rules.MatchmakingState.NONE and left.player_id == "sdk-player"
+
+
+async def test_a_challenge_is_accepted_by_joining_and_declined_for_everyone(table: Table) -> None:
+    """The challenger's player token makes the game (seat 0's token answered); it waits in the
+    challenged player's challenges until joined, which starts it; a second one declined is
+    ABANDONED and declining again is refused."""
+    rules = table.rules
+    rival = table.tenant.with_token((await table.tenant.issue_player_token("sdk-rival")).token)
+    challenge = await table.player.create_challenge(rules.GameKind.TREELINGS, ["sdk-rival"])
+    assert challenge.seat_token and challenge.game.players == 2
+    pending = await rival.my_challenges()
+    assert [(item.seat, item.game.id) for item in pending] == [(1, challenge.game.id)]
+    joined = await rival.join_game(game_id=challenge.game.id)
+    assert joined.seat == 1 and joined.game.to_act, "the last seat taken starts the game"
+    assert await rival.my_challenges() == []
+    declined = await table.player.create_challenge(
+        rules.GameKind.TREELINGS, ["sdk-rival"], expires_in_seconds=600
+    )
+    over = await rival.decline_challenge(declined.game.id)
+    assert over.status is rules.GameStatus.ABANDONED
+    with pytest.raises(rules.RulesError):
+        await rival.decline_challenge(declined.game.id)
+    by_key = await table.tenant.create_challenge(
+        rules.GameKind.TREELINGS, ["sdk-rival"], challenger_id="sdk-player"
+    )
+    assert by_key.game.id in [item.game.id for item in await rival.my_challenges()]
+
+
+async def _game_over(table: Table) -> tuple[str, list[Any]]:
+    created = await table.tenant.create_game(table.rules.GameKind.TREELINGS, 2)
+    seats = [table.tenant.with_token(seat.token) for seat in created.seats]
+    await seats[0].resign(created.game.id)
+    return created.game.id, seats
+
+
+async def test_a_rematch_is_offered_accepted_and_declined_by_seat_tokens(table: Table) -> None:
+    """None before an offer; the first offer makes the rematch and takes the offerer's seat,
+    offering again answers the same game (and the same token); the other seat accepts with its
+    old token and gets the new seat's; a second rematch declined is ABANDONED; a game still
+    ACTIVE has none to offer (GAME_NOT_OVER)."""
+    rules = table.rules
+    game_id, seats = await _game_over(table)
+    assert await seats[0].rematch(game_id) is None
+    assert (await seats[0].game(game_id)).rematch is None
+    offered = await seats[0].offer_rematch(game_id)
+    again = await seats[0].offer_rematch(game_id)
+    assert offered.seat == 0 and offered.seat_token and again.seat_token == offered.seat_token
+    assert again.game.id == offered.game.id == (await table.tenant.rematch(game_id)).game_id
+    assert (await seats[1].game(game_id)).rematch.game_id == offered.game.id
+    accepted = await seats[1].accept_rematch(game_id)
+    assert accepted.seat == 1 and accepted.seat_token
+    started = await table.tenant.with_token(accepted.seat_token).game(accepted.game.id)
+    assert started.viewer == 1 and started.to_act, "both seats taken: the rematch started"
+    declined_id, declined_seats = await _game_over(table)
+    await declined_seats[1].offer_rematch(declined_id)
+    declined = await declined_seats[0].decline_rematch(declined_id)
+    assert declined.status is rules.GameStatus.ABANDONED
+    with pytest.raises(rules.RejectedError) as early:
+        await table.seats[0].offer_rematch(table.game_id)
+    assert early.value.code is rules.ErrorCode.GAME_NOT_OVER

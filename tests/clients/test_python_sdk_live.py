@@ -250,3 +250,26 @@ async def test_player_events_answer_the_status_then_raise_a_refusal(
             async with asyncio.timeout(BOUND):
                 async for status in anyone.player_events(""):
                     pytest.fail(f"a status where BAD_USER_INPUT was due: {status}")
+
+
+async def test_a_player_token_follows_its_own_matchmaking_until_matched(
+    rules: ModuleType, service: Service
+) -> None:
+    """With a player token no player id is sent: the stream is the token's player's, from its
+    status now to the match made when a second player enters the same pool."""
+    async with rules.AsyncRules(service.url) as anyone:
+        players = [
+            anyone.with_token((await anyone.issue_player_token(name)).token)
+            for name in ("sdk-live-ada", "sdk-live-bea")
+        ]
+        seen: list[Any] = []
+        async with asyncio.timeout(BOUND):
+            async for status in players[0].player_events():
+                seen.append(status)
+                if len(seen) == 1:
+                    await players[0].enter_matchmaking(rules.GameKind.TREE_LINED_AVENUE, 2)
+                    await players[1].enter_matchmaking(rules.GameKind.TREE_LINED_AVENUE, 2)
+                if status.state is rules.MatchmakingState.MATCHED:
+                    break
+    assert seen[0].player_id == "sdk-live-ada" and seen[0].state is rules.MatchmakingState.NONE
+    assert seen[-1].player_id == "sdk-live-ada" and seen[-1].game_id and seen[-1].seat_token

@@ -21,6 +21,8 @@ from ._engine import Engine, never_sent
 from ._generated import (
     ApplyMoveInput,
     BotSeatInput,
+    Challenge,
+    ChallengeInput,
     ClockInput,
     CreatedGame,
     CreateGameInput,
@@ -46,6 +48,7 @@ from ._generated import (
     MoveValidation,
     OpenSeatInput,
     PastView,
+    PendingChallenge,
     PlayerToken,
     PlayerTokensRevoked,
     Rating,
@@ -53,6 +56,8 @@ from ._generated import (
     RatingPolicy,
     RecordSigningKey,
     RecordVerification,
+    Rematch,
+    RematchSeat,
     SeatCredential,
     SeedReveal,
     Strategy,
@@ -589,8 +594,10 @@ class AsyncRules:
         )
         return answer.revoke_player_tokens
 
-    async def matchmaking(self, player_id: str) -> MatchmakingStatus:
-        """A player's matchmaking now (the tenant's api_key)."""
+    async def matchmaking(self, player_id: str | None = None) -> MatchmakingStatus:
+        """A player's matchmaking now: `player_id` with the tenant's api_key; a client made
+        `with_token(player_token)` reads its own player's (left out, or the same id: another
+        is FORBIDDEN)."""
         found = await self._read(lambda h: self._engine.read_matchmaking(player_id, headers=h))
         return found.matchmaking
 
@@ -598,13 +605,15 @@ class AsyncRules:
         self,
         kind: GameKind | str,
         players: int,
-        player_id: str,
+        player_id: str | None = None,
         *,
         options: JsonValue = None,
         rating: float | None = None,
     ) -> MatchmakingStatus:
         """The player waits for a game of `kind` with `players` seats, matched by rating;
-        entering the same pool again is the same seek (ALREADY_QUEUED: another one)."""
+        entering the same pool again is the same seek (ALREADY_QUEUED: another one).
+        `player_id` and `rating` with the tenant's api_key; with a player token the token's
+        own player, at its rating for the kind (`rating` is ignored)."""
         seek = MatchmakingInput.model_validate(
             {
                 "kind": GameKind(kind),
@@ -619,17 +628,103 @@ class AsyncRules:
         )
         return answer.enter_matchmaking
 
-    async def leave_matchmaking(self, player_id: str) -> MatchmakingStatus:
-        """The player's seek is withdrawn (NOT_QUEUED: it waits in none)."""
+    async def leave_matchmaking(self, player_id: str | None = None) -> MatchmakingStatus:
+        """The player's seek is withdrawn (NOT_QUEUED: it waits in none); `player_id` as for
+        `matchmaking`."""
         answer = await self._change(
             lambda h: self._engine.leave_matchmaking(player_id, headers=h), keyed=False
         )
         return answer.leave_matchmaking
 
-    def player_events(self, player_id: str) -> AsyncGenerator[MatchmakingStatus, None]:
+    def player_events(
+        self, player_id: str | None = None
+    ) -> AsyncGenerator[MatchmakingStatus, None]:
         """The player's matchmaking now, then each match made for it (MATCHED, with its seat
-        token); subscribed again after a dropped socket, refusals raised (as `events`)."""
+        token), and the news of its challenges; subscribed again after a dropped socket, refusals raised (as `events`).
+        `player_id` as for `matchmaking`."""
         return follow_player(self._engine, player_id, self.retry)
+
+    # --- rematch and challenges ---------------------------------------------------------------
+
+    async def create_challenge(
+        self,
+        kind: GameKind | str,
+        opponents: Sequence[str],
+        *,
+        challenger_id: str | None = None,
+        options: JsonValue = None,
+        clock: ClockInput | None = None,
+        spectator_delay: int = 0,
+        takebacks: TakebackPolicy = TakebackPolicy.NONE,
+        expires_in_seconds: int = 3600,
+    ) -> Challenge:
+        """A game of the challenger (seat 0: a player token's own player, or `challenger_id`
+        with the tenant's api_key) with a seat kept for each of `opponents`, who accept with
+        `join_game(game_id=...)` and decline with `decline_challenge`; it never fills with
+        bots and lapses (ABANDONED) after `expires_in_seconds`. The answer holds seat 0's
+        token. Not retried after it may have reached the service."""
+        challenge = ChallengeInput.model_validate(
+            {
+                "kind": GameKind(kind),
+                "opponents": list(opponents),
+                "challenger_id": challenger_id,
+                "options": options,
+                "clock": clock,
+                "spectator_delay": spectator_delay,
+                "takebacks": takebacks,
+                "expires_in_seconds": expires_in_seconds,
+            }
+        )
+        answer = await self._change(
+            lambda h: self._engine.create_challenge(challenge, headers=h), keyed=False
+        )
+        return answer.create_challenge
+
+    async def decline_challenge(self, game_id: str) -> GameSummary:
+        """One of the challenge's players (a player token) ends it for everyone: ABANDONED."""
+        answer = await self._change(
+            lambda h: self._engine.decline_challenge(game_id, headers=h), keyed=False
+        )
+        return answer.decline_challenge
+
+    async def my_challenges(self) -> list[PendingChallenge]:
+        """The challenges waiting for this client's player (a player token), newest first."""
+        found = await self._read(lambda h: self._engine.list_my_challenges(headers=h))
+        return list(found.my_challenges)
+
+    async def offer_rematch(
+        self, game_id: str, *, expires_in_seconds: int = 3600, as_seat: int | None = None
+    ) -> RematchSeat:
+        """A seat of a game that is over offers it again (GAME_NOT_OVER before the end): the
+        first offer creates the rematch, every later one (also another seat's) answers the
+        same game; this seat's taken. With a seat token (or the tenant's `as_seat`) the answer
+        holds the new seat's token; with a player token none (the player token plays)."""
+        answer = await self._change(
+            lambda h: self._engine.offer_rematch(game_id, expires_in_seconds, as_seat, headers=h),
+            keyed=True,
+        )
+        return answer.offer_rematch
+
+    async def accept_rematch(self, game_id: str, *, as_seat: int | None = None) -> RematchSeat:
+        """A seat of the game that is over (`game_id`, the old game) takes its seat of the
+        rematch offered; the new seat's token is the same on every call."""
+        answer = await self._change(
+            lambda h: self._engine.accept_rematch(game_id, as_seat, headers=h), keyed=True
+        )
+        return answer.accept_rematch
+
+    async def decline_rematch(self, game_id: str, *, as_seat: int | None = None) -> GameSummary:
+        """A seat of the game that is over (`game_id`) ends its waiting rematch for everyone
+        (ABANDONED); the answer is the rematch."""
+        answer = await self._change(
+            lambda h: self._engine.decline_rematch(game_id, as_seat, headers=h), keyed=False
+        )
+        return answer.decline_rematch
+
+    async def rematch(self, game_id: str, *, as_seat: int | None = None) -> Rematch | None:
+        """The rematch of a game that is over once a seat offered it; None before."""
+        found = await self._read(lambda h: self._engine.read_rematch(game_id, as_seat, headers=h))
+        return found.rematch
 
     async def leaderboard(
         self, kind: GameKind | str, *, first: int = 20, after: str | None = None

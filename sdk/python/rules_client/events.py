@@ -51,7 +51,7 @@ async def follow(
 
 
 async def follow_player(
-    engine: Engine, player_id: str, retry: RetryPolicy
+    engine: Engine, player_id: str | None, retry: RetryPolicy
 ) -> AsyncGenerator[MatchmakingStatus, None]:
     """A player's matchmaking now, then each match; after a dropped socket, its status again."""
 

@@ -18,6 +18,7 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 from pydantic import JsonValue
 
 from ._generated import (
+    Challenge,
     ClockInput,
     CreatedGame,
     Game,
@@ -37,6 +38,7 @@ from ._generated import (
     MoveApplied,
     MoveValidation,
     PastView,
+    PendingChallenge,
     PlayerToken,
     PlayerTokensRevoked,
     Rating,
@@ -44,6 +46,8 @@ from ._generated import (
     RatingPolicy,
     RecordSigningKey,
     RecordVerification,
+    Rematch,
+    RematchSeat,
     SeatCredential,
     SeedReveal,
     Strategy,
@@ -111,7 +115,7 @@ class Rules:
         until the game is over, resumed after a dropped socket (AsyncRules.events)."""
         return self._iterate(self._rules.events(game_id, after_version=after_version))
 
-    def player_events(self, player_id: str) -> Iterator[MatchmakingStatus]:
+    def player_events(self, player_id: str | None = None) -> Iterator[MatchmakingStatus]:
         """The player's matchmaking now, then each match made for it (AsyncRules.player_events)."""
         return self._iterate(self._rules.player_events(player_id))
 
@@ -494,21 +498,24 @@ class Rules:
         """The tenant (api_key) revokes every token of the player issued until now."""
         return self._portal.call(partial(self._rules.revoke_player_tokens, player_id))
 
-    def matchmaking(self, player_id: str) -> MatchmakingStatus:
-        """A player's matchmaking now (the tenant's api_key)."""
+    def matchmaking(self, player_id: str | None = None) -> MatchmakingStatus:
+        """A player's matchmaking now: `player_id` with the tenant's api_key, or left out by a
+        client made `with_token(player_token)` (AsyncRules.matchmaking)."""
         return self._portal.call(partial(self._rules.matchmaking, player_id))
 
     def enter_matchmaking(
         self,
         kind: GameKind | str,
         players: int,
-        player_id: str,
+        player_id: str | None = None,
         *,
         options: JsonValue = None,
         rating: float | None = None,
     ) -> MatchmakingStatus:
         """The player waits for a game of `kind` with `players` seats, matched by rating;
-        entering the same pool again is the same seek (ALREADY_QUEUED: another one)."""
+        entering the same pool again is the same seek (ALREADY_QUEUED: another one).
+        `player_id` and `rating` with the tenant's api_key; with a player token the token's
+        own player, at its rating (AsyncRules.enter_matchmaking)."""
         return self._portal.call(
             partial(
                 self._rules.enter_matchmaking,
@@ -520,9 +527,70 @@ class Rules:
             )
         )
 
-    def leave_matchmaking(self, player_id: str) -> MatchmakingStatus:
+    def leave_matchmaking(self, player_id: str | None = None) -> MatchmakingStatus:
         """The player's seek is withdrawn (NOT_QUEUED: it waits in none)."""
         return self._portal.call(partial(self._rules.leave_matchmaking, player_id))
+
+    def create_challenge(
+        self,
+        kind: GameKind | str,
+        opponents: Sequence[str],
+        *,
+        challenger_id: str | None = None,
+        options: JsonValue = None,
+        clock: ClockInput | None = None,
+        spectator_delay: int = 0,
+        takebacks: TakebackPolicy = TakebackPolicy.NONE,
+        expires_in_seconds: int = 3600,
+    ) -> Challenge:
+        """A game of the challenger (seat 0) with a seat kept for each of `opponents`, who
+        accept with `join_game` (AsyncRules.create_challenge)."""
+        return self._portal.call(
+            partial(
+                self._rules.create_challenge,
+                kind,
+                opponents,
+                challenger_id=challenger_id,
+                options=options,
+                clock=clock,
+                spectator_delay=spectator_delay,
+                takebacks=takebacks,
+                expires_in_seconds=expires_in_seconds,
+            )
+        )
+
+    def decline_challenge(self, game_id: str) -> GameSummary:
+        """One of the challenge's players (a player token) ends it for everyone: ABANDONED."""
+        return self._portal.call(partial(self._rules.decline_challenge, game_id))
+
+    def my_challenges(self) -> list[PendingChallenge]:
+        """The challenges waiting for this client's player (a player token), newest first."""
+        return self._portal.call(self._rules.my_challenges)
+
+    def offer_rematch(
+        self, game_id: str, *, expires_in_seconds: int = 3600, as_seat: int | None = None
+    ) -> RematchSeat:
+        """A seat of a game that is over offers it again (AsyncRules.offer_rematch)."""
+        return self._portal.call(
+            partial(
+                self._rules.offer_rematch,
+                game_id,
+                expires_in_seconds=expires_in_seconds,
+                as_seat=as_seat,
+            )
+        )
+
+    def accept_rematch(self, game_id: str, *, as_seat: int | None = None) -> RematchSeat:
+        """A seat of the game that is over takes its seat of the rematch offered."""
+        return self._portal.call(partial(self._rules.accept_rematch, game_id, as_seat=as_seat))
+
+    def decline_rematch(self, game_id: str, *, as_seat: int | None = None) -> GameSummary:
+        """A seat of the game that is over ends its waiting rematch for everyone (ABANDONED)."""
+        return self._portal.call(partial(self._rules.decline_rematch, game_id, as_seat=as_seat))
+
+    def rematch(self, game_id: str, *, as_seat: int | None = None) -> Rematch | None:
+        """The rematch of a game that is over once a seat offered it; None before."""
+        return self._portal.call(partial(self._rules.rematch, game_id, as_seat=as_seat))
 
     def leaderboard(
         self, kind: GameKind | str, *, first: int = 20, after: str | None = None

@@ -5,6 +5,7 @@ from .abandon_game import (
     AbandonGameAbandonGameMoveApplied,
     AbandonGameAbandonGameMoveRejected,
 )
+from .accept_rematch import AcceptRematch, AcceptRematchAcceptRematch
 from .answer_takeback import (
     AnswerTakeback,
     AnswerTakebackAnswerTakebackMoveApplied,
@@ -18,11 +19,14 @@ from .apply_move import (
 from .async_base_client import AsyncBaseClient
 from .base_model import BaseModel
 from .client import RulesClient
+from .create_challenge import CreateChallenge, CreateChallengeCreateChallenge
 from .create_game import CreateGame, CreateGameCreateGame
 from .create_webhook_endpoint import (
     CreateWebhookEndpoint,
     CreateWebhookEndpointCreateWebhookEndpoint,
 )
+from .decline_challenge import DeclineChallenge, DeclineChallengeDeclineChallenge
+from .decline_rematch import DeclineRematch, DeclineRematchDeclineRematch
 from .delete_webhook_endpoint import DeleteWebhookEndpoint
 from .enter_matchmaking import EnterMatchmaking, EnterMatchmakingEnterMatchmaking
 from .enums import (
@@ -79,6 +83,8 @@ from .fragments import (
     AvenueViewFields,
     AvenueViewFieldsAvenueSeats,
     AvenueViewFieldsTiles,
+    Challenge,
+    ChallengeGame,
     CreatedGame,
     CreatedGameGame,
     CreatedGameSeats,
@@ -138,6 +144,7 @@ from .fragments import (
     GamePageEdges,
     GamePageEdgesNode,
     GamePagePageInfo,
+    GameRematch,
     GameScores,
     GameScoresOutcome,
     GameScoresScores,
@@ -213,6 +220,8 @@ from .fragments import (
     PastViewViewAtTreelineView,
     PastViewViewAtTreelingsView,
     PastViewViewAtTreetopiaView,
+    PendingChallenge,
+    PendingChallengeGame,
     PlayerToken,
     PlayerTokensRevoked,
     Rating,
@@ -224,6 +233,9 @@ from .fragments import (
     RecordSigningKey,
     RecordVerification,
     RecordVerificationDifference,
+    Rematch,
+    RematchSeat,
+    RematchSeatGame,
     ScoreItemFields,
     ScoreItemFieldsCells,
     ScoreItemFieldsTerms,
@@ -346,6 +358,7 @@ from .input_types import (
     AvenueRelocateToInput,
     AvenueTakeTileInput,
     BotSeatInput,
+    ChallengeInput,
     ClockInput,
     CreateGameInput,
     GameFilter,
@@ -378,12 +391,14 @@ from .join_game import JoinGame, JoinGameJoinGame
 from .leave_game import LeaveGame, LeaveGameLeaveGame
 from .leave_matchmaking import LeaveMatchmaking, LeaveMatchmakingLeaveMatchmaking
 from .list_games import ListGames, ListGamesGames
+from .list_my_challenges import ListMyChallenges, ListMyChallengesMyChallenges
 from .list_my_games import ListMyGames, ListMyGamesMyGames
 from .list_webhook_endpoints import (
     ListWebhookEndpoints,
     ListWebhookEndpointsWebhookEndpoints,
 )
 from .list_webhook_events import ListWebhookEvents, ListWebhookEventsWebhookEvents
+from .offer_rematch import OfferRematch, OfferRematchOfferRematch
 from .player_events import PlayerEvents, PlayerEventsPlayerEvents
 from .read_catalog import ReadCatalog, ReadCatalogCatalog
 from .read_game import ReadGame, ReadGameGame
@@ -399,6 +414,7 @@ from .read_record_signing_keys import (
     ReadRecordSigningKeys,
     ReadRecordSigningKeysRecordSigningKeys,
 )
+from .read_rematch import ReadRematch, ReadRematchRematch
 from .read_scores import ReadScores, ReadScoresGame
 from .read_seed_reveal import ReadSeedReveal, ReadSeedRevealGame
 from .read_view_at import ReadViewAt, ReadViewAtGame
@@ -437,6 +453,8 @@ __all__ = [
     "AbandonGame",
     "AbandonGameAbandonGameMoveApplied",
     "AbandonGameAbandonGameMoveRejected",
+    "AcceptRematch",
+    "AcceptRematchAcceptRematch",
     "ActedBy",
     "AnswerTakeback",
     "AnswerTakebackAnswerTakebackMoveApplied",
@@ -480,7 +498,12 @@ __all__ = [
     "AvenueViewFieldsTiles",
     "BaseModel",
     "BotSeatInput",
+    "Challenge",
+    "ChallengeGame",
+    "ChallengeInput",
     "ClockInput",
+    "CreateChallenge",
+    "CreateChallengeCreateChallenge",
     "CreateGame",
     "CreateGameCreateGame",
     "CreateGameInput",
@@ -489,6 +512,10 @@ __all__ = [
     "CreatedGame",
     "CreatedGameGame",
     "CreatedGameSeats",
+    "DeclineChallenge",
+    "DeclineChallengeDeclineChallenge",
+    "DeclineRematch",
+    "DeclineRematchDeclineRematch",
     "DeleteWebhookEndpoint",
     "EndReason",
     "EnterMatchmaking",
@@ -554,6 +581,7 @@ __all__ = [
     "GamePageEdges",
     "GamePageEdgesNode",
     "GamePagePageInfo",
+    "GameRematch",
     "GameScores",
     "GameScoresOutcome",
     "GameScoresScores",
@@ -624,6 +652,8 @@ __all__ = [
     "LegalMovesLegalMoves",
     "ListGames",
     "ListGamesGames",
+    "ListMyChallenges",
+    "ListMyChallengesMyChallenges",
     "ListMyGames",
     "ListMyGamesMyGames",
     "ListWebhookEndpoints",
@@ -644,12 +674,16 @@ __all__ = [
     "MoveRejectedLocalizedMessage",
     "MoveValidation",
     "MoveValidationLocalizedMessage",
+    "OfferRematch",
+    "OfferRematchOfferRematch",
     "OpenSeatInput",
     "PastView",
     "PastViewViewAtAvenueView",
     "PastViewViewAtTreelineView",
     "PastViewViewAtTreelingsView",
     "PastViewViewAtTreetopiaView",
+    "PendingChallenge",
+    "PendingChallengeGame",
     "PlayerEvents",
     "PlayerEventsPlayerEvents",
     "PlayerToken",
@@ -682,6 +716,8 @@ __all__ = [
     "ReadRatingRating",
     "ReadRecordSigningKeys",
     "ReadRecordSigningKeysRecordSigningKeys",
+    "ReadRematch",
+    "ReadRematchRematch",
     "ReadScores",
     "ReadScoresGame",
     "ReadSeedReveal",
@@ -699,6 +735,9 @@ __all__ = [
     "ReissueSeatToken",
     "ReissueSeatTokenReissueSeatToken",
     "RejectCode",
+    "Rematch",
+    "RematchSeat",
+    "RematchSeatGame",
     "RequestTakeback",
     "RequestTakebackRequestTakebackMoveApplied",
     "RequestTakebackRequestTakebackMoveRejected",
@@ -870,5 +909,5 @@ __all__ = [
     "WebhookEventPagePageInfo",
     "WebhookEventType",
 ]
-SCHEMA_SHA256 = "3785c10c54423d352ad9f9b1440fafd7946a7315869c65731fd0c49c11ed03e0"
-__version__ = "0.2.0+schema.3785c10c5442"
+SCHEMA_SHA256 = "8baf19f0679ea86ca7895e62a3d9b0fb9f69c050913b844aabc7eaed7f472789"
+__version__ = "0.2.0+schema.8baf19f0679e"

@@ -7,12 +7,16 @@ from typing import Any, Optional, Union
 from pydantic import JsonValue
 
 from .abandon_game import AbandonGame
+from .accept_rematch import AcceptRematch
 from .answer_takeback import AnswerTakeback
 from .apply_move import ApplyMove
 from .async_base_client import AsyncBaseClient
 from .base_model import UNSET, UnsetType
+from .create_challenge import CreateChallenge
 from .create_game import CreateGame
 from .create_webhook_endpoint import CreateWebhookEndpoint
+from .decline_challenge import DeclineChallenge
+from .decline_rematch import DeclineRematch
 from .delete_webhook_endpoint import DeleteWebhookEndpoint
 from .enter_matchmaking import EnterMatchmaking
 from .enums import GameKind, GameStatus, Strategy, WebhookEventType
@@ -20,6 +24,7 @@ from .export_game import ExportGame
 from .game_events import GameEvents
 from .input_types import (
     ApplyMoveInput,
+    ChallengeInput,
     CreateGameInput,
     GameFilter,
     MatchmakingInput,
@@ -30,9 +35,11 @@ from .join_game import JoinGame
 from .leave_game import LeaveGame
 from .leave_matchmaking import LeaveMatchmaking
 from .list_games import ListGames
+from .list_my_challenges import ListMyChallenges
 from .list_my_games import ListMyGames
 from .list_webhook_endpoints import ListWebhookEndpoints
 from .list_webhook_events import ListWebhookEvents
+from .offer_rematch import OfferRematch
 from .player_events import PlayerEvents
 from .read_catalog import ReadCatalog
 from .read_game import ReadGame
@@ -45,6 +52,7 @@ from .read_matchmaking import ReadMatchmaking
 from .read_rating import ReadRating
 from .read_rating_policy import ReadRatingPolicy
 from .read_record_signing_keys import ReadRecordSigningKeys
+from .read_rematch import ReadRematch
 from .read_scores import ReadScores
 from .read_seed_reveal import ReadSeedReveal
 from .read_view_at import ReadViewAt
@@ -248,6 +256,9 @@ class RulesClient(AsyncBaseClient):
               view {
                 ...GameViewFields
               }
+              rematch {
+                ...Rematch
+              }
             }
 
             fragment GameSummary on Game {
@@ -296,6 +307,10 @@ class RulesClient(AsyncBaseClient):
               ...TreelingsViewFields
               ...TreetopiaViewFields
               ...AvenueViewFields
+            }
+
+            fragment Rematch on Rematch {
+              gameId
             }
 
             fragment TreelineViewFields on TreelineView {
@@ -2610,9 +2625,11 @@ class RulesClient(AsyncBaseClient):
         data = self.get_data(response)
         return RevokePlayerTokens.model_validate(data)
 
-    async def read_matchmaking(self, player_id: str, **kwargs: Any) -> ReadMatchmaking:
+    async def read_matchmaking(
+        self, player_id: Union[Optional[str], UnsetType] = UNSET, **kwargs: Any
+    ) -> ReadMatchmaking:
         query = gql("""
-            query ReadMatchmaking($playerId: String!) {
+            query ReadMatchmaking($playerId: String = null) {
               matchmaking(playerId: $playerId) {
                 ...MatchmakingStatus
               }
@@ -2674,10 +2691,10 @@ class RulesClient(AsyncBaseClient):
         return EnterMatchmaking.model_validate(data)
 
     async def leave_matchmaking(
-        self, player_id: str, **kwargs: Any
+        self, player_id: Union[Optional[str], UnsetType] = UNSET, **kwargs: Any
     ) -> LeaveMatchmaking:
         query = gql("""
-            mutation LeaveMatchmaking($playerId: String!) {
+            mutation LeaveMatchmaking($playerId: String = null) {
               leaveMatchmaking(playerId: $playerId) {
                 ...MatchmakingStatus
               }
@@ -2708,10 +2725,10 @@ class RulesClient(AsyncBaseClient):
         return LeaveMatchmaking.model_validate(data)
 
     async def player_events(
-        self, player_id: str, **kwargs: Any
+        self, player_id: Union[Optional[str], UnsetType] = UNSET, **kwargs: Any
     ) -> AsyncIterator[PlayerEvents]:
         query = gql("""
-            subscription PlayerEvents($playerId: String!) {
+            subscription PlayerEvents($playerId: String = null) {
               playerEvents(playerId: $playerId) {
                 ...MatchmakingStatus
               }
@@ -2882,6 +2899,423 @@ class RulesClient(AsyncBaseClient):
         )
         data = self.get_data(response)
         return ReadLanguages.model_validate(data)
+
+    async def create_challenge(
+        self, input: ChallengeInput, **kwargs: Any
+    ) -> CreateChallenge:
+        query = gql("""
+            mutation CreateChallenge($input: ChallengeInput!) {
+              createChallenge(input: $input) {
+                ...Challenge
+              }
+            }
+
+            fragment Challenge on ChallengePayload {
+              game {
+                ...GameSummary
+              }
+              seatToken
+              expiresAt
+            }
+
+            fragment GameSummary on Game {
+              id
+              kind
+              version
+              rulesVersion
+              status
+              players
+              toAct
+              viewer
+              seedCommitment
+              outcome {
+                reason
+                seat
+                winners
+              }
+              clock {
+                perDecisionSeconds
+                perSeatTotalSeconds
+                incrementSeconds
+                onTimeout
+                seat
+                deadline
+                remainingSeconds
+              }
+              seats {
+                seat
+                playerId
+                bot
+              }
+              spectatorDelay
+              takebacks
+              takebackRequest {
+                seat
+                toVersion
+                acceptedBy
+                waitingFor
+                expires
+              }
+            }
+            """)
+        variables: dict[str, object] = {"input": input}
+        response = await self.execute(
+            query=query, operation_name="CreateChallenge", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return CreateChallenge.model_validate(data)
+
+    async def decline_challenge(self, game_id: str, **kwargs: Any) -> DeclineChallenge:
+        query = gql("""
+            mutation DeclineChallenge($gameId: ID!) {
+              declineChallenge(gameId: $gameId) {
+                ...GameSummary
+              }
+            }
+
+            fragment GameSummary on Game {
+              id
+              kind
+              version
+              rulesVersion
+              status
+              players
+              toAct
+              viewer
+              seedCommitment
+              outcome {
+                reason
+                seat
+                winners
+              }
+              clock {
+                perDecisionSeconds
+                perSeatTotalSeconds
+                incrementSeconds
+                onTimeout
+                seat
+                deadline
+                remainingSeconds
+              }
+              seats {
+                seat
+                playerId
+                bot
+              }
+              spectatorDelay
+              takebacks
+              takebackRequest {
+                seat
+                toVersion
+                acceptedBy
+                waitingFor
+                expires
+              }
+            }
+            """)
+        variables: dict[str, object] = {"gameId": game_id}
+        response = await self.execute(
+            query=query,
+            operation_name="DeclineChallenge",
+            variables=variables,
+            **kwargs,
+        )
+        data = self.get_data(response)
+        return DeclineChallenge.model_validate(data)
+
+    async def list_my_challenges(self, **kwargs: Any) -> ListMyChallenges:
+        query = gql("""
+            query ListMyChallenges {
+              myChallenges {
+                ...PendingChallenge
+              }
+            }
+
+            fragment GameSummary on Game {
+              id
+              kind
+              version
+              rulesVersion
+              status
+              players
+              toAct
+              viewer
+              seedCommitment
+              outcome {
+                reason
+                seat
+                winners
+              }
+              clock {
+                perDecisionSeconds
+                perSeatTotalSeconds
+                incrementSeconds
+                onTimeout
+                seat
+                deadline
+                remainingSeconds
+              }
+              seats {
+                seat
+                playerId
+                bot
+              }
+              spectatorDelay
+              takebacks
+              takebackRequest {
+                seat
+                toVersion
+                acceptedBy
+                waitingFor
+                expires
+              }
+            }
+
+            fragment PendingChallenge on PendingChallenge {
+              seat
+              game {
+                ...GameSummary
+              }
+            }
+            """)
+        variables: dict[str, object] = {}
+        response = await self.execute(
+            query=query,
+            operation_name="ListMyChallenges",
+            variables=variables,
+            **kwargs,
+        )
+        data = self.get_data(response)
+        return ListMyChallenges.model_validate(data)
+
+    async def offer_rematch(
+        self,
+        game_id: str,
+        expires_in_seconds: int,
+        as_seat: Union[Optional[int], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> OfferRematch:
+        query = gql("""
+            mutation OfferRematch($gameId: ID!, $expiresInSeconds: Int! = 3600, $asSeat: Int = null) {
+              offerRematch(
+                gameId: $gameId
+                expiresInSeconds: $expiresInSeconds
+                asSeat: $asSeat
+              ) {
+                ...RematchSeat
+              }
+            }
+
+            fragment GameSummary on Game {
+              id
+              kind
+              version
+              rulesVersion
+              status
+              players
+              toAct
+              viewer
+              seedCommitment
+              outcome {
+                reason
+                seat
+                winners
+              }
+              clock {
+                perDecisionSeconds
+                perSeatTotalSeconds
+                incrementSeconds
+                onTimeout
+                seat
+                deadline
+                remainingSeconds
+              }
+              seats {
+                seat
+                playerId
+                bot
+              }
+              spectatorDelay
+              takebacks
+              takebackRequest {
+                seat
+                toVersion
+                acceptedBy
+                waitingFor
+                expires
+              }
+            }
+
+            fragment RematchSeat on RematchSeat {
+              seat
+              seatToken
+              game {
+                ...GameSummary
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "gameId": game_id,
+            "expiresInSeconds": expires_in_seconds,
+            "asSeat": as_seat,
+        }
+        response = await self.execute(
+            query=query, operation_name="OfferRematch", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return OfferRematch.model_validate(data)
+
+    async def accept_rematch(
+        self,
+        game_id: str,
+        as_seat: Union[Optional[int], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> AcceptRematch:
+        query = gql("""
+            mutation AcceptRematch($gameId: ID!, $asSeat: Int = null) {
+              acceptRematch(gameId: $gameId, asSeat: $asSeat) {
+                ...RematchSeat
+              }
+            }
+
+            fragment GameSummary on Game {
+              id
+              kind
+              version
+              rulesVersion
+              status
+              players
+              toAct
+              viewer
+              seedCommitment
+              outcome {
+                reason
+                seat
+                winners
+              }
+              clock {
+                perDecisionSeconds
+                perSeatTotalSeconds
+                incrementSeconds
+                onTimeout
+                seat
+                deadline
+                remainingSeconds
+              }
+              seats {
+                seat
+                playerId
+                bot
+              }
+              spectatorDelay
+              takebacks
+              takebackRequest {
+                seat
+                toVersion
+                acceptedBy
+                waitingFor
+                expires
+              }
+            }
+
+            fragment RematchSeat on RematchSeat {
+              seat
+              seatToken
+              game {
+                ...GameSummary
+              }
+            }
+            """)
+        variables: dict[str, object] = {"gameId": game_id, "asSeat": as_seat}
+        response = await self.execute(
+            query=query, operation_name="AcceptRematch", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return AcceptRematch.model_validate(data)
+
+    async def decline_rematch(
+        self,
+        game_id: str,
+        as_seat: Union[Optional[int], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> DeclineRematch:
+        query = gql("""
+            mutation DeclineRematch($gameId: ID!, $asSeat: Int = null) {
+              declineRematch(gameId: $gameId, asSeat: $asSeat) {
+                ...GameSummary
+              }
+            }
+
+            fragment GameSummary on Game {
+              id
+              kind
+              version
+              rulesVersion
+              status
+              players
+              toAct
+              viewer
+              seedCommitment
+              outcome {
+                reason
+                seat
+                winners
+              }
+              clock {
+                perDecisionSeconds
+                perSeatTotalSeconds
+                incrementSeconds
+                onTimeout
+                seat
+                deadline
+                remainingSeconds
+              }
+              seats {
+                seat
+                playerId
+                bot
+              }
+              spectatorDelay
+              takebacks
+              takebackRequest {
+                seat
+                toVersion
+                acceptedBy
+                waitingFor
+                expires
+              }
+            }
+            """)
+        variables: dict[str, object] = {"gameId": game_id, "asSeat": as_seat}
+        response = await self.execute(
+            query=query, operation_name="DeclineRematch", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return DeclineRematch.model_validate(data)
+
+    async def read_rematch(
+        self,
+        game_id: str,
+        as_seat: Union[Optional[int], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> ReadRematch:
+        query = gql("""
+            query ReadRematch($gameId: ID!, $asSeat: Int = null) {
+              rematch(gameId: $gameId, asSeat: $asSeat) {
+                ...Rematch
+              }
+            }
+
+            fragment Rematch on Rematch {
+              gameId
+            }
+            """)
+        variables: dict[str, object] = {"gameId": game_id, "asSeat": as_seat}
+        response = await self.execute(
+            query=query, operation_name="ReadRematch", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return ReadRematch.model_validate(data)
 
     async def export_game(self, game_id: str, **kwargs: Any) -> ExportGame:
         query = gql("""

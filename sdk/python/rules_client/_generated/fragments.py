@@ -205,6 +205,16 @@ class GameSummaryTakebackRequest(BaseModel):
     expires: datetime
 
 
+class Challenge(BaseModel):
+    game: "ChallengeGame"
+    seat_token: str = Field(alias="seatToken")
+    expires_at: datetime = Field(alias="expiresAt")
+
+
+class ChallengeGame(GameSummary):
+    pass
+
+
 class SeatCredential(BaseModel):
     seat: int
     token: str
@@ -222,6 +232,10 @@ class CreatedGameGame(GameSummary):
 
 class CreatedGameSeats(SeatCredential):
     pass
+
+
+class Rematch(BaseModel):
+    game_id: str = Field(alias="gameId")
 
 
 class TreelineViewFields(BaseModel):
@@ -384,6 +398,7 @@ class Game(GameSummary):
         "GameViewTreetopiaView",
         "GameViewAvenueView",
     ] = Field(discriminator="typename__")
+    rematch: Optional["GameRematch"]
 
 
 class GameViewTreelineView(TreelineViewFields):
@@ -400,6 +415,10 @@ class GameViewTreetopiaView(TreetopiaViewFields):
 
 class GameViewAvenueView(AvenueViewFields):
     typename__: Literal["AvenueView"] = Field(alias="__typename")
+
+
+class GameRematch(Rematch):
+    pass
 
 
 class GameEvent(BaseModel):
@@ -1258,6 +1277,15 @@ class PastViewViewAtAvenueView(AvenueViewFields):
     typename__: Literal["AvenueView"] = Field(alias="__typename")
 
 
+class PendingChallenge(BaseModel):
+    seat: int
+    game: "PendingChallengeGame"
+
+
+class PendingChallengeGame(GameSummary):
+    pass
+
+
 class PlayerToken(BaseModel):
     token: str
     player_id: str = Field(alias="playerId")
@@ -1322,6 +1350,16 @@ class RecordVerificationDifference(BaseModel):
     version: int
     reason: RecordProblem
     message: str
+
+
+class RematchSeat(BaseModel):
+    seat: int
+    seat_token: Optional[str] = Field(alias="seatToken")
+    game: "RematchSeatGame"
+
+
+class RematchSeatGame(GameSummary):
+    pass
 
 
 class SeedReveal(BaseModel):
@@ -1650,8 +1688,10 @@ AvenueStopTakingFields.model_rebuild()
 AvenueTakeTileFields.model_rebuild()
 AvenueViewFields.model_rebuild()
 GameSummary.model_rebuild()
+Challenge.model_rebuild()
 SeatCredential.model_rebuild()
 CreatedGame.model_rebuild()
+Rematch.model_rebuild()
 TreelineViewFields.model_rebuild()
 TreelingsViewFields.model_rebuild()
 TreetopiaViewFields.model_rebuild()
@@ -1701,6 +1741,7 @@ MoveApplied.model_rebuild()
 MoveRejected.model_rebuild()
 MoveValidation.model_rebuild()
 PastView.model_rebuild()
+PendingChallenge.model_rebuild()
 PlayerToken.model_rebuild()
 PlayerTokensRevoked.model_rebuild()
 Rating.model_rebuild()
@@ -1708,6 +1749,7 @@ RatingPage.model_rebuild()
 RatingPolicy.model_rebuild()
 RecordSigningKey.model_rebuild()
 RecordVerification.model_rebuild()
+RematchSeat.model_rebuild()
 SeedReveal.model_rebuild()
 Suggestion.model_rebuild()
 WebhookEndpoint.model_rebuild()

@@ -85,6 +85,23 @@ class BotSeatInput(BaseModel):
     strategy: Strategy
 
 
+class ChallengeInput(BaseModel):
+    """A challenge: createGame's options for a game of the challenger (seat 0) and the challenged players (seats 1, 2, ... in this order)."""
+
+    kind: GameKind
+    opponents: list[str]
+    "The challenged player ids, 1 to 4, distinct, not the challenger's."
+    challenger_id: Optional[str] = Field(alias="challengerId", default=None)
+    "With the tenant's X-API-Key: the challenger's player id (a player token challenges as its own player)."
+    options: Optional[JsonValue] = None
+    clock: Optional["ClockInput"] = None
+    spectator_delay: int = Field(alias="spectatorDelay", default=0)
+    "Spectators (no seat token, not the game's tenant) see the game this many versions behind while it is ACTIVE: 0 (live, the default) to 100, BAD_USER_INPUT beyond. Seats and the game's tenant (X-API-Key) see it live; once the game is over everyone sees how it ended."
+    takebacks: TakebackPolicy = TakebackPolicy.NONE
+    expires_in_seconds: int = Field(alias="expiresInSeconds", default=3600)
+    "Not accepted by all this long after create, it lapses: ABANDONED."
+
+
 class ClockInput(BaseModel):
     """A turn clock: exactly one of the two limits."""
 
@@ -147,12 +164,12 @@ class MatchmakingInput(BaseModel):
     kind: GameKind
     players: int
     "The seats of the game to be matched into."
-    player_id: str = Field(alias="playerId")
-    "The tenant's own player id."
+    player_id: Optional[str] = Field(alias="playerId", default=None)
+    "The tenant's own player id, with its X-API-Key; with a player token, its own player (left out, or the same id: another is FORBIDDEN)."
     options: Optional[JsonValue] = None
     "The game's create options; the same options, one pool."
     rating: Optional[float] = None
-    "The player's rating for the window (default 25, neutral)."
+    "The player's rating for the window, given by the tenant (X-API-Key); left out, or sent with a player token (ignored), the player's mu for the kind from the ratings, else 25 (neutral)."
 
 
 class OpenSeatInput(BaseModel):
@@ -397,6 +414,7 @@ class TypedOptionsInput(BaseModel):
 
 
 ApplyMoveInput.model_rebuild()
+ChallengeInput.model_rebuild()
 CreateGameInput.model_rebuild()
 TypedMoveInput.model_rebuild()
 TypedOptionsInput.model_rebuild()
