@@ -3,7 +3,8 @@ after dropped sockets, a move whose answer was lost is retried with its idempote
 applied once, a create is not sent twice, a service that is gone ends in a RulesError, a
 RATE_LIMITED call waits the retryAfter the service names, every refusal of every operation
 and of the game events is a RulesError with its typed code, and the players' operations (open
-seats, player tokens, matchmaking on playerEvents, ratings) work with a tenant's API key.
+seats, player tokens, matchmaking on playerEvents, ratings) work with a tenant's API key, and a
+player token queues, challenges and rematches without naming its player.
 
 The connections are cut by a TCP proxy on loopback inside the node script
 (tests/clients/node/sdk/proxy.mjs), not by a fake of the service."""
@@ -50,22 +51,22 @@ def test_events_resume_after_dropped_sockets_and_moves_retry_with_their_key(
     assert len(resume["retries"]) >= 2, "each cut socket was opened again"
     for retry in resume["retries"]:
         assert retry["rulesError"] and retry["isError"], retry
-        assert retry["code"] == "NETWORK_ERROR", retry
+        assert retry["code"] == "UNAVAILABLE", retry
 
     lost = summary["lostAnswer"]
     assert lost["typename"] == "MoveApplied" and lost["replayed"] is True, lost
     assert lost["decisions"] == 1, "the move was applied once"
-    assert [retry["code"] for retry in lost["retries"]] == ["NETWORK_ERROR"], lost
+    assert [retry["code"] for retry in lost["retries"]] == ["UNAVAILABLE"], lost
 
     create = summary["lostCreate"]
-    assert create["rulesError"] and create["code"] == "NETWORK_ERROR", create
+    assert create["rulesError"] and create["code"] == "UNAVAILABLE", create
     assert create["retries"] == [], "a create without a key is never sent twice"
 
     gone = summary["gone"]
     for failure in [gone["query"], gone["events"]]:
         assert failure["rulesError"] and failure["isError"], failure
-        assert failure["code"] == "NETWORK_ERROR", failure
-    assert gone["retries"] == ["NETWORK_ERROR"] * 4, "2 retries each, then the error"
+        assert failure["code"] == "UNAVAILABLE", failure
+    assert gone["retries"] == ["UNAVAILABLE"] * 4, "2 retries each, then the error"
 
 
 # what each call answers: a RulesError's code, a MoveRejected's code, or a value
@@ -131,15 +132,19 @@ def test_rate_limited_calls_wait_the_retry_after_the_service_names(
     assert summary["elapsedMs"] >= waits[0]["waitMs"] and summary["eventId"] == "string"
 
 
-def test_players_join_queue_and_are_rated_through_the_sdk(
-    built: Path,  # noqa: F811
-    keyed: str,  # noqa: F811
-) -> None:
+@pytest.fixture(scope="module")
+def players(built: Path, keyed: str) -> dict[str, Any]:  # noqa: F811
+    """tests/clients/node/sdk/players.mjs's summary, run once for the tests below."""
     node = require("node", "apt-get install nodejs")
     output = _run([node, SCRIPTS / "players.mjs", built / "index.js", keyed], SCRIPTS,
                   300, RULES_API_KEY=KEY)  # fmt: skip
-    summary = json.loads(output.strip().splitlines()[-1])
+    summary: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
     print(json.dumps(summary))
+    return summary
+
+
+def test_players_join_queue_and_are_rated_through_the_sdk(players: dict[str, Any]) -> None:
+    summary = players
     assert {"en", "fr"} <= set(summary["languages"]), summary
     assert summary["joinCode"] == "string" and summary["startedBefore"] is False, summary
     assert summary["joinedSeat"] == 1 and summary["startedAfter"] is True, summary
@@ -153,3 +158,31 @@ def test_players_join_queue_and_are_rated_through_the_sdk(
     assert ratings["policy"] == {"value": {"maxTakebacks": 0}}, ratings
     assert ratings["setPolicy"] == {"rulesError": True, "code": "BAD_USER_INPUT"}, ratings
     assert summary["revoked"] == {"rulesError": True, "code": "UNAUTHORIZED"}, summary
+
+
+def test_a_player_token_queues_challenges_and_rematches_through_the_sdk(
+    players: dict[str, Any],
+) -> None:
+    """What a player token and seat tokens do without naming a player."""
+    summary = players
+    seek = summary["tokenSeek"]  # no playerId sent: the token's own player
+    assert seek["entered"] == "WAITING" and seek["left"] == "NONE", seek
+    assert seek["read"]["playerId"].startswith("eve-") and seek["read"]["state"] == "WAITING"
+    assert seek["another"] == {"rulesError": True, "code": "FORBIDDEN"}, seek
+    statuses = summary["tokenStatuses"]
+    assert statuses[0]["state"] == "WAITING" and statuses[-1]["state"] == "MATCHED", statuses
+    assert statuses[-1]["playerId"] == statuses[0]["playerId"] and statuses[-1]["token"]
+    challenges = summary["challenges"]
+    assert challenges["seatToken"] == "string", challenges
+    assert challenges["pending"] == [{"seat": 1, "gameId": True}], challenges
+    assert challenges["accepted"] == {"seat": 1, "status": "ACTIVE", "toAct": [0]}, challenges
+    assert challenges["declined"] == "ABANDONED", challenges
+    assert challenges["again"]["rulesError"] is True, challenges
+    rematches = summary["rematches"]
+    assert rematches["before"] == {"value": None}, "no rematch until a seat offers one"
+    assert rematches["offered"]["seat"] == 0 and rematches["offered"]["token"] == "string"
+    assert rematches["sameGame"] is True, "offering again and reading it answer the same game"
+    assert rematches["accepted"] == {"seat": 1, "token": "string", "status": "ACTIVE"}, rematches
+    assert rematches["started"] == [0], "the last seat taken starts the rematch"
+    assert rematches["declined"] == "ABANDONED", rematches
+    assert rematches["notOver"] == {"rulesError": True, "code": "GAME_NOT_OVER"}, rematches

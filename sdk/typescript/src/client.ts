@@ -141,7 +141,7 @@ export class RulesClient {
     } catch (thrown) {
       if (signal?.aborted) throw thrown;
       const message = thrown instanceof Error ? thrown.message : "fetch failed";
-      throw new RulesError("NETWORK_ERROR", `${message} (${this.url})`, { cause: thrown });
+      throw new RulesError("UNAVAILABLE", `${message} (${this.url})`, { cause: thrown });
     }
     let answer: Answer<TResult>;
     try {
@@ -150,7 +150,7 @@ export class RulesClient {
       // a proxy's error page, a connection cut mid-answer: no GraphQL answer at all
       const lost = response.status >= 502 && response.status <= 504;
       const message = `not a GraphQL answer (HTTP ${response.status})`;
-      throw new RulesError(lost ? "NETWORK_ERROR" : "BAD_RESPONSE", message, {
+      throw new RulesError(lost ? "UNAVAILABLE" : "BAD_RESPONSE", message, {
         status: response.status,
         cause: thrown,
       });

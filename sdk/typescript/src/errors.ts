@@ -42,8 +42,12 @@ export const SERVICE_ERROR_CODES = [
   "TOO_MANY_SOCKETS",
 ] as const;
 
-/** The SDK's own: no answer at all, an answer that is not GraphQL, a code newer than the SDK. */
-export const CLIENT_ERROR_CODES = ["NETWORK_ERROR", "BAD_RESPONSE", "UNKNOWN"] as const;
+/**
+ * The SDK's own: an answer that is not GraphQL, a code newer than the SDK. No answer at all (the
+ * service out of reach, a connection cut) is UNAVAILABLE, as the service's own "not now" and as
+ * the Python SDK says it; the network's error is the RulesError's `cause`.
+ */
+export const CLIENT_ERROR_CODES = ["BAD_RESPONSE", "UNKNOWN"] as const;
 
 export const ERROR_CODES = [...SERVICE_ERROR_CODES, ...CLIENT_ERROR_CODES] as const;
 
@@ -134,10 +138,10 @@ export function asRulesError(thrown: unknown): RulesError {
     // the service names the code first in the reason: "SLOW_CONSUMER: fell too far behind"
     const reason = thrown.reason ?? "";
     const named = reason.split(":")[0];
-    const code = isErrorCode(named) ? named : (CLOSE_CODES[thrown.code] ?? "NETWORK_ERROR");
+    const code = isErrorCode(named) ? named : (CLOSE_CODES[thrown.code] ?? "UNAVAILABLE");
     const said = reason === "" ? `the socket closed (${thrown.code})` : reason;
     return new RulesError(code, said, { status: thrown.code, cause: thrown });
   }
   const message = thrown instanceof Error ? thrown.message : "the connection failed";
-  return new RulesError("NETWORK_ERROR", message, { cause: thrown });
+  return new RulesError("UNAVAILABLE", message, { cause: thrown });
 }

@@ -30,13 +30,13 @@ const REFUSED_FOR_NOW: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 
 /**
  * Whether a failed call may be sent again. A call that is `safe` to repeat (a query, or a
- * mutation carrying its idempotency key) is retried after a network error or UNAVAILABLE too,
+ * mutation carrying its idempotency key) is retried after UNAVAILABLE (also no answer) too,
  * which may come after the service applied it; any other only when the service refused it
  * before doing anything.
  */
 export function retriable(error: RulesError, safe: boolean): boolean {
   if (REFUSED_FOR_NOW.has(error.code)) return true;
-  return safe && (error.code === "UNAVAILABLE" || error.code === "NETWORK_ERROR");
+  return safe && error.code === "UNAVAILABLE";
 }
 
 /** How long to wait before try number `attempt` (1 for the first retry); undefined: give up. */

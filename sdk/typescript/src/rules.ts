@@ -8,6 +8,8 @@ import { delayMs, newIdempotencyKey, sleep } from "./retry.js";
 
 import type {
   AbandonResult,
+  Challenge,
+  ChallengeDeclined,
   CreatedGame,
   Game,
   GameEvent,
@@ -23,12 +25,16 @@ import type {
   MatchmakingStatus,
   MoveResult,
   MoveValidation,
+  PendingChallenge,
   PlayerToken,
   PlayerTokensRevoked,
   Rating,
   RatingPage,
   RatingPolicy,
   RecordVerification,
+  Rematch,
+  RematchDeclined,
+  RematchSeat,
   ResignResult,
   Scores,
   SeatCredential,
@@ -76,7 +82,6 @@ function typed(move: MoveToSend): ops.TypedMoveInput {
 
 /** Codes after which a socket is worth opening again: the game goes on, the socket did not. */
 const RESUMABLE: ReadonlySet<string> = new Set([
-  "NETWORK_ERROR",
   "SLOW_CONSUMER",
   "TOO_MANY_SOCKETS",
   "RATE_LIMITED",
@@ -97,7 +102,11 @@ export class Rules {
     return new Rules(this.client.with(options));
   }
 
-  /** The same service acting as the seat whose token this is. */
+  /**
+   * The same service acting with this token: a seat's (from createGame, joinGame, a match), or
+   * a player's (issuePlayerToken), which plays every seat of its player and acts for it in
+   * matchmaking, challenges and rematches without a `playerId`.
+   */
   withToken(token: string): Rules {
     return this.with({ token });
   }
@@ -336,12 +345,14 @@ export class Rules {
   }
 
   /**
-   * A player's matchmaking now, then each match made for it (MATCHED, with its seat token), as
-   * the tenant (API key, sent on the socket's upgrade: Node only) or the player (its token).
-   * Subscribed again after a dropped socket, as `events`; it goes on until the loop is left.
+   * A player's matchmaking now, then each match made for it (MATCHED, with its seat token), and
+   * the news of its challenges, as the
+   * tenant (API key, sent on the socket's upgrade: Node only, and `playerId`) or the player (its
+   * token; `playerId` left out). Subscribed again after a dropped socket, as `events`; it goes
+   * on until the loop is left.
    */
   async *playerEvents(
-    playerId: string,
+    playerId?: string,
     options: Omit<EventsOptions, "afterVersion"> = {},
   ): AsyncGenerator<MatchmakingStatus, void> {
     const open = (): AsyncGenerator<ops.PlayerEventsSubscription, void> =>
@@ -366,7 +377,7 @@ export class Rules {
           signal?.throwIfAborted();
         }
         if (over()) return;
-        throw new RulesError("NETWORK_ERROR", "the events ended before their end");
+        throw new RulesError("UNAVAILABLE", "the events ended before their end");
       } catch (thrown) {
         if (signal?.aborted) throw thrown;
         const error = asRulesError(thrown);
@@ -420,20 +431,82 @@ export class Rules {
       .revokePlayerTokens;
   }
 
-  async matchmaking(playerId: string): Promise<MatchmakingStatus> {
+  /**
+   * A player's matchmaking now: `playerId` with the tenant's API key; a client made
+   * `withToken(playerToken)` leaves it out (another player's id is FORBIDDEN).
+   */
+  async matchmaking(playerId?: string): Promise<MatchmakingStatus> {
     return (await this.client.request(ops.MatchmakingStatusDocument, { playerId })).matchmaking;
   }
 
-  /** The player waits for a match; entering the same pool again is the same seek. */
+  /**
+   * The player waits for a match; entering the same pool again is the same seek. With a player
+   * token `playerId` is left out (the token's player) and `rating` ignored (its own rating).
+   */
   async enterMatchmaking(input: ops.MatchmakingInput): Promise<MatchmakingStatus> {
     const call = { safe: true };
     return (await this.client.request(ops.EnterMatchmakingDocument, { input }, call))
       .enterMatchmaking;
   }
 
-  async leaveMatchmaking(playerId: string): Promise<MatchmakingStatus> {
+  /** The player's seek withdrawn (NOT_QUEUED: none); `playerId` as for `matchmaking`. */
+  async leaveMatchmaking(playerId?: string): Promise<MatchmakingStatus> {
     return (await this.client.request(ops.LeaveMatchmakingDocument, { playerId }))
       .leaveMatchmaking;
+  }
+
+  /**
+   * A game of the challenger (seat 0: a player token's own player, or `challengerId` with the
+   * API key) with a seat kept for each of `opponents`, who accept with `joinGame({ gameId })`
+   * and decline with `declineChallenge`; it lapses (ABANDONED) after `expiresInSeconds`. The
+   * answer holds seat 0's token. Not retried after a network error: it would be a second game.
+   */
+  async createChallenge(input: ops.ChallengeInput): Promise<Challenge> {
+    return (await this.client.request(ops.CreateChallengeDocument, { input })).createChallenge;
+  }
+
+  /** One of the challenge's players (its player token) ends it for everyone: ABANDONED. */
+  async declineChallenge(gameId: string): Promise<ChallengeDeclined> {
+    return (await this.client.request(ops.DeclineChallengeDocument, { gameId })).declineChallenge;
+  }
+
+  /** The challenges waiting for this client's player (a player token), newest first. */
+  async myChallenges(): Promise<PendingChallenge[]> {
+    return (await this.client.request(ops.MyChallengesDocument, {})).myChallenges;
+  }
+
+  /**
+   * A seat of a game that is over offers it again (GAME_NOT_OVER before the end): the first
+   * offer creates the rematch, any later one answers the same game; the offerer's seat is taken.
+   * With a seat token (or the API key and `asSeat`) the answer holds the new seat's token; with
+   * a player token none (the player token plays).
+   */
+  async offerRematch(
+    gameId: string,
+    options: { expiresInSeconds?: number; asSeat?: number } = {},
+  ): Promise<RematchSeat> {
+    const variables = { gameId, ...options };
+    return (await this.client.request(ops.OfferRematchDocument, variables, { safe: true }))
+      .offerRematch;
+  }
+
+  /** A seat of the game that is over (`gameId`) takes its seat of the rematch; again: the same. */
+  async acceptRematch(gameId: string, as: { asSeat?: number } = {}): Promise<RematchSeat> {
+    const variables = { gameId, asSeat: as.asSeat };
+    return (await this.client.request(ops.AcceptRematchDocument, variables, { safe: true }))
+      .acceptRematch;
+  }
+
+  /** A seat of the game that is over ends its waiting rematch for everyone: ABANDONED. */
+  async declineRematch(gameId: string, as: { asSeat?: number } = {}): Promise<RematchDeclined> {
+    const variables = { gameId, asSeat: as.asSeat };
+    return (await this.client.request(ops.DeclineRematchDocument, variables)).declineRematch;
+  }
+
+  /** The rematch of a game that is over once a seat offered it; null before. */
+  async rematch(gameId: string, as: { asSeat?: number } = {}): Promise<Rematch | null> {
+    const variables = { gameId, asSeat: as.asSeat };
+    return (await this.client.request(ops.RematchDocument, variables)).rematch;
   }
 
   /** The tenant's players of one kind, best first (by ordinal, mu - 3 sigma). */

@@ -3,6 +3,7 @@
 import type * as ops from "./generated/graphql.js";
 
 export type {
+  ChallengeInput,
   CreateGameInput,
   GameFilter,
   GameKind,
@@ -61,3 +62,9 @@ export type Rating = ops.RatingFieldsFragment;
 export type RatingPage = ops.LeaderboardQuery["leaderboard"];
 export type RatingPolicy = ops.RatingPolicyQuery["ratingPolicy"];
 export type Language = ops.LanguagesQuery["languages"][number];
+export type Challenge = ops.CreateChallengeMutation["createChallenge"];
+export type ChallengeDeclined = ops.DeclineChallengeMutation["declineChallenge"];
+export type PendingChallenge = ops.MyChallengesQuery["myChallenges"][number];
+export type RematchSeat = ops.OfferRematchMutation["offerRematch"];
+export type RematchDeclined = ops.DeclineRematchMutation["declineRematch"];
+export type Rematch = NonNullable<ops.RematchQuery["rematch"]>;

@@ -1,4 +1,4 @@
 // Written by scripts/stamp-schema.mjs (npm run generate): do not edit.
-export const SDK_VERSION = "0.3.0";
+export const SDK_VERSION = "0.4.0";
 /** The SHA-256 of the schema/schema.graphql this SDK was generated from. */
-export const SCHEMA_SHA256 = "3785c10c54423d352ad9f9b1440fafd7946a7315869c65731fd0c49c11ed03e0";
+export const SCHEMA_SHA256 = "8baf19f0679ea86ca7895e62a3d9b0fb9f69c050913b844aabc7eaed7f472789";
