@@ -78,6 +78,7 @@ class SeatHappening(msgspec.Struct, rename="camel"):
     seat: int | None
     player_id: str | None
     summary: Summary | None = None  # "seat 1 resigned"
+    reason: str | None = None  # game.abandoned's only: ABANDON_REASONS
 
 
 class Takeback(msgspec.Struct, rename="camel"):
@@ -166,7 +167,16 @@ PAYLOADS: dict[str, type[msgspec.Struct]] = {
 _SAID: dict[str, Callable[[int | None], Summary]] = {
     "game.resigned": lambda seat: _summary(COMMON.say("webhook.resigned", seat=seat)),
     "game.timeout": lambda seat: _summary(COMMON.say("webhook.timeout", seat=seat)),
-    "game.abandoned": lambda _: _summary(COMMON.say("webhook.abandoned")),
+}
+
+# Why a game was abandoned (game.abandoned's `reason`) and its summary's catalog key: the
+# tenant's abandonGame, or a waiting challenge or rematch that lapsed or a seat declined.
+ABANDON_REASONS = {
+    "TENANT": "webhook.abandoned",
+    "CHALLENGE_LAPSED": "webhook.challengeLapsed",
+    "CHALLENGE_DECLINED": "webhook.challengeDeclined",
+    "REMATCH_LAPSED": "webhook.rematchLapsed",
+    "REMATCH_DECLINED": "webhook.rematchDeclined",
 }
 
 
@@ -176,11 +186,16 @@ def _seat(record: Record, seat: int) -> Seat:
 
 
 def of_commit(
-    game_id: str, before: Record | None, after: Record, history: list[HistoryRecord]
+    game_id: str,
+    before: Record | None,
+    after: Record,
+    history: list[HistoryRecord],
+    abandoned: str = "TENANT",
 ) -> list[Event]:
     """The events of one commit, in the order a receiver should see them: what happened
-    (timeout, resignation, abandon, takeback), then the end or whose turn it is now. Nothing for games
-    without a tenant (earlier releases)."""
+    (timeout, resignation, abandon, takeback), then the end or whose turn it is now; an
+    abandon says why (`abandoned`, of ABANDON_REASONS). Nothing for games without a tenant
+    (earlier releases)."""
     if not after.tenant:
         return []
     events: list[tuple[str, msgspec.Struct]] = []
@@ -189,8 +204,15 @@ def of_commit(
         if kind is not None:
             seat = entry.seat if entry.seat >= 0 else None  # -1: the tenant's abandon
             player = None if seat is None else _seat(after, seat).player_id
-            said = _SAID[kind](seat)
-            happening = SeatHappening(game_id, after.kind, entry.version, seat, player, said)
+            if kind == "game.abandoned":
+                by = {"seat": seat} if abandoned.endswith("_DECLINED") else {}
+                said = _summary(COMMON.say(ABANDON_REASONS[abandoned], **by))
+                happening = SeatHappening(
+                    game_id, after.kind, entry.version, seat, player, said, abandoned
+                )
+            else:
+                said = _SAID[kind](seat)
+                happening = SeatHappening(game_id, after.kind, entry.version, seat, player, said)
             events.append((kind, happening))
         note = entry.takeback
         if note is not None and note.step == "TAKEN":

@@ -8,9 +8,10 @@ per token, as a seat token does."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -342,3 +343,62 @@ async def test_a_decline_racing_the_last_join_on_two_replicas_lets_one_of_them_w
             else:
                 assert refusal(declined)[0] == "FORBIDDEN", declined
                 assert status == "ACTIVE", (joined, declined)
+
+
+@contextlib.asynccontextmanager
+async def outbox_of(redis_url: str) -> AsyncIterator[Callable[[str], Awaitable[list[Any]]]]:
+    """acme's webhook outbox switched on, and a reader of one game's events in it."""
+    store = RedisStore(connect(SETTINGS, redis_url), SETTINGS)
+    try:
+        for lane in range(LANES):  # acme's switch on, as an enabled endpoint sets it
+            await store.redis.set(enabled_key(lane, "acme"), "test", ex=60)
+
+        async def events(game_id: str) -> list[Any]:
+            entries: Any = await store.redis.xrange(outbox_key(lane_of(game_id), "acme"))
+            return [
+                event
+                for _, fields in entries
+                if fields[b"g"].decode() == game_id
+                for event in msgspec.json.decode(fields[b"e"])
+            ]
+
+        yield events
+    finally:
+        for lane in range(LANES):
+            await store.redis.delete(enabled_key(lane, "acme"))
+        await store.close()
+
+
+def abandoned(events: list[Any]) -> tuple[Any, ...]:
+    [found] = [e["data"] for e in events if e["type"] == "game.abandoned"]
+    return found["reason"], found["seat"], found["playerId"], found["summary"]["text"]
+
+
+async def test_game_abandoned_says_a_challenge_was_declined_or_lapsed(
+    http: httpx.AsyncClient, redis_url: str
+) -> None:
+    """Not "abandoned by its tenant": the reason, who declined, and the summary saying so."""
+    ann, bob = names("ann", "bob")
+    tokens = {p: await token_for(http, p) for p in (ann, bob)}
+    async with outbox_of(redis_url) as events:
+        declined_id = (await challenge(http, tokens[ann], [bob]))["game"]["id"]
+        data(await gql(http, DECLINE, {"id": declined_id}, token=tokens[bob]))
+        assert abandoned(await events(declined_id)) == (
+            "CHALLENGE_DECLINED",
+            1,
+            bob,
+            "seat 1 declined the challenge",
+        )
+        lapsed_id = (await challenge(http, tokens[ann], [bob], expiresInSeconds=1))["game"]["id"]
+
+        async def lapsed() -> bool:
+            game = data(await gql(http, GAME, {"id": lapsed_id}, key=ACME))["game"]
+            return bool(game["status"] == "ABANDONED")
+
+        await until(lapsed, "the challenge to lapse", 30)
+        assert abandoned(await events(lapsed_id)) == (
+            "CHALLENGE_LAPSED",
+            None,
+            None,
+            "the challenge lapsed before every player accepted it",
+        )

@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from service.app import create_app
+from tests.api.test_challenges import abandoned, outbox_of
 from tests.api.test_players import SETTINGS, data, gql, refusal, token_for
 from tests.conftest import client_for
 from tests.support.processes import service_processes
@@ -305,3 +306,19 @@ async def test_offers_racing_on_two_service_processes_make_one_rematch(redis_url
         assert pair[0]["game"]["id"] == pair[1]["game"]["id"] != game_id
         assert [p["seat"] for p in pair] == [0, 1]
         assert pair[0]["game"]["status"] == pair[1]["game"]["status"] == "ACTIVE"
+
+
+async def test_game_abandoned_says_a_rematch_was_declined(
+    http: httpx.AsyncClient, redis_url: str
+) -> None:
+    game_id, tokens = await finished(http, ids=["ann-x", "bob-x"])
+    async with outbox_of(redis_url) as events:
+        offered = await gql(http, OFFER, {"id": game_id}, token=tokens[0])
+        new_id = data(offered)["offerRematch"]["game"]["id"]
+        data(await gql(http, DECLINE, {"id": game_id}, token=tokens[1]))
+        assert abandoned(await events(new_id)) == (
+            "REMATCH_DECLINED",
+            1,
+            "bob-x",
+            "seat 1 declined the rematch",
+        )

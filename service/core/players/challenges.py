@@ -125,7 +125,7 @@ async def decline(store: RedisStore, game_id: str, player: Player) -> Record:
     """The challenge ended for everyone by one of its players, while it waits."""
     fields = await lobby.lobby_of(store, game_id)
 
-    def declining(record: Record) -> tuple[str, int]:
+    def declining(record: Record) -> tuple[str, int, str]:
         if record.tenant != player.tenant:
             raise Refused(Code.NOT_FOUND, f"no game {game_id!r}")
         if not is_challenge(fields):
@@ -137,6 +137,7 @@ async def decline(store: RedisStore, game_id: str, player: Player) -> Record:
             raise refused(Code.GAME_OVER, "refusal.challengeOver", record.version)
         if not seating.waiting(record):
             raise refused(Code.FORBIDDEN, "refusal.challengeOver", record.version)
-        return COMMON.english("history.challengeDeclined", seat=seats[0]), seats[0]
+        label = COMMON.english("history.challengeDeclined", seat=seats[0])
+        return label, seats[0], "CHALLENGE_DECLINED"
 
     return await lobby.call_off(store, game_id, declining)

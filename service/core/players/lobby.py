@@ -376,11 +376,13 @@ async def _lapsed(
 ) -> Record:
     """A challenge or rematch whose time came before every seat was taken, ended."""
     label = found.get("lapsed", "")
+    # the lobby field a challenge carries (challenges.CHALLENGE); a rematch carries rematchOf
+    reason = "CHALLENGE_LAPSED" if "challenge" in found else "REMATCH_LAPSED"
 
-    def lapsing(current: Record) -> tuple[str, int] | None:
+    def lapsing(current: Record) -> tuple[str, int, str] | None:
         if not seating.waiting(current) or current.deadline is None or current.deadline > now:
             return None
-        return label, -1
+        return label, -1, reason
 
     try:
         return await call_off(store, game_id, lapsing)
@@ -391,9 +393,10 @@ async def _lapsed(
 
 
 async def call_off(
-    store: RedisStore, game_id: str, decide: Callable[[Record], tuple[str, int] | None]
+    store: RedisStore, game_id: str, decide: Callable[[Record], tuple[str, int, str] | None]
 ) -> Record:
-    """The game ended ABANDONED (seating.ended) with the history label and seat `decide` gives
+    """The game ended ABANDONED (seating.ended) with the history label, seat and reason (the
+    game.abandoned webhook's, webhooks.events.ABANDON_REASONS) `decide` gives
     for the game as it is now, in one commit checked on the version and the stored record (a
     join makes no version: the seats compared too), read again while it loses races; the game
     as it is when `decide` gives None. `decide` may refuse."""
@@ -405,9 +408,9 @@ async def call_off(
         said = decide(record)
         if said is None:
             return record
-        label, seat = said
+        label, seat, reason = said
         over, entry = seating.ended(record, time.time(), label, seat)
-        events = webhook_events(game_id, record, over, [entry])
+        events = webhook_events(game_id, record, over, [entry], abandoned=reason)
         committed = await store.commit(
             game_id, record.version, over, [entry], None, events=events, record_digest=stored.digest
         )

@@ -184,12 +184,12 @@ async def decline(store: RedisStore, tenants_may_act: bool, game_id: str, caller
     _, seat = await _old_seat(store, tenants_may_act, game_id, caller)
     new_id = rematch_id(game_id)
 
-    def declining(record: Record) -> tuple[str, int]:
+    def declining(record: Record) -> tuple[str, int, str]:
         if record.status() != "ACTIVE":
             raise refused(Code.GAME_OVER, "refusal.rematchOver", record.version)
         if not seating.waiting(record):
             raise refused(Code.FORBIDDEN, "refusal.rematchOver", record.version)
-        return COMMON.english("history.rematchDeclined", seat=seat), seat
+        return COMMON.english("history.rematchDeclined", seat=seat), seat, "REMATCH_DECLINED"
 
     try:
         return await lobby.call_off(store, new_id, declining)
