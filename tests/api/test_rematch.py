@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from service.app import create_app
+from service.store import RedisStore, connect
 from tests.api.test_challenges import abandoned, outbox_of
 from tests.api.test_players import SETTINGS, data, gql, refusal, token_for
 from tests.conftest import client_for
@@ -322,3 +323,33 @@ async def test_game_abandoned_says_a_rematch_was_declined(
             "bob-x",
             "seat 1 declined the rematch",
         )
+
+
+async def test_a_seat_kept_for_a_seat_token_shows_no_player_id_anywhere(
+    http: httpx.AsyncClient, redis_url: str
+) -> None:
+    """The mark that keeps a token-only seat while the rematch waits is internal: null as a
+    playerId in GraphQL, REST and webhooks, and gone from the record an ended rematch leaves
+    to the archive and the ratings."""
+    store = RedisStore(connect(SETTINGS, redis_url), SETTINGS)
+    abandon = "mutation A($id: ID!) { abandonGame(gameId: $id) { __typename } }"
+    try:
+        async with outbox_of(redis_url) as events:
+            for ending in ("decline", "abandon"):
+                game_id, tokens = await finished(http)
+                offered = await gql(http, OFFER, {"id": game_id}, token=tokens[0])
+                new_id = data(offered)["offerRematch"]["game"]["id"]
+                seats = data(await gql(http, GAME, {"id": new_id}, key=ACME))["game"]["seats"]
+                assert [s["playerId"] for s in seats] == [None, None]
+                rest = await http.get(f"/v1/games/{new_id}", headers={"x-api-key": ACME})
+                assert [s["playerId"] for s in rest.json()["seats"]] == [None, None], rest.text
+                if ending == "decline":
+                    data(await gql(http, DECLINE, {"id": game_id}, token=tokens[1]))
+                    assert abandoned(await events(new_id))[:3] == ("REMATCH_DECLINED", 1, None)
+                else:
+                    assert "errors" not in await gql(http, abandon, {"id": new_id}, key=ACME)
+                record, _ = await store.load(new_id)
+                assert record is not None and record.status() == "ABANDONED"
+                assert record.player_ids == [None, None], ending
+    finally:
+        await store.close()

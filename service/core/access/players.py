@@ -14,6 +14,7 @@ from service.refusals import Code, Refused
 from service.store import Record
 
 JOINED = b"joined"  # the token hash of a seat a player joined: no secret hashes to 6 bytes
+MAX_PLAYER_ID = 128  # characters of a player id (creation.MAX_PLAYER_ID, tokens.MAX_PLAYER_ID)
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -21,6 +22,13 @@ class Player(msgspec.Struct, frozen=True):
 
     tenant: str
     id: str
+
+
+def is_player_id(player_id: str | None) -> bool:
+    """A player id a tenant gave, not a mark the service keeps in `player_ids` (a rematch's seat
+    kept for a seat token's holder, players/seating.py: longer than any player id), which is
+    never shown."""
+    return player_id is not None and len(player_id) <= MAX_PLAYER_ID
 
 
 def is_open(record: Record, seat: int) -> bool:

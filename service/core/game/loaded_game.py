@@ -7,6 +7,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from service.core.access.players import is_player_id
 from service.engine import Game, Scores
 from service.engine.play import decode_state
 from service.engine.texts import Said
@@ -97,7 +98,9 @@ class LoadedGame:
         return [
             {
                 "seat": seat,
-                "playerId": ids[seat] if own and seat < len(ids) else None,
+                "playerId": ids[seat]
+                if own and seat < len(ids) and is_player_id(ids[seat])
+                else None,
                 "bot": self.record.bots.get(seat),
             }
             for seat in range(self.record.players)

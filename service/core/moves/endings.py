@@ -12,6 +12,7 @@ import msgspec
 from service import metrics
 from service.core.access.callers import Caller
 from service.core.access.keys import KeyNeeded
+from service.core.access.players import is_player_id
 from service.core.game.folding import fold_finished
 from service.core.game.loaded_game import Applied, LoadedGame
 from service.core.moves.applying import stale
@@ -80,6 +81,8 @@ async def end(
         acting=[],
         outcome=outcome,
         deadline=None,
+        # a waiting rematch abandoned: its seat-holder marks are no player ids to archive
+        player_ids=[p if is_player_id(p) else None for p in record.player_ids],
     )
     entry = HistoryRecord(version, seat, None, label, event=outcome.reason, acted_by=by)
     events = webhook_events(game_id, record, ended_record, [entry])

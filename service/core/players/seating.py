@@ -17,6 +17,8 @@ import msgspec
 
 from service.bots import STRATEGIES
 from service.core.access.players import JOINED, is_open, open_seats
+from service.core.access.players import MAX_PLAYER_ID as MAX_PLAYER_ID
+from service.core.access.players import is_player_id as is_player_id
 from service.core.game import clocks
 from service.core.game.loaded_game import acting
 from service.engine import BadSetup, Game
@@ -27,19 +29,13 @@ from service.store.records import Outcome
 JOINED_RESERVED = b"joined-reserved"  # a reserved seat its player joined: kept on leaving
 MIN_FILL_SECONDS = 1
 MAX_FILL_SECONDS = 7 * 24 * 3600
-MAX_PLAYER_ID = 128  # characters of a player id (tokens.MAX_PLAYER_ID, creation.MAX_PLAYER_ID)
 SEAT_HOLDER = "~seat-holder:"
-
-
-def is_player_id(player_id: str) -> bool:
-    """A player id a token may name, not the mark of a seat kept for a seat token's holder
-    (`SEAT_HOLDER`: longer than any player id)."""
-    return len(player_id) <= MAX_PLAYER_ID
 
 
 def seat_holder(game_id: str, seat: int) -> str:
     """The mark a rematch's seat keeps in `player_ids` for whoever holds the old game's seat by
-    its token: reserved, so no player joins it, and no player token can name it."""
+    its token: reserved, so no player joins it, and no player token can name it. Never shown
+    (`is_player_id`) and never kept once the game ends (`ended`)."""
     return f"{SEAT_HOLDER}{seat}:{game_id}".ljust(MAX_PLAYER_ID + 1, "~")
 
 
@@ -145,10 +141,12 @@ def started(record: Record, game: Game[Any, Any], now: float) -> Record:
 
 def ended(record: Record, now: float, label: str, seat: int = -1) -> tuple[Record, HistoryRecord]:
     """A waiting challenge or rematch called off (it lapsed, or `seat` declined it): ABANDONED,
-    no winners, one version more whose history entry says why."""
+    no winners, one version more whose history entry says why; its seat-holder marks dropped,
+    so no archive row, rating or webhook of the ended game holds one as a player id."""
     version = record.version + 1
     over = msgspec.structs.replace(
         record,
+        player_ids=[p if is_player_id(p) else None for p in record.player_ids],
         format=FORMAT,
         version=version,
         finished=True,
