@@ -39,8 +39,11 @@ mutation Enter($input: MatchmakingInput!) {
 LEAVE = "mutation Leave($p: String) { leaveMatchmaking(playerId: $p) { playerId state } }"
 STATUS = "query Status($p: String) { matchmaking(playerId: $p) { playerId state rating } }"
 EVENTS = """subscription Events($p: String) {
-  playerEvents(playerId: $p) { playerId state gameId seat seatToken }
+  playerEvents(playerId: $p) { playerId state gameId seat seatToken type }
 }"""
+CHALLENGE = (
+    """mutation C($input: ChallengeInput!) { createChallenge(input: $input) { game { id } } }"""
+)
 
 
 @dataclass
@@ -182,7 +185,8 @@ async def test_a_player_token_enters_leaves_is_matched_and_plays_its_seat_with_t
     try:
         await socket.open(ann_token)
         await socket.subscribe({})
-        assert (await socket.status())["state"] == "NONE"
+        now = await socket.status()
+        assert (now["state"], now["type"]) == ("NONE", None)
         again = await server.http.post("/v1/matchmaking", json=seek(), headers=_auth(ann_token))
         assert again.status_code == 200 and again.json()["state"] == "WAITING", again.text
         matched = await server.gql(ENTER, {"input": seek(playerId=bob)}, bob_token)
@@ -191,6 +195,12 @@ async def test_a_player_token_enters_leaves_is_matched_and_plays_its_seat_with_t
         told = await socket.status()
         assert told["state"] == "MATCHED" and told["playerId"] == ann
         assert told["gameId"] == rival["gameId"] and told["seat"] == 1 - rival["seat"]
+        assert told["type"] == "MATCHED" and told["seatToken"]
+        asked = {"kind": "TREELINGS", "opponents": [ann]}
+        challenged = await server.gql(CHALLENGE, {"input": asked}, bob_token)
+        news = await socket.status()  # typed apart: no match, no seat token
+        assert (news["type"], news["seat"], news["seatToken"]) == ("CHALLENGE_RECEIVED", 1, None)
+        assert news["gameId"] == challenged["data"]["createChallenge"]["game"]["id"]
     finally:
         await socket.close()
 
