@@ -36,6 +36,10 @@ mutation C($input: ChallengeInput!) {
   createChallenge(input: $input) { seatToken expiresAt game { id viewer status players } }
 }"""
 DECLINE = "mutation D($id: ID!) { declineChallenge(gameId: $id) { id status } }"
+EXPORT = "query E($id: ID!) { exportGame(gameId: $id) }"
+VERIFY = (
+    "query V($r: JSON!) { verifyGameRecord(record: $r) { valid difference { reason message } } }"
+)
 MINE = "query { myChallenges { seat game { id status } } }"
 JOIN = "mutation J($id: ID!) { joinGame(gameId: $id) { seat game { id status } } }"
 LOBBY = "query L($id: ID!) { lobby(gameId: $id) { openSeats { seat reserved } started } }"
@@ -159,6 +163,10 @@ async def test_declining_ends_the_challenge_for_everyone(http: httpx.AsyncClient
     assert refusal(await gql(http, JOIN, {"id": game_id}, token=tokens[bob]))[0] == "GAME_OVER"
     assert refusal(await gql(http, DECLINE, {"id": game_id}, token=tokens[bob]))[0] == "GAME_OVER"
     assert data(await gql(http, MINE, token=tokens[bob]))["myChallenges"] == []
+    # its record, as every record the service exports, verifies through the service's own API
+    record = data(await gql(http, EXPORT, {"id": game_id}, key=ACME))["exportGame"]
+    verified = data(await gql(http, VERIFY, {"r": record}))["verifyGameRecord"]
+    assert verified["valid"], verified
 
 
 async def test_a_challenge_not_accepted_in_time_lapses_without_bots(

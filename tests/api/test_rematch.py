@@ -41,6 +41,10 @@ ACCEPT = (
 )
 DECLINE = "mutation D($id: ID!) { declineRematch(gameId: $id) { id status } }"
 REMATCH = "query M($id: ID!) { rematch(gameId: $id) { gameId } }"
+EXPORT = "query E($id: ID!) { exportGame(gameId: $id) }"
+VERIFY = (
+    "query V($r: JSON!) { verifyGameRecord(record: $r) { valid difference { reason message } } }"
+)
 JOIN = "mutation J($id: ID!) { joinGame(gameId: $id) { seat game { id status } } }"
 LOBBY = "query L($id: ID!) { lobby(gameId: $id) { openSeats { seat reserved } started } }"
 GAME = """
@@ -204,6 +208,7 @@ async def test_declining_ends_the_rematch_for_everyone(http: httpx.AsyncClient) 
     assert game["history"][-1]["label"] == "seat 1 declined the rematch"
     for asked in (ACCEPT, OFFER, DECLINE):
         assert refusal(await gql(http, asked, {"id": game_id}, token=tokens[1]))[0] == "GAME_OVER"
+    await _verifies(http, new_id)
 
 
 async def test_a_rematch_nobody_accepts_lapses(http: httpx.AsyncClient) -> None:
@@ -220,6 +225,15 @@ async def test_a_rematch_nobody_accepts_lapses(http: httpx.AsyncClient) -> None:
     assert game["history"][-1]["label"] == "the rematch lapsed"
     assert [s["bot"] for s in game["seats"]] == [None, None]  # no bots took the seat
     assert refusal(await gql(http, ACCEPT, {"id": game_id}, token=tokens[1]))[0] == "GAME_OVER"
+    await _verifies(http, new_id)
+
+
+async def _verifies(http: httpx.AsyncClient, game_id: str) -> None:
+    """The called-off game's record, as every record the service exports, verifies through the
+    service's own API."""
+    record = data(await gql(http, EXPORT, {"id": game_id}, key=ACME))["exportGame"]
+    verified = data(await gql(http, VERIFY, {"r": record}))["verifyGameRecord"]
+    assert verified["valid"], verified
 
 
 async def test_rematch_refusals_are_typed(http: httpx.AsyncClient) -> None:

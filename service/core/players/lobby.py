@@ -409,8 +409,8 @@ async def call_off(
         if said is None:
             return record
         label, seat, reason = said
-        over, entry = seating.ended(record, time.time(), label, seat)
-        events = webhook_events(game_id, record, over, [entry], abandoned=reason)
+        over, entry = seating.ended(record, time.time(), label)
+        events = webhook_events(game_id, record, over, [entry], abandoned=reason, by=seat)
         committed = await store.commit(
             game_id, record.version, over, [entry], None, events=events, record_digest=stored.digest
         )

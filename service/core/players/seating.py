@@ -139,10 +139,13 @@ def started(record: Record, game: Game[Any, Any], now: float) -> Record:
     return clocks.started(begun)
 
 
-def ended(record: Record, now: float, label: str, seat: int = -1) -> tuple[Record, HistoryRecord]:
-    """A waiting challenge or rematch called off (it lapsed, or `seat` declined it): ABANDONED,
-    no winners, one version more whose history entry says why; its seat-holder marks dropped,
-    so no archive row, rating or webhook of the ended game holds one as a player id."""
+def ended(record: Record, now: float, label: str) -> tuple[Record, HistoryRecord]:
+    """A waiting challenge or rematch called off (it lapsed, or a seat declined it): ABANDONED,
+    no winners, one version more whose history entry says why (`label`). The entry is the
+    tenant's abandon (seat -1), as a portable record's ABANDONED step must be (records/replay.py),
+    so the game's record verifies; who declined is in its label and its webhook event. Its
+    seat-holder marks dropped, so no archive row, rating or webhook of the ended game holds one
+    as a player id."""
     version = record.version + 1
     over = msgspec.structs.replace(
         record,
@@ -155,7 +158,7 @@ def ended(record: Record, now: float, label: str, seat: int = -1) -> tuple[Recor
         outcome=Outcome("ABANDONED", None, []),
         deadline=None,
     )
-    return over, HistoryRecord(version, seat, None, label, event="ABANDONED")
+    return over, HistoryRecord(version, -1, None, label, event="ABANDONED")
 
 
 def bot_to_act(record: Record, game: Game[Any, Any]) -> int | None:
