@@ -18,6 +18,7 @@ from service.core.game.loaded_game import Applied, LoadedGame
 from service.core.moves.applying import stale
 from service.core.moves.decisions import playable
 from service.core.moves.opening import not_found, open_for_decision
+from service.core.players import lobby, seating
 from service.engine.play import decode_state
 from service.games import game_for
 from service.refusals import Code, Refused
@@ -54,8 +55,14 @@ async def abandon(store: RedisStore, game_id: str, tenant: str | None) -> Applie
     record, _ = await store.load(game_id)
     if record is None or record.tenant != tenant:
         raise not_found(game_id)
+    digest = ""
+    if seating.waiting(record):  # a join makes no version: the seats are compared too
+        stored = await lobby.load(store, game_id)
+        if stored is None:
+            raise not_found(game_id)
+        record, digest = stored.record, stored.digest
     outcome = Outcome("ABANDONED", None, [])
-    return await end(store, game_id, record, outcome, -1, "abandoned by its tenant")
+    return await end(store, game_id, record, outcome, -1, "abandoned by its tenant", "", digest)
 
 
 async def end(
@@ -66,9 +73,11 @@ async def end(
     seat: int,
     label: str,
     by: str = "",
+    record_digest: str = "",
 ) -> Applied:
     """One version more that ends the game without a move of its rules: a history entry
-    labelled `outcome.reason`, the event, the metric, all in one version-checked commit."""
+    labelled `outcome.reason`, the event, the metric, all in one version-checked commit (and,
+    with `record_digest`, checked on the stored record's bytes: store.commit)."""
     if record.finished or record.outcome is not None:
         raise Refused(Code.GAME_OVER, "the game is over", record.version)
     version = record.version + 1
@@ -87,7 +96,13 @@ async def end(
     entry = HistoryRecord(version, seat, None, label, event=outcome.reason, acted_by=by)
     events = webhook_events(game_id, record, ended_record, [entry])
     committed = await store.commit(
-        game_id, record.version, ended_record, [entry], None, events=events
+        game_id,
+        record.version,
+        ended_record,
+        [entry],
+        None,
+        events=events,
+        record_digest=record_digest,
     )
     if committed.outcome == "gone":
         raise not_found(game_id)
