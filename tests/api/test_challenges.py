@@ -91,7 +91,9 @@ async def test_the_challenged_accept_with_joingame_and_the_game_starts_with_the_
         assert {"seat": seat, "game": {"id": game_id, "status": "ACTIVE"}} in waiting
     assert data(await gql(http, MINE, token=tokens[ann]))["myChallenges"] == []
     legal = data(await gql(http, GAME, {"id": game_id}, token=tokens[ann]))["game"]["legalMoves"]
-    early = await gql(http, MOVE, {"id": game_id, "move": legal[0]["move"]}, token=tokens[ann])
+    assert legal == []  # nobody owes a decision before the start
+    move = {"type": "takeColour", "colour": "green"}
+    early = await gql(http, MOVE, {"id": game_id, "move": move}, token=tokens[ann])
     assert refusal(early)[0] == "GAME_NOT_STARTED"
     assert data(await gql(http, JOIN, {"id": game_id}, token=tokens[bob]))["joinGame"]["seat"] == 1
     lobby = data(await gql(http, LOBBY, {"id": game_id}, key=ACME))["lobby"]

@@ -168,9 +168,12 @@ async def test_a_join_code_seats_players_and_the_game_starts_with_its_last_seat(
         "openSeats": [{"seat": 1, "reserved": False}],
         "started": False,
     }
-    move = data(await gql(http, LEGAL, {"id": game_id}, token=host))["game"]["legalMoves"][0]
+    # nobody owes a decision before the start: no seat to act, no legal moves, moves refused
+    assert data(await gql(http, SEATS, {"id": game_id}))["game"]["toAct"] == []
+    assert data(await gql(http, LEGAL, {"id": game_id}, token=host))["game"]["legalMoves"] == []
+    move = {"type": "takeColour", "colour": "green"}
     assert (
-        refusal(await gql(http, MOVE, {"id": game_id, "move": move["move"]}, token=host))[0]
+        refusal(await gql(http, MOVE, {"id": game_id, "move": move}, token=host))[0]
         == "GAME_NOT_STARTED"
     )
 

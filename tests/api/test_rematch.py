@@ -127,7 +127,9 @@ async def test_the_rematch_waits_for_every_human_seat_and_keeps_the_games_settin
     lobby = data(await gql(http, LOBBY, {"id": new_id}, key=ACME))["lobby"]
     assert lobby == {"openSeats": [{"seat": 1, "reserved": True}], "started": False}
     legal = data(await gql(http, LEGAL, {"id": new_id}, token=ann_token))["game"]["legalMoves"]
-    early = await gql(http, MOVE, {"id": new_id, "move": legal[0]["move"]}, token=ann_token)
+    assert legal == []  # nobody owes a decision before the start
+    move = {"type": "takeColour", "colour": "green"}
+    early = await gql(http, MOVE, {"id": new_id, "move": move}, token=ann_token)
     assert refusal(early)[0] == "GAME_NOT_STARTED"  # until every human seat is taken
     again = data(await gql(http, OFFER, {"id": game_id}, token=ann_token))["offerRematch"]
     assert again["game"]["id"] == new_id and again["seat"] == 0  # offered: the same answer

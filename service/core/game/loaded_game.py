@@ -7,7 +7,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from service.core.access.players import is_player_id
+from service.core.access.players import is_player_id, open_seats
 from service.engine import Game, Scores
 from service.engine.play import decode_state
 from service.engine.texts import Said
@@ -39,9 +39,10 @@ class LoadedGame:
     @property
     def to_act(self) -> list[int]:  # kept as state is (cached_property takes a lock in 3.11)
         if self._to_act is None:
-            # resigned, abandoned, timed out: nobody acts
-            ended = self.record.outcome is not None
-            self._to_act = [] if ended else self.game.to_act(self.state)
+            # resigned, abandoned, timed out, or still waiting for players: nobody acts
+            record = self.record
+            idle = record.outcome is not None or (not record.finished and bool(open_seats(record)))
+            self._to_act = [] if idle else self.game.to_act(self.state)
         return self._to_act
 
     # Views, moves and scores stay msgspec Structs: the JSON encoder writes them directly.
