@@ -273,3 +273,4 @@ async def test_a_player_token_follows_its_own_matchmaking_until_matched(
                     break
     assert seen[0].player_id == "sdk-live-ada" and seen[0].state is rules.MatchmakingState.NONE
     assert seen[-1].player_id == "sdk-live-ada" and seen[-1].game_id and seen[-1].seat_token
+    assert seen[0].type_ is None and seen[-1].type_ is rules.PlayerEventType.MATCHED

@@ -172,6 +172,7 @@ def test_a_player_token_queues_challenges_and_rematches_through_the_sdk(
     statuses = summary["tokenStatuses"]
     assert statuses[0]["state"] == "WAITING" and statuses[-1]["state"] == "MATCHED", statuses
     assert statuses[-1]["playerId"] == statuses[0]["playerId"] and statuses[-1]["token"]
+    assert statuses[0]["type"] is None and statuses[-1]["type"] == "MATCHED", statuses
     challenges = summary["challenges"]
     assert challenges["seatToken"] == "string", challenges
     assert challenges["pending"] == [{"seat": 1, "gameId": True}], challenges

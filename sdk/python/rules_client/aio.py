@@ -639,8 +639,9 @@ class AsyncRules:
     def player_events(
         self, player_id: str | None = None
     ) -> AsyncGenerator[MatchmakingStatus, None]:
-        """The player's matchmaking now, then each match made for it (MATCHED, with its seat
-        token), and the news of its challenges; subscribed again after a dropped socket, refusals raised (as `events`).
+        """The player's matchmaking now (`type_` None), then each match made for it (`type_`
+        MATCHED, with its seat token) and its news (`type_` CHALLENGE_RECEIVED, REMATCH_OFFERED,
+        GAME_STARTED: the game and the player's seat, no token); subscribed again after a dropped socket, refusals raised (as `events`).
         `player_id` as for `matchmaking`."""
         return follow_player(self._engine, player_id, self.retry)
 

@@ -345,8 +345,9 @@ export class Rules {
   }
 
   /**
-   * A player's matchmaking now, then each match made for it (MATCHED, with its seat token), and
-   * the news of its challenges, as the
+   * A player's matchmaking now (`type` null), then each match made for it (`type` MATCHED, with
+   * its seat token) and its news (CHALLENGE_RECEIVED, REMATCH_OFFERED, GAME_STARTED: the game
+   * and the player's seat, no token), as the
    * tenant (API key, sent on the socket's upgrade: Node only, and `playerId`) or the player (its
    * token; `playerId` left out). Subscribed again after a dropped socket, as `events`; it goes
    * on until the loop is left.

@@ -11,6 +11,7 @@ export type {
   MatchmakingInput,
   MatchmakingState,
   OpenSeatInput,
+  PlayerEventType,
   RejectCode,
   Strategy,
   TakebackPolicy,

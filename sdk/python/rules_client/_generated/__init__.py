@@ -38,6 +38,7 @@ from .enums import (
     GameStatus,
     MatchmakingState,
     MessageParamType,
+    PlayerEventType,
     RecordProblem,
     RecordSignatureCheck,
     RejectCode,
@@ -684,6 +685,7 @@ __all__ = [
     "PastViewViewAtTreetopiaView",
     "PendingChallenge",
     "PendingChallengeGame",
+    "PlayerEventType",
     "PlayerEvents",
     "PlayerEventsPlayerEvents",
     "PlayerToken",
@@ -909,5 +911,5 @@ __all__ = [
     "WebhookEventPagePageInfo",
     "WebhookEventType",
 ]
-SCHEMA_SHA256 = "8baf19f0679ea86ca7895e62a3d9b0fb9f69c050913b844aabc7eaed7f472789"
-__version__ = "0.2.0+schema.8baf19f0679e"
+SCHEMA_SHA256 = "8c0f53c9e6d4bb05dc369989758611c3881ecb65829e53bc646f94124fbc4173"
+__version__ = "0.2.0+schema.8c0f53c9e6d4"

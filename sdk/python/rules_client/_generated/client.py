@@ -2647,6 +2647,7 @@ class RulesClient(AsyncBaseClient):
               gameId
               seat
               seatToken
+              type
             }
             """)
         variables: dict[str, object] = {"playerId": player_id}
@@ -2678,6 +2679,7 @@ class RulesClient(AsyncBaseClient):
               gameId
               seat
               seatToken
+              type
             }
             """)
         variables: dict[str, object] = {"input": input}
@@ -2712,6 +2714,7 @@ class RulesClient(AsyncBaseClient):
               gameId
               seat
               seatToken
+              type
             }
             """)
         variables: dict[str, object] = {"playerId": player_id}
@@ -2746,6 +2749,7 @@ class RulesClient(AsyncBaseClient):
               gameId
               seat
               seatToken
+              type
             }
             """)
         variables: dict[str, object] = {"playerId": player_id}

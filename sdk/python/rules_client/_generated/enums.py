@@ -59,6 +59,13 @@ class MessageParamType(str, Enum):
     LIST = "LIST"
 
 
+class PlayerEventType(str, Enum):
+    MATCHED = "MATCHED"
+    CHALLENGE_RECEIVED = "CHALLENGE_RECEIVED"
+    REMATCH_OFFERED = "REMATCH_OFFERED"
+    GAME_STARTED = "GAME_STARTED"
+
+
 class RecordProblem(str, Enum):
     MALFORMED = "MALFORMED"
     UNSUPPORTED_FORMAT = "UNSUPPORTED_FORMAT"

@@ -16,6 +16,7 @@ from .enums import (
     GameStatus,
     MatchmakingState,
     MessageParamType,
+    PlayerEventType,
     RecordProblem,
     RecordSignatureCheck,
     RejectCode,
@@ -1210,6 +1211,7 @@ class MatchmakingStatus(BaseModel):
     game_id: Optional[str] = Field(alias="gameId")
     seat: Optional[int]
     seat_token: Optional[str] = Field(alias="seatToken")
+    type_: Optional[PlayerEventType] = Field(alias="type")
 
 
 class MoveApplied(BaseModel):

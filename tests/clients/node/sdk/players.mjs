@@ -61,7 +61,8 @@ const tokenSeek = {
 await eve.enterMatchmaking(pool);
 const tokenStatuses = [];
 for await (const status of eve.playerEvents()) {
-  tokenStatuses.push({ state: status.state, playerId: status.playerId, token: status.seatToken });
+  const { state, playerId, seatToken: token, type } = status;
+  tokenStatuses.push({ state, playerId, token, type });
   if (tokenStatuses.length === 1) await fay.enterMatchmaking(pool);
   if (status.state === "MATCHED") break;
 }
