@@ -191,11 +191,12 @@ def of_commit(
     after: Record,
     history: list[HistoryRecord],
     abandoned: str = "TENANT",
-    by: int = -1,
+    declined_by: int = -1,
 ) -> list[Event]:
     """The events of one commit, in the order a receiver should see them: what happened
     (timeout, resignation, abandon, takeback), then the end or whose turn it is now; an
-    abandon says why (`abandoned`, of ABANDON_REASONS) and, declined, by which seat (`by`).
+    abandon says why (`abandoned`, of ABANDON_REASONS) and, declined, by which seat
+    (`declined_by`).
     Nothing for games without a tenant (earlier releases)."""
     if not after.tenant:
         return []
@@ -204,8 +205,8 @@ def of_commit(
         kind = _EVENT_OF_ENTRY.get(entry.event)
         if kind is not None:
             seat = entry.seat if entry.seat >= 0 else None  # -1: the tenant's abandon
-            if kind == "game.abandoned" and by >= 0:
-                seat = by  # the seat that declined a challenge or a rematch
+            if kind == "game.abandoned" and declined_by >= 0:
+                seat = declined_by  # the seat that declined a challenge or a rematch
             player = None if seat is None else _seat(after, seat).player_id
             if kind == "game.abandoned":
                 by = {"seat": seat} if abandoned.endswith("_DECLINED") else {}

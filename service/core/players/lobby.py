@@ -410,7 +410,7 @@ async def call_off(
             return record
         label, seat, reason = said
         over, entry = seating.ended(record, time.time(), label)
-        events = webhook_events(game_id, record, over, [entry], abandoned=reason, by=seat)
+        events = webhook_events(game_id, record, over, [entry], abandoned=reason, declined_by=seat)
         committed = await store.commit(
             game_id, record.version, over, [entry], None, events=events, record_digest=stored.digest
         )
