@@ -85,6 +85,14 @@ class TextFrames(ASGIWebSocketAdapter):
         except WebSocketDisconnect as exc:
             raise WebSocketDisconnected from exc
 
+    async def close(self, code: int, reason: str) -> None:
+        """A close the client beat (it went first, e.g. right after a bad frame) is no error:
+        strawberry's own close let WebSocketDisconnect out, a traceback in the log."""
+        try:
+            await self.ws.close(code=code, reason=reason)
+        except WebSocketDisconnect:
+            return  # nothing is left to close
+
 
 class GraphQLApp(GraphQL[dict[str, Any], None]):
     websocket_adapter_class = TextFrames
