@@ -120,6 +120,13 @@ SLOW = (
     "tests/security/test_hidden_api.py::test_all4_api_answers_hold_no_secret_and_one_history_for_all[TREELINGS-5",
     "tests/security/test_hidden_api.py::test_all4_api_answers_hold_no_secret_and_one_history_for_all[TREE_LINED_AVENUE-4",
     "tests/api/test_docs.py::test_every_documented_example_runs",
+    # every id said by random games until each kind's catalog is covered: the fast tier keeps
+    # two kinds, and tests/engine/test_texts.py's scan of every id the code says
+    "tests/games/test_texts.py::test_every_label_refusal_and_score_detail_of_the_game_goes_through_its_catalog[TREETOPIA]",
+    "tests/games/test_texts.py::test_every_label_refusal_and_score_detail_of_the_game_goes_through_its_catalog[TREELINE]",
+    # a service process behind a cutting proxy; the fast tier keeps every refusal of every
+    # operation through the SDK in process (test_python_sdk_errors.py)
+    "tests/clients/test_python_sdk_live.py",
     "tests/core/test_bot_seats.py::test_one_human_plays_a_whole_game_against_bots",
     "tests/api/graphql/test_graphql_games.py::test_whole_game_with_only_the_returned_tokens[TREETOPIA-4]",
     "tests/api/graphql/test_graphql_games.py::test_whole_game_with_only_the_returned_tokens[TREELINE-4]",
