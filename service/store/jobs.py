@@ -22,6 +22,8 @@ reaches every node) so idle workers look at once instead of at their next poll.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import secrets
 import time
 from binascii import crc_hqx
@@ -85,11 +87,31 @@ def new_game_id() -> str:
     characters, then the first 2-character suffix that lands in a lane (CRC16 continues over
     the suffix, so each try costs one short crc_hqx; about 512 tries on average)."""
     while True:
-        prefix = secrets.token_urlsafe(11)[:14]
-        start = crc_hqx(prefix.encode(), 0)
-        for suffix in _SUFFIXES:
-            if crc_hqx(suffix, start) % SLOTS in _LANE_OF_SLOT:
-                return prefix + suffix.decode()
+        found = _in_a_lane(secrets.token_urlsafe(11)[:14])
+        if found is not None:
+            return found
+
+
+def derived_game_id(seed: str) -> str:
+    """new_game_id's kind of id, drawn from `seed` instead of at random: the same seed gives
+    the same id (a match's game, a game's rematch: whoever makes it first, the others find it).
+    Its 14 characters come from a digest of the seed and a try number."""
+    tries = 0
+    while True:
+        digest = hashlib.sha256(f"{seed}:{tries}".encode()).digest()
+        found = _in_a_lane(base64.urlsafe_b64encode(digest).decode()[:14])
+        if found is not None:
+            return found
+        tries += 1
+
+
+def _in_a_lane(stem: str) -> str | None:
+    """`stem` and the first 2-character suffix that puts it in a lane's slot, if one does."""
+    start = crc_hqx(stem.encode(), 0)
+    for suffix in _SUFFIXES:
+        if crc_hqx(suffix, start) % SLOTS in _LANE_OF_SLOT:
+            return stem + suffix.decode()
+    return None
 
 
 def first_entries(pipe: Any, redis: Any, keys: list[str]) -> None:

@@ -35,7 +35,6 @@ from service.api.graphql.types import (
     RULE,
     ApplyMoveInput,
     ApplyMoveResult,
-    ClockInput,
     CreateGameInput,
     CreateGamePayload,
     Game,
@@ -54,6 +53,7 @@ from service.api.graphql.types import (
     SeatCredential,
     Strategy,
     Suggestion,
+    clock_option,
     context_api_key,
     context_caller,
     context_service,
@@ -287,7 +287,7 @@ class Mutation(
                 context_api_key(info),
                 bots,
                 input.player_ids,
-                _clock(input.clock),
+                clock_option(input.clock),
                 input.spectator_delay,
                 input.takebacks.value,
                 _open_seats(input),
@@ -418,21 +418,6 @@ class Mutation(
         except Refused as refused:
             raise api_error(refused) from None
         return SeatCredential(seat=seat, token=token, player_id=player_id)
-
-
-def _clock(clock: ClockInput | None) -> dict[str, Any] | None:
-    """The clock as the JSON create option REST takes too (clocks.parse_clock checks it)."""
-    if clock is None:
-        return None
-    raw: dict[str, Any] = {
-        "incrementSeconds": clock.increment_seconds,
-        "onTimeout": clock.on_timeout.value,
-    }
-    if clock.per_decision_seconds is not None:
-        raw["perDecisionSeconds"] = clock.per_decision_seconds
-    if clock.per_seat_total_seconds is not None:
-        raw["perSeatTotalSeconds"] = clock.per_seat_total_seconds
-    return raw
 
 
 def _open_seats(input: CreateGameInput) -> list[OpenSeat]:

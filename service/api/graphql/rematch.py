@@ -26,6 +26,7 @@ from service.api.graphql.types import (
     GameKind,
     Rematch,
     TakebackPolicy,
+    clock_option,
     context_caller,
     context_service,
 )
@@ -80,20 +81,6 @@ class RematchSeat:
     game: Game
 
 
-def _clock(clock: ClockInput | None) -> dict[str, Any] | None:
-    if clock is None:
-        return None
-    raw: dict[str, Any] = {
-        "incrementSeconds": clock.increment_seconds,
-        "onTimeout": clock.on_timeout.value,
-    }
-    if clock.per_decision_seconds is not None:
-        raw["perDecisionSeconds"] = clock.per_decision_seconds
-    if clock.per_seat_total_seconds is not None:
-        raw["perSeatTotalSeconds"] = clock.per_seat_total_seconds
-    return raw
-
-
 @strawberry.type
 class RematchQueries:
     @strawberry.field(
@@ -142,7 +129,7 @@ class RematchMutations:
             kind=input.kind.value,
             opponents=list(input.opponents),
             options=input.options,
-            clock=_clock(input.clock),
+            clock=clock_option(input.clock),
             spectator_delay=input.spectator_delay,
             expires_in=input.expires_in_seconds,
         )

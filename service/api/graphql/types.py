@@ -124,6 +124,21 @@ class ClockInput:
     on_timeout: TimeoutAction = TimeoutAction.AUTO_RANDOM
 
 
+def clock_option(clock: ClockInput | None) -> dict[str, Any] | None:
+    """The clock as the JSON create option REST takes too (clocks.parse_clock checks it)."""
+    if clock is None:
+        return None
+    raw: dict[str, Any] = {
+        "incrementSeconds": clock.increment_seconds,
+        "onTimeout": clock.on_timeout.value,
+    }
+    if clock.per_decision_seconds is not None:
+        raw["perDecisionSeconds"] = clock.per_decision_seconds
+    if clock.per_seat_total_seconds is not None:
+        raw["perSeatTotalSeconds"] = clock.per_seat_total_seconds
+    return raw
+
+
 @strawberry.type(description="The turn clock; every viewer sees it, so clients can draw it.")
 class GameClock:
     per_decision_seconds: float | None

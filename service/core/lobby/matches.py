@@ -14,8 +14,6 @@ import base64
 import hashlib
 import hmac
 import time
-from binascii import crc_hqx
-from string import ascii_letters, digits
 from typing import Any
 
 import msgspec
@@ -25,15 +23,11 @@ from service.core.access.keys import key_hash
 from service.core.game.creation import new_game
 from service.core.moves.decisions import history_entries
 from service.store import RedisStore
-from service.store.jobs import LANES, SLOTS, slot
+from service.store.jobs import derived_game_id
 from service.store.lobby import Made
 from service.webhooks.events import MatchFound, Seat
 from service.webhooks.events import of_commit as webhook_events
 from service.webhooks.model import Event, timestamp
-
-_URL_SAFE = ascii_letters + digits + "-_"
-_SUFFIXES = [(a + b).encode() for a in _URL_SAFE for b in _URL_SAFE]
-_LANE_SLOTS = frozenset(slot(f"bots-{lane}") for lane in range(LANES))
 
 
 class MatchedGame(msgspec.Struct, frozen=True):
@@ -44,19 +38,8 @@ class MatchedGame(msgspec.Struct, frozen=True):
 
 
 def matched_game_id(match: str) -> str:
-    """The match's game id: 14 characters of a digest of the match id (and a try number),
-    then the first two-character suffix that puts the id in a lane's slot, as new_game_id
-    draws ids (store/jobs.py: CRC16 goes on over the suffix; a stem no suffix fits is
-    followed by the next try's)."""
-    tries = 0
-    while True:
-        digest = hashlib.sha256(f"game:{match}:{tries}".encode()).digest()
-        stem = base64.urlsafe_b64encode(digest).decode()[:14]
-        start = crc_hqx(stem.encode(), 0)
-        for suffix in _SUFFIXES:
-            if crc_hqx(suffix, start) % SLOTS in _LANE_SLOTS:
-                return stem + suffix.decode()
-        tries += 1
+    """The match's game id, derived from the match id (store/jobs.py)."""
+    return derived_game_id(f"game:{match}")
 
 
 def seat_token(match: str, seat: int) -> tuple[str, bytes]:

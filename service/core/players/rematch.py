@@ -25,8 +25,6 @@ import base64
 import hashlib
 import hmac
 import time
-from binascii import crc_hqx
-from string import ascii_letters, digits
 from typing import Any
 
 import msgspec
@@ -41,17 +39,13 @@ from service.engine.texts import COMMON
 from service.games import game_for
 from service.refusals import Code, Refused
 from service.store import HistoryRecord, Record, RedisStore
-from service.store.jobs import LANES, SLOTS, slot
+from service.store.jobs import derived_game_id
 from service.store.records import Clock
 from service.webhooks.events import of_commit as webhook_events
 
 DEFAULT_EXPIRY = 3600  # seconds a rematch waits for its players
 REMATCH_OF = "rematchOf"  # the lobby field that marks a rematch: the game it follows
 TOKEN_HASH_BYTES = 32  # a seat token's hash (sha256); shorter marks are no token's
-
-_URL_SAFE = ascii_letters + digits + "-_"
-_SUFFIXES = [(a + b).encode() for a in _URL_SAFE for b in _URL_SAFE]
-_LANE_SLOTS = frozenset(slot(f"bots-{lane}") for lane in range(LANES))
 
 
 class Seated(msgspec.Struct, frozen=True):
@@ -65,18 +59,8 @@ class Seated(msgspec.Struct, frozen=True):
 
 
 def rematch_id(game_id: str) -> str:
-    """The rematch's game id: 14 characters of a digest of the game's id (and a try number),
-    then the first two-character suffix that puts the id in a lane's slot, as new_game_id
-    draws ids."""
-    tries = 0
-    while True:
-        digest = hashlib.sha256(f"rematch:{game_id}:{tries}".encode()).digest()
-        stem = base64.urlsafe_b64encode(digest).decode()[:14]
-        start = crc_hqx(stem.encode(), 0)
-        for suffix in _SUFFIXES:
-            if crc_hqx(suffix, start) % SLOTS in _LANE_SLOTS:
-                return stem + suffix.decode()
-        tries += 1
+    """The rematch's game id, derived from the game's id (store/jobs.py)."""
+    return derived_game_id(f"rematch:{game_id}")
 
 
 def _clock_option(clock: Clock | None) -> dict[str, Any] | None:
