@@ -10,7 +10,6 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from service.api.edge.parsing import natural
 from service.api.edge.problems import Problem
 from service.api.rest.components import INTEGER, STRATEGY_NAMES
 from service.api.rest.http import (
@@ -20,6 +19,7 @@ from service.api.rest.http import (
     json_response,
     language_of,
     messages_of,
+    page_query,
     read_body,
     shape,
     tagged,
@@ -184,17 +184,7 @@ LISTING_PARAMS = {
 def listing_query(request: Request) -> tuple[GameFilter, int, str | None]:
     """GET /v1/games' query: the filter, the page size and the cursor."""
     params = request.query_params
-    unknown = set(params.keys()) - LISTING_PARAMS
-    if unknown:
-        raise Problem("BAD_REQUEST", f"unknown query parameters: {', '.join(sorted(unknown))}")
-    status, kind = params.get("status"), params.get("kind")
-    if status is not None and status not in indexes.STATUSES:
-        raise Problem("BAD_REQUEST", f"status is one of {', '.join(indexes.STATUSES)}")
-    if kind is not None and kind not in games():
-        raise Problem("BAD_REQUEST", f"kind is one of {', '.join(games())}")
-    first = natural(params.get("first", "20"))
-    if first is None:
-        raise Problem("BAD_REQUEST", "first must be a whole number")
+    status, kind, first = page_query(request, LISTING_PARAMS)
     created = params.get("createdAfter")
     try:
         when = None if created is None else datetime.fromisoformat(created)

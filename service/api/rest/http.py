@@ -24,7 +24,9 @@ from service.api.edge.problems import Problem, from_refusal, problem_response
 from service.api.edge.verifying import Verifier
 from service.core import Caller, GameService, LoadedGame
 from service.engine.texts import ENGLISH
+from service.games import games
 from service.refusals import Refused
+from service.store import indexes
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 ACT_AS_SEAT = "x-act-as-seat"  # the seat a tenant's key acts for (docs/api.md)
@@ -162,3 +164,20 @@ class Rest:
         if seat is None:
             raise Problem("BAD_REQUEST", "X-Act-As-Seat must be a seat, e.g. X-Act-As-Seat: 1")
         return Caller(bearer_token(request), self.tenant_of(request), seat)
+
+
+def page_query(request: Request, known: set[str]) -> tuple[str | None, str | None, int]:
+    """A listing's query checked (no parameter but `known`): its status, kind and page size."""
+    params = request.query_params
+    unknown = set(params.keys()) - known
+    if unknown:
+        raise Problem("BAD_REQUEST", f"unknown query parameters: {', '.join(sorted(unknown))}")
+    status, kind = params.get("status"), params.get("kind")
+    if status is not None and status not in indexes.STATUSES:
+        raise Problem("BAD_REQUEST", f"status is one of {', '.join(indexes.STATUSES)}")
+    if kind is not None and kind not in games():
+        raise Problem("BAD_REQUEST", f"kind is one of {', '.join(games())}")
+    first = natural(params.get("first", "20"))
+    if first is None:
+        raise Problem("BAD_REQUEST", "first must be a whole number")
+    return status, kind, first

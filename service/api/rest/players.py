@@ -11,9 +11,7 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from service.api.edge.parsing import natural
-from service.api.edge.problems import Problem
-from service.api.rest.http import Rest, json_response, read_body, wanted
+from service.api.rest.http import Rest, json_response, page_query, read_body, wanted
 from service.api.rest.operation import (
     GAME_ID,
     GAME_ROUTE,
@@ -119,17 +117,7 @@ PAGE_PARAMS = {"status", "kind", "first", "after", "messages", "language"}
 
 async def my_games(rest: Rest, request: Request) -> Response:
     params = request.query_params
-    unknown = set(params.keys()) - PAGE_PARAMS
-    if unknown:
-        raise Problem("BAD_REQUEST", f"unknown query parameters: {', '.join(sorted(unknown))}")
-    status, kind = params.get("status"), params.get("kind")
-    if status is not None and status not in indexes.STATUSES:
-        raise Problem("BAD_REQUEST", f"status is one of {', '.join(indexes.STATUSES)}")
-    if kind is not None and kind not in games():
-        raise Problem("BAD_REQUEST", f"kind is one of {', '.join(games())}")
-    first = natural(params.get("first", "20"))
-    if first is None:
-        raise Problem("BAD_REQUEST", "first must be a whole number")
+    status, kind, first = page_query(request, PAGE_PARAMS)
     lang, messages = wanted(request)
     only = GameFilter(status=status, kind=kind)
     page = await rest.service.player_games(rest.caller(request), only, first, params.get("after"))
