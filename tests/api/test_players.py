@@ -23,9 +23,9 @@ from service.core.players.tokens import AUDIENCE
 from service.settings import Settings
 from tests.conftest import client_for
 from tests.support.processes import service_processes
+from tests.support.tenants import ACME, GLOBEX, post
 from tests.support.waiting import until
 
-ACME, GLOBEX = "acme-secret", "globex-secret"
 ACME_HS = "acme-offline-secret-of-at-least-32-characters"
 ED_KEY = Ed25519PrivateKey.generate()
 ED_PUBLIC = base64.urlsafe_b64encode(
@@ -77,22 +77,7 @@ async def http(redis_url: str) -> AsyncIterator[httpx.AsyncClient]:
         yield client
 
 
-async def gql(
-    http: httpx.AsyncClient,
-    query: str,
-    variables: dict[str, Any] | None = None,
-    key: str | None = None,
-    token: str | None = None,
-) -> dict[str, Any]:
-    headers = {"x-api-key": key} if key else {}
-    if token:
-        headers["authorization"] = f"Bearer {token}"
-    response = await http.post(
-        "/graphql", json={"query": query, "variables": variables or {}}, headers=headers
-    )
-    assert response.status_code == 200, response.text
-    body: dict[str, Any] = response.json()
-    return body
+gql = post  # a GraphQL call with a tenant key, a token, both or neither
 
 
 def data(body: dict[str, Any]) -> dict[str, Any]:

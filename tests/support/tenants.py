@@ -50,7 +50,7 @@ async def tenants_app(redis_url: str) -> AsyncIterator[httpx.AsyncClient]:
 async def post(
     http: httpx.AsyncClient,
     query: str,
-    variables: dict[str, Any],
+    variables: dict[str, Any] | None = None,
     key: str | None = None,
     token: str | None = None,
 ) -> dict[str, Any]:
@@ -58,7 +58,7 @@ async def post(
     if token:
         headers["authorization"] = f"Bearer {token}"
     response = await http.post(
-        "/graphql", json={"query": query, "variables": variables}, headers=headers
+        "/graphql", json={"query": query, "variables": variables or {}}, headers=headers
     )
     assert response.status_code == 200, response.text
     body: dict[str, Any] = response.json()
