@@ -283,10 +283,25 @@ MY_STATUS = RestRoute(
         "myMatchmaking",
         "The bearer's player's (a player token) matchmaking now, as getMatchmaking answers it.",
         PLAYER,
-        {**ok(STATUS, "the player's matchmaking"), **problems("UNAUTHORIZED")},
+        {
+            **ok(STATUS, "the player's matchmaking"),
+            # a tenant's key names no player here: it asks GET /v1/matchmaking/{playerId}
+            **problems("UNAUTHORIZED", "BAD_USER_INPUT"),
+        },
     ),
 )
 ROUTES = (ENTER, LEAVE, STATUS_ROUTE, MY_STATUS)
+PLAYER_EVENT: Schema = {
+    "type": "object",
+    "description": "One server-sent event: `event: status` with the player's matchmaking now "
+    "and each match (its `type` MATCHED), or the news named by the event (challenge.received, "
+    "rematch.offered, game.started), each with one `data:` line, the status as "
+    "getMatchmaking answers it; a comment `: keepalive` while nothing happens.",
+    "properties": {
+        "event": {"enum": ["status", "challenge.received", "rematch.offered", "game.started"]},
+        "data": {"type": "string", "description": "JSON: the status, as getMatchmaking's."},
+    },
+}
 
 EVENTS = RestRoute(
     "/v1/players/{player_id}/events",
@@ -302,7 +317,7 @@ EVENTS = RestRoute(
         {
             "200": {
                 "description": "the events",
-                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                "content": {"text/event-stream": {"schema": PLAYER_EVENT}},
             },
             **problems(
                 "UNAUTHORIZED",
