@@ -117,8 +117,11 @@ def area(file: str) -> str:
     return "other"
 
 
+ROOT = str(Path(__file__).resolve().parents[1])  # the checkout: file names shown from it
+
+
 def short(file: str) -> str:
-    for marker in ("site-packages/", "/work/main/", "/lib/python3.11/"):
+    for marker in ("site-packages/", f"{ROOT}/", "/lib/python3.11/"):
         if marker in file:
             return file.split(marker, 1)[1]
     return file
