@@ -136,8 +136,8 @@ def test_the_benchmark_drives_every_target_without_an_error(tmp_path: Path) -> N
 def test_profile_analysis_shares_busy_samples_by_area_and_function() -> None:
     collapsed = "\n".join(
         [
-            "<module> (uvicorn/__main__.py:4);GameService.apply (/work/main/service/core/service.py:9);"
-            "play (/work/main/service/engine/play.py:3);apply (/x/service/games/avenue/rules.py:7) 30",
+            f"<module> (uvicorn/__main__.py:4);GameService.apply ({ROOT}/service/core/service.py:9);"
+            f"play ({ROOT}/service/engine/play.py:3);apply (/x/service/games/avenue/rules.py:7) 30",
             "<module> (uvicorn/__main__.py:4);validate (/v/site-packages/graphql/validation/validate.py:1) 70",
         ]
     )
