@@ -10,7 +10,7 @@ import os
 import signal
 import socket
 from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import asynccontextmanager, contextmanager, suppress
 from pathlib import Path
 
 import httpx
@@ -85,9 +85,38 @@ def _worker_set(url: str, port: int, **settings: str) -> Iterator[WorkerProcess]
                     os.kill(child, signal.SIGKILL)
 
 
+@asynccontextmanager
+async def _serving_set(url: str, **settings: str) -> AsyncIterator[WorkerProcess]:
+    """A worker set whose two processes both serve their metrics. Another test process may take
+    one of the two free ports between the probe and the workers' bind: then the set ends at once
+    and starts again on other ports."""
+    for _ in range(5):
+        port = _two_free_ports()
+        with _worker_set(url, port, **settings) as workers:
+            try:
+                for index in range(2):
+                    await until(
+                        lambda at=port + index: _serving(workers, at),
+                        f"worker {index} serves",
+                    )
+            except _PortTaken:
+                continue
+            yield workers
+            return
+    raise AssertionError("no two free ports in five tries")
+
+
+class _PortTaken(Exception):
+    pass
+
+
 async def _serving(workers: WorkerProcess, port: int) -> str | None:
     """The metrics of the worker on `port`, once it serves them (the set must still run)."""
-    assert workers.process.poll() is None, workers.output()
+    if workers.process.poll() is not None:
+        output = workers.output()
+        if "Address already in use" in output:
+            raise _PortTaken
+        raise AssertionError(output)
     try:
         async with httpx.AsyncClient() as http:
             return (await http.get(f"http://127.0.0.1:{port}/metrics")).text
@@ -115,12 +144,7 @@ async def test_two_worker_processes_think_at_once_and_the_set_ends_when_one_dies
     isolated: tuple[str, Api, RedisStore],
 ) -> None:
     url, api, store = isolated
-    port = _two_free_ports()
-    with _worker_set(url, port, RULES_BOT_ITERATIONS=STUCK) as workers:
-        for index in range(2):
-            await until(
-                lambda index=index: _serving(workers, port + index), f"worker {index} serves"
-            )
+    async with _serving_set(url, RULES_BOT_ITERATIONS=STUCK) as workers:
         stuck = await create_game(
             api.http, document=CREATE_WITH_BOTS, seed="stuck", bots=bot_seats({0: "SEARCH"})
         )
@@ -148,12 +172,7 @@ async def test_sigterm_stops_every_worker_process_and_the_set_exits_cleanly(
     isolated: tuple[str, Api, RedisStore],
 ) -> None:
     url, _, store = isolated
-    port = _two_free_ports()
-    with _worker_set(url, port) as workers:
-        for index in range(2):
-            await until(
-                lambda index=index: _serving(workers, port + index), f"worker {index} serves"
-            )
+    async with _serving_set(url) as workers:
         await until(lambda: _listening(store, 2), "both workers are running")
         children = _children(workers.process.pid)
         assert len(children) == 2
