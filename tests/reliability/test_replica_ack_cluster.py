@@ -17,6 +17,7 @@ from redis.asyncio.cluster import RedisCluster
 
 from service.settings import Settings
 from service.store import Done, NotReplicated, RedisStore, StoreUnavailable, connect
+from service.store.connection import reread_slots
 from service.store.embedded import EmbeddedRedis, EmbeddedRedisCluster, ExitedEarly, ask, free_port
 from service.store.embedded import _cluster_options as cluster_options
 from service.store.jobs import LANES
@@ -81,11 +82,16 @@ class ReplicatedCluster:
 
     async def start(self) -> ReplicatedCluster:
         self.cluster.start()
-        first = self.masters[0]
-        bus = self.cluster.bus_ports[0]
         for replica, master in zip(self.replicas, self.masters, strict=True):
             _start(replica)
-            ask(replica.port, "CLUSTER", "MEET", "127.0.0.1", first.port, bus)
+            # Every master is met, not one left to spread the news by gossip: a master that
+            # has not finished its handshake with a replica when the test freezes that replica
+            # drops it after the handshake timeout and never hears of it again; the replica's
+            # TAKEOVER then never reaches that master, which names the dead master for good
+            # (cluster_state:fail, the client's map sent back to the dead node: a CI-style
+            # run's failover wait timed out so).
+            for other, bus in zip(self.masters, self.cluster.bus_ports, strict=True):
+                ask(replica.port, "CLUSTER", "MEET", "127.0.0.1", other.port, bus)
 
             def known(replica: EmbeddedRedis = replica, master: EmbeddedRedis = master) -> bool:
                 return self.node_id(master) in ask(replica.port, "CLUSTER", "NODES").decode()
@@ -101,8 +107,19 @@ class ReplicatedCluster:
             infos = [ask(r.port, "CLUSTER", "INFO").decode() for r in self.replicas]
             return all("cluster_state:ok" in info.split() for info in infos)
 
+        def acquainted() -> bool:  # every node knows every other, handshakes done
+            for node in (*self.masters, *self.replicas):
+                lines = ask(node.port, "CLUSTER", "NODES").decode().splitlines()
+                flags = [line.split()[2].split(",") for line in lines]
+                if len(lines) != 6 or any({"handshake", "noaddr"} & set(f) for f in flags):
+                    return False
+                if any(line.split()[7] != "connected" for line in lines):
+                    return False
+            return True
+
         await until(linked, "every replica to copy its master")
         await until(served, "every replica to see the whole cluster")
+        await until(acquainted, "every node to know every other")
         return self
 
     def cleanup(self) -> None:
@@ -193,26 +210,21 @@ async def test_a_frozen_replica_holds_back_its_shard_only_and_a_failover_keeps_e
     # the master dies; its replica takes over (no vote needed); every acknowledged write is there
     master.kill()
     ask(replica.port, "CLUSTER", "FAILOVER", "TAKEOVER")
-
-    async def promoted() -> bool:
-        return "role:master" in ask(replica.port, "INFO", "replication").decode().split()
-
-    await until(promoted, "the replica to take over")
+    await _until_the_cluster_follows(cluster, store, game, replica)
     assert await _on_replica(replica, game) == 3
 
-    # the new master has no replica yet: its writes are not acknowledged (the client's first
-    # call may meet the dead master and fail over to the new one)
+    # the new master has no replica yet: its writes are not acknowledged
     async def refused_as_unreplicated() -> bool:
         try:
             await store.commit(game, 3, factories.record(4), [factories.history_entry(4)], "0:c")
         except NotReplicated:
             return True
         except StoreUnavailable:
-            return False  # the dead master, or a slot map not refreshed yet
+            return False  # a try that met a connection the dead master left in the pool
         raise AssertionError("a write acknowledged without a replica")
 
-    # each try may wait out REDIS_TIMEOUT (10 s) on a dead master or a stale slot map first
-    await until(refused_as_unreplicated, "the new master to answer", 180)
+    # the map already names the new master (above): a retry is only for a stale connection
+    await until(refused_as_unreplicated, "the new master to answer")
     # the old master comes back as the new master's replica: the retry is acknowledged
     master.start()
 
@@ -262,6 +274,7 @@ async def test_a_replay_read_from_a_master_is_not_confirmed_by_the_replica_that_
         finally:
             os.kill(replica.process.pid, signal.SIGCONT)
         ask(replica.port, "CLUSTER", "FAILOVER", "TAKEOVER")
+        await _until_the_cluster_follows(cluster, hurried, game, replica)
 
         async def theirs() -> bool:  # another move at version 2, on the new master
             try:
@@ -290,6 +303,60 @@ async def test_a_replay_read_from_a_master_is_not_confirmed_by_the_replica_that_
         assert (await store.load(game, "0:mine"))[1] is None  # its retry decides the move anew
     finally:
         await hurried.close()
+
+
+def _owner_seen_by(port: int, slot: int) -> tuple[str, list[str]] | None:
+    """The id and flags of the master that the node on `port` says serves `slot`."""
+    for line in ask(port, "CLUSTER", "NODES").decode().splitlines():
+        fields = line.split()
+        for served in fields[8:]:
+            if served.startswith("["):  # a slot being migrated or imported
+                continue
+            first, _, last = served.partition("-")
+            if int(first) <= slot <= int(last or first):
+                return fields[0], fields[2].split(",")
+    return None
+
+
+async def _until_the_cluster_follows(
+    cluster: ReplicatedCluster, store: RedisStore, game_id: str, promoted: EmbeddedRedis
+) -> None:
+    """Wait for the failover itself rather than for a write to get through: `promoted` says it
+    is a master, every live node says it serves the game's slot and none flags it failing, and
+    then the store's own map of slots, read again, names it. The old wait looked only at the
+    promoted replica's role and left the rest to a loop of writes, where a try that met a node
+    not yet told (or a map read from one) failed and a try could wait out REDIS_TIMEOUT (10 s);
+    a timeout now says what each node saw."""
+    redis = store.redis
+    assert isinstance(redis, RedisCluster)
+    slot = redis.keyslot(f"g:{{{game_id}}}")
+    new_id = cluster.node_id(promoted)
+    live = [node for node in (*cluster.masters, *cluster.replicas) if node.process is not None]
+    seen: dict[str, object] = {}
+
+    def agreed() -> bool:
+        seen.clear()
+        replication = ask(promoted.port, "INFO", "replication").decode().split()
+        seen["promoted"] = [field for field in replication if field.startswith("role:")]
+        if "role:master" not in replication:
+            return False
+        for node in live:
+            seen[str(node.port)] = owner = _owner_seen_by(node.port, slot)
+            if owner is None or owner[0] != new_id or {"fail", "fail?"} & set(owner[1]):
+                return False
+        return "cluster_state:ok" in ask(promoted.port, "CLUSTER", "INFO").decode().split()
+
+    try:
+        await until(agreed, f"every live node to name {new_id} for slot {slot}", 180)
+    except AssertionError as failed:
+        raise AssertionError(f"{failed}; the nodes said (port: owner, flags): {seen}") from None
+
+    async def mapped() -> bool:
+        return await reread_slots(redis) and _master_of(store, game_id) == (
+            f"127.0.0.1:{promoted.port}"
+        )
+
+    await until(mapped, "the store's map of slots to name the promoted replica")
 
 
 async def _exists_on_replica(replica: EmbeddedRedis, key: str) -> bool:
