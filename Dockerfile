@@ -53,6 +53,7 @@ EXPOSE 8000 9100
 # One process per pod (the metrics are per process); scale with replicas, not workers.
 # Settings come from the environment (service/settings.py); REDIS_URL is required here.
 ENTRYPOINT ["uvicorn", "--factory", "service.app:from_env"]
-CMD ["--host", "0.0.0.0", "--port", "8000", "--loop", "uvloop", "--http", "httptools", "--ws", "wsproto", \
+CMD ["--host", "0.0.0.0", "--port", "8000", "--loop", "uvloop", "--http", "httptools", "--ws", \
+     "service.api.edge.parking:ParkingProtocol", \
      "--timeout-graceful-shutdown", "20", "--no-server-header", "--no-proxy-headers", \
      "--ws-max-size", "1048576"]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import httpx
 
+from service.api.edge.parking import PROTOCOL
 from service.store.embedded import EmbeddedRedis, ask, free_port
 
 SERVICE_APP = "service.app:from_env"
@@ -63,7 +64,7 @@ def _command(server: str, app: str, port: int) -> list[str]:
         ]  # fmt: skip
     return [
         sys.executable, "-m", "uvicorn", "--factory", app,
-        "--loop", "uvloop", "--http", "httptools", "--ws", "wsproto", "--no-access-log",
+        "--loop", "uvloop", "--http", "httptools", "--ws", PROTOCOL, "--no-access-log",
         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
     ]  # fmt: skip
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import uvicorn
 
 from service import logs
+from service.api.edge.parking import PROTOCOL
 from service.app import create_app
 from service.archive.embedded import EmbeddedPostgres
 from service.settings import Settings
@@ -83,7 +84,7 @@ def serve(settings: Settings) -> None:
             port=settings.port,
             loop="uvloop",
             http="httptools",
-            ws="wsproto",  # the lighter per socket (docs/performance.md, "Live updates")
+            ws=PROTOCOL,  # wsproto's, parking sockets (docs/performance.md, "Live updates")
             log_level=settings.log_level,
             proxy_headers=False,  # the app trusts FORWARDED_ALLOW_IPS only (service/app.py)
             ws_max_size=WS_MAX_SIZE,

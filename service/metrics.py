@@ -89,6 +89,21 @@ LIVE_FOLLOWERS = Gauge(
     registry=REGISTRY,
 )
 LIVE_FOLLOWERS.set_function(lambda: FOLLOWING.value)
+PARKED = Tally()
+LIVE_PARKED = Gauge(
+    "rules_live_parked",
+    "gameEvents subscriptions on parked sockets written by their game's one follower (of "
+    "rules_live_followers); the rest have a follower each.",
+    registry=REGISTRY,
+)
+LIVE_PARKED.set_function(lambda: PARKED.value)
+CROWDS = Tally()
+LIVE_CROWDS = Gauge(
+    "rules_live_crowds",
+    "Followers writing parked subscriptions: one per game and caller with any.",
+    registry=REGISTRY,
+)
+LIVE_CROWDS.set_function(lambda: CROWDS.value)
 LIVE_RENDERS = Counter(
     "rules_live_renders_total",
     "Live frames rendered (gameEvents, REST's server-sent events): once per audience and "

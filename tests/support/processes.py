@@ -8,10 +8,12 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import IO
 
 import httpx
 
+from service.api.edge.parking import PROTOCOL
 from service.store.embedded import free_port
 
 # a hint child starved on a busy machine gets a minute past its budget (a 503 is not tested here)
@@ -32,10 +34,14 @@ def service_processes(
     processes: list[subprocess.Popen[bytes]] = []
     urls: list[str] = []
 
+    # a release from before the parking protocol (edge/parking.py) runs uvicorn's own
+    parks = release is None or (Path(release) / "service/api/edge/parking.py").exists()
+    ws = PROTOCOL if parks else "wsproto"
+
     def start() -> tuple[subprocess.Popen[bytes], str]:
         port = free_port()
         process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", "service.app:from_env", "--ws", "wsproto",
+            [sys.executable, "-m", "uvicorn", "--factory", "service.app:from_env", "--ws", ws,
              "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
              "--no-proxy-headers"],
             env={**os.environ, **QUIET, "REDIS_URL": redis_url, **(env or {}), **release_path(release)},

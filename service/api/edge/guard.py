@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket
 from service import metrics
 from service.api.edge.caching import Caching
 from service.api.edge.headers import headers_for
+from service.api.edge.parking import PARKED
 from service.api.edge.parsing import credential, header, natural
 from service.api.edge.problems import refusal
 from service.api.edge.ratelimit import RateLimiter
@@ -177,7 +178,11 @@ class Guard:
         try:
             await self.app(scope, receive, send)
         finally:
-            self.sockets.give(address)
+            parked = scope.get(PARKED)  # the socket outlives this call (edge/parking.py)
+            if parked is None:
+                self.sockets.give(address)
+            else:
+                parked.add_done_callback(lambda _: self.sockets.give(address))
 
     def _refuse_early(self, scope: Scope, path: str) -> Response | None:
         length = header(scope, b"content-length")

@@ -122,7 +122,13 @@ class GraphQLApp(GraphQL[dict[str, Any], None]):
         self.documents = schema.documents
         # gameEvents rendered once per audience (live.py); strawberry's own path without it
         self.live = (
-            Live(schema._schema, schema.documents, schema.process_errors, pacer)
+            Live(
+                schema._schema,
+                schema.documents,
+                schema.process_errors,
+                pacer,
+                settings.subscriber_queue,
+            )
             if settings.graphql_fast_path
             else None
         )

@@ -7,8 +7,10 @@ depends on the document, the variables its selection reads, the subscriber (its 
 tenant key of its upgrade request, its language) and the event: nothing else. So the `next`
 payload is rendered once per (audience, game, version, status) and every socket of that
 audience is sent the same text; a thousand spectators of a game cost one render per version,
-a seat's private view one render per seat. Each subscriber still follows the game on its own
-(service/core/reads/following.py: its position, catch-up and resume); only rendering is shared.
+a seat's private view one render per seat. Each subscriber follows the game on its own
+(service/core/reads/following.py: its position, catch-up and resume) until it has sent a live
+version; then, on a parked socket (edge/parking.py), it joins the `Crowd` of its game and
+caller (crowds.py), whose one follower writes every member, and its own task only waits.
 
 A document takes this path when it is valid, its operation is a subscription of `gameEvents`
 alone (no directive on it) and its variables coerce; strawberry streams everything else, and
@@ -49,8 +51,12 @@ from service.api.edge.frames import Frames
 from service.api.edge.guard import client_address
 from service.api.edge.localized import language
 from service.api.edge.pacing import Pacer
+from service.api.edge.parking import Wire
+from service.api.graphql.crowds import Crowd, Member
 from service.api.graphql.documents import Documents, Lru
 from service.api.graphql.schema import typed_errors
+from service.api.graphql.types import GameEvent, GameStatus
+from service.core import Caller
 
 ROOT = "gameEvents"
 
@@ -83,9 +89,12 @@ class Live:
         documents: Documents,
         log_errors: Callable[[list[GraphQLError]], None],
         pacer: Pacer,
+        queue: int,
         size: int = 2048,
     ) -> None:
         self.schema = schema
+        self.queue = queue  # RULES_SUBSCRIBER_QUEUE: a member's versions behind (crowds.py)
+        self.crowds: dict[tuple[Any, ...], Crowd] = {}
         self.documents = documents
         self.log_errors = log_errors
         self.pacer = pacer
@@ -126,8 +135,11 @@ class Live:
         context: dict[str, Any],
         variables: dict[str, Any] | None,
         send: Callable[[str], Awaitable[None]],
+        wire: Wire | None = None,
+        prefix: str = "",
     ) -> bool:
-        """Every frame of one subscription through `send`, each rendered once per audience.
+        """Every frame of one subscription through `send`, each rendered once per audience
+        (on a parked socket, `wire` with `prefix` before each payload, once it is live).
         False, having sent nothing, when the subscription cannot start this way (strawberry
         then runs it and answers its errors)."""
         executor = Executor.build(
@@ -145,12 +157,21 @@ class Live:
         if isinstance(source, ExecutionResult):
             return False
         audience = self._join(plan, context, variables, executor)
+        del executor  # the audience's first member's renders for all
         metrics.FOLLOWING.value += 1
+        member = None
         try:
             async with aclosing(source):  # type: ignore[type-var]
-                await self._follow(source, audience, context, send)
+                member = await self._follow(source, audience, context, send, wire, prefix)
+            del source
+            if member is not None:  # parked: its crowd writes it, this task only waits
+                last = await member.ended
+                if last is not None:
+                    await send(last)
         finally:
             metrics.FOLLOWING.value -= 1
+            if member is not None and member.crowd is not None:
+                member.crowd.leave(member)
             self._leave(audience)
         return True
 
@@ -160,9 +181,12 @@ class Live:
         audience: Audience,
         context: dict[str, Any],
         send: Callable[[str], Awaitable[None]],
-    ) -> None:
+        wire: Wire | None,
+        prefix: str,
+    ) -> Member | None:
         """Send each event's frame; the versions the subscriber missed are paced
-        (edge/pacing.py), the live ones are not."""
+        (edge/pacing.py), the live ones are not. On a parked socket, the member of its crowd
+        once it joined one (then its own follower is done)."""
         token, replay = context.get("token"), None
         request = context.get("request")
         address = client_address(request.scope) if request is not None else ""
@@ -170,22 +194,62 @@ class Live:
             try:
                 event = await anext(events)
             except StopAsyncIteration:
-                return
+                return None
             except Exception as error:  # a refusal while following ends it, as in strawberry
                 if not isinstance(error, GraphQLError):
                     error = GraphQLError(str(error), original_error=error)
-                await send(self._encode(ExecutionResult(None, [error]), audience.speech))
-                return
-            key = (audience.key, event.game_id, event.version, event.status)
+                await send(self.failure(audience, error))
+                return None
             started = time.perf_counter() if event.catching_up else 0.0
-            # the audience's other sockets find the frame made: no coroutine for them
-            frame = self.frames.kept(key)
-            if frame is None:
-                frame = await self.frames.payload(key, partial(self._render, audience, event))
-            await send(frame)
+            await send(await self.frame(audience, event))
             if event.catching_up:
                 replay = replay or self.pacer.replay(token, address, event.game_id)
                 await replay.paced(time.perf_counter() - started)
+            elif wire is not None and event.status is GameStatus.ACTIVE:
+                member = self._park(audience, context, event, wire, prefix)
+                if member is not None:
+                    return member
+
+    async def frame(self, audience: Audience, event: GameEvent) -> str:
+        """The `next` payload of `event` for `audience`, rendered once for all its sockets."""
+        key = (audience.key, event.game_id, event.version, event.status)
+        # the audience's other sockets find the frame made: no coroutine for them
+        frame = self.frames.kept(key)
+        if frame is None:
+            frame = await self.frames.payload(key, partial(self._render, audience, event))
+        return frame
+
+    def failure(self, audience: Audience, error: GraphQLError) -> str:
+        return self._encode(ExecutionResult(None, [error]), audience.speech)
+
+    def _park(
+        self,
+        audience: Audience,
+        context: dict[str, Any],
+        event: GameEvent,
+        wire: Wire,
+        prefix: str,
+    ) -> Member | None:
+        """The subscriber as a member of the crowd of its game and caller (crowds.py), or
+        None while that crowd is ahead of it."""
+        request = context.get("request")
+        api_key = request.headers.get("x-api-key") if request is not None else None
+        token = context.get("token")
+        key = (str(event.game_id), token, api_key)
+        crowd = self.crowds.get(key)
+        if crowd is not None and (event.version < crowd.last or crowd.task.done()):
+            return None
+        member = Member(audience, wire, prefix.encode(), event.version)
+        if crowd is None:
+            service = context["service"]
+            caller = Caller(token, service.tenant_of(api_key))
+            crowd = self.crowds[key] = Crowd(
+                key, self.crowds, service, caller, event.version, self.frame, self.failure,
+                self.queue,
+            )  # fmt: skip
+        crowd.join(member)
+        member.crowd = crowd
+        return member
 
     def _join(
         self,

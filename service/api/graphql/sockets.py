@@ -9,19 +9,30 @@ these subclasses add what a public endpoint needs:
 - frames that are not protocol messages close the socket with 4400, as the protocol says;
 - a subscriber too slow for its events is closed with `SLOW_CONSUMER_CLOSE`;
 - a client that goes away is a normal event: no traceback in the log.
+
+Served by uvicorn with `ParkingProtocol` (service/api/edge/parking.py), a graphql-transport-ws
+socket is parked once accepted: its handler reads and writes it through `ParkedFrames`, in a
+task of its own, and the ASGI call that accepted it returns.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncGenerator, Mapping
+from json import JSONDecodeError
 from typing import Any, cast
 
 import msgspec
 from graphql import GraphQLError, OperationDefinitionNode, OperationType
 from starlette.websockets import WebSocketDisconnect
 from starlette.websockets import WebSocketDisconnected as SendAfterClose
-from strawberry.http.exceptions import WebSocketDisconnected
+from strawberry.http.async_base_view import AsyncWebSocketAdapter
+from strawberry.http.exceptions import (
+    NonJsonMessageReceived,
+    NonTextMessageReceived,
+    WebSocketDisconnected,
+)
 from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import (
     BaseGraphQLTransportWSHandler,
     Operation,
@@ -30,6 +41,7 @@ from strawberry.subscriptions.protocols.graphql_transport_ws.types import Messag
 from strawberry.subscriptions.protocols.graphql_ws.handlers import BaseGraphQLWSHandler
 
 from service.api.edge.guard import client_address
+from service.api.edge.parking import MAX_WAITING, PARKED, Wire, parking
 from service.api.edge.parsing import credential
 
 SLOW_CONSUMER_CLOSE = 4413  # "fell too far behind its events"; resubscribe and catch up
@@ -111,8 +123,89 @@ def _error(code: str, message: str, more: dict[str, Any]) -> Any:
     return {"message": message, "extensions": {"code": code, **more}}
 
 
+class ParkedFrames(AsyncWebSocketAdapter):
+    """A parked socket (edge/parking.py) as strawberry's handler reads and writes it: the
+    messages the protocol hands over, waiting in a list; each sent message written at once,
+    as a text frame (gql, graphql-ws and browsers refuse binary ones)."""
+
+    wire: Wire
+
+    def __init__(self, view: Any) -> None:
+        super().__init__(view)
+        self.waiting: list[str | bytes] = []
+        self.wake: asyncio.Future[None] | None = None
+        self.ended = False
+
+    # what the protocol calls (edge/parking.Reader)
+
+    def received(self, message: str | bytes) -> int:
+        self.waiting.append(message)
+        self._wake()
+        return len(self.waiting)
+
+    def gone(self) -> None:
+        self.ended = True
+        self._wake()
+
+    def _wake(self) -> None:
+        if self.wake is not None and not self.wake.done():
+            self.wake.set_result(None)
+
+    # what strawberry's handler calls
+
+    async def iter_json(self, *, ignore_parsing_errors: bool = False) -> AsyncGenerator[object]:
+        while True:
+            while not self.waiting:
+                if self.ended:
+                    return
+                self.wake = asyncio.get_running_loop().create_future()
+                await self.wake
+            message = self.waiting.pop(0)
+            if len(self.waiting) < MAX_WAITING:
+                self.wire.resume()
+            if isinstance(message, bytes):
+                raise NonTextMessageReceived
+            try:
+                decoded = self.view.decode_json(message)
+            except JSONDecodeError as exc:
+                if ignore_parsing_errors:
+                    continue
+                raise NonJsonMessageReceived from exc
+            yield decoded
+
+    async def send_json(self, message: Mapping[str, object]) -> None:
+        await self.send_text(msgspec.json.encode(message).decode())
+
+    async def send_text(self, text: str) -> None:
+        await self.wire.drained()  # a client that stops reading holds this send (4413)
+        if not self.wire.text(text):
+            raise WebSocketDisconnected
+
+    async def close(self, code: int, reason: str) -> None:
+        self.wire.close(code, reason)
+
+
 class TransportHandler(Hardening, BaseGraphQLTransportWSHandler[dict[str, Any], None]):
     """graphql-transport-ws (docs/api.md)."""
+
+    async def handle(self) -> None:
+        """Parked (ParkedFrames) where the server can; else strawberry's, in the ASGI call."""
+        scope = self.context["request"].scope
+        park = parking(scope)
+        if park is None:
+            await super().handle()
+            return
+        frames = ParkedFrames(self.view)
+        frames.wire = park(frames)
+        self.websocket = frames
+        # the guard gives the address's socket back when this ends (edge/guard.py)
+        scope[PARKED] = asyncio.get_running_loop().create_task(self._parked(frames))
+
+    async def _parked(self, frames: ParkedFrames) -> None:
+        try:
+            await super().handle()
+        finally:
+            frames.wire.close(1000, "")  # a no-op once the socket is closing
 
     async def handle_message(self, message: Message) -> None:
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
@@ -156,8 +249,9 @@ class TransportHandler(Hardening, BaseGraphQLTransportWSHandler[dict[str, Any], 
             if not operation.completed:
                 await self.websocket.send_text(prefix + payload + "}")
 
+        wire = getattr(self.websocket, "wire", None)  # a parked socket's (ParkedFrames)
         try:
-            if not await live.stream(plan, self.context, operation.variables, send):
+            if not await live.stream(plan, self.context, operation.variables, send, wire, prefix):
                 await super().run_operation(operation)
                 return
             await operation.send_operation_message({"id": operation.id, "type": "complete"})
