@@ -7,10 +7,13 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import IO
 
+import httpx
+
+from service.store.embedded import free_port
 from tests.support.processes import release_path
 from tests.support.waiting import until
 
@@ -72,3 +75,41 @@ def worker_process(
         if worker.process.poll() is None:
             worker.process.kill()
         worker.stop()
+
+
+class _PortTaken(Exception):
+    pass
+
+
+async def _serves_metrics(worker: WorkerProcess, port: int) -> bool:
+    if worker.process.poll() is not None:
+        output = worker.output()
+        if "Address already in use" in output:
+            raise _PortTaken
+        raise AssertionError(f"the worker exited; it logged:\n{output}")
+    try:
+        async with httpx.AsyncClient() as http:
+            return (await http.get(f"http://127.0.0.1:{port}/metrics")).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+@asynccontextmanager
+async def serving_worker(
+    redis_url: str, **settings: str
+) -> AsyncIterator[tuple[WorkerProcess, int]]:
+    """A worker process serving its metrics, and their port. The port is probed free here and
+    bound later by the worker: another test's server may take it in between, and then the
+    worker exits at once and starts again on another port."""
+    for _ in range(5):
+        port = free_port()
+        with worker_process(redis_url, RULES_WORKER_METRICS_PORT=str(port), **settings) as worker:
+            try:
+                await until(
+                    lambda w=worker, p=port: _serves_metrics(w, p), "the worker serves its metrics"
+                )
+            except _PortTaken:
+                continue
+            yield worker, port
+            return
+    raise AssertionError("no free metrics port in five tries")

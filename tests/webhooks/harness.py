@@ -23,7 +23,6 @@ import httpx
 from service.app import create_app
 from service.settings import Settings
 from service.store import RedisStore, connect
-from service.store.embedded import free_port
 from service.webhooks.endpoints import EndpointStore
 from service.webhooks.model import (
     Attempt,
@@ -36,7 +35,7 @@ from service.webhooks.model import (
 from tests.conftest import client_for, own_redis
 from tests.support.tenants import KEYS
 from tests.support.waiting import until
-from tests.support.workers import WorkerProcess, worker_process
+from tests.support.workers import WorkerProcess, serving_worker, worker_process
 
 # the worker's settings: quick retries and reclaims, receivers on loopback allowed
 WORKER = {
@@ -55,16 +54,22 @@ class Receiver:
     """tests/webhooks/receiver.py as a process; what it logged, read back."""
 
     def __init__(self, tls: tuple[str, str] | None = None) -> None:
-        """`tls`: (certificate, key) files to serve https with, as `localhost`."""
-        self.port = free_port()
+        """`tls`: (certificate, key) files to serve https with, as `localhost`. The receiver
+        binds a port the system chooses and tells it (`ready()` reads it): a port probed free
+        here could be taken by another test's server before the receiver bound it."""
+        self.tls = tls
+        self.port = 0  # known once ready()
         self.path = Path(tempfile.mkdtemp()) / "received.jsonl"
         self.path.touch()
-        self.base = f"https://localhost:{self.port}" if tls else f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.webhooks.receiver", str(self.port), str(self.path),
-             *(tls or ())],
+            [sys.executable, "-m", "tests.webhooks.receiver", "0", str(self.path), *(tls or ())],
             env=os.environ.copy(),
-        )  # fmt: skip
+        )
+
+    @property
+    def base(self) -> str:
+        assert self.port, "the receiver's port is known once ready() returned"
+        return f"https://localhost:{self.port}" if self.tls else f"http://127.0.0.1:{self.port}"
 
     def url(self, path: str) -> str:
         return f"{self.base}{path}"
@@ -108,6 +113,12 @@ class Receiver:
         return lines
 
     async def ready(self) -> None:
+        told = self.path.parent / "port"
+        async with asyncio.timeout(60):
+            while not told.exists():
+                assert self.process.poll() is None, "the receiver exited before it listened"
+                await asyncio.sleep(0.02)
+        self.port = int(told.read_text())
         async with asyncio.timeout(60), httpx.AsyncClient(verify=False) as client:
             while True:
                 try:
@@ -128,6 +139,7 @@ class Hooks:
     receiver: Receiver
     worker: WorkerProcess
     redis_url: str
+    metrics_port: int = 0  # hooks(metrics=True)
 
     def bodies(self, phase: str = "arrived") -> list[dict[str, Any]]:
         return [json.loads(line["body"]) for line in self.receiver.lines(phase)]
@@ -174,13 +186,21 @@ def receiver_process(tls: tuple[str, str] | None = None) -> Iterator[Receiver]:
 
 
 @asynccontextmanager
-async def hooks(tls: tuple[str, str] | None = None, **worker_settings: str) -> AsyncIterator[Hooks]:
+async def hooks(
+    tls: tuple[str, str] | None = None, metrics: bool = False, **worker_settings: str
+) -> AsyncIterator[Hooks]:
+    """`metrics`: the worker serves its metrics, on `Hooks.metrics_port`."""
     with own_redis() as url, receiver_process(tls) as receiver:
         await receiver.ready()
         redis = connect(Settings(), url)
+        settings = {**WORKER, **worker_settings}
         try:
             async with client_for(create_app(SETTINGS, url)) as http:
-                with worker_process(url, **{**WORKER, **worker_settings}) as worker:
-                    yield Hooks(http, redis, receiver, worker, url)
+                if metrics:
+                    async with serving_worker(url, **settings) as (worker, port):
+                        yield Hooks(http, redis, receiver, worker, url, port)
+                else:
+                    with worker_process(url, **settings) as worker:
+                        yield Hooks(http, redis, receiver, worker, url)
         finally:
             await redis.aclose()

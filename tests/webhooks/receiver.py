@@ -81,6 +81,12 @@ def main() -> None:
         Handler.log_file = log
         server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         server.daemon_threads = True
+        # port 0: the system's choice, told in the file `port` beside the log (written whole,
+        # then renamed), so that no other process can take it between a probe and the bind
+        told = os.path.join(os.path.dirname(path), "port")
+        with open(told + ".new", "w") as written:
+            written.write(str(server.server_address[1]))
+        os.replace(told + ".new", told)
         if tls:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             context.load_cert_chain(*tls)

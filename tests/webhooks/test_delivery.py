@@ -22,7 +22,6 @@ import jsonschema
 import pytest
 from standardwebhooks import Webhook
 
-from service.store.embedded import free_port
 from service.store.jobs import LANES, lane_of
 from service.store.outbox import outbox_key
 from service.webhooks.model import (
@@ -178,8 +177,7 @@ mutation Takeback($id: ID!) { requestTakeback(gameId: $id) { __typename } }"""
 
 
 async def test_errors_and_timeouts_are_retried_with_the_same_id() -> None:
-    port = free_port()
-    async with hooks(RULES_WEBHOOK_TIMEOUT_SECONDS="2", RULES_WORKER_METRICS_PORT=str(port)) as h:
+    async with hooks(metrics=True, RULES_WEBHOOK_TIMEOUT_SECONDS="2") as h:
         failing = await register(h.redis, "acme", h.receiver.url("/fail-first/2"))
         hanging = await register(h.redis, "acme", h.receiver.url("/hold-first"))
         game, _ = await create(h, ACME, ["alice", "bob"])
@@ -211,7 +209,7 @@ async def test_errors_and_timeouts_are_retried_with_the_same_id() -> None:
         ]
         async with httpx.AsyncClient() as client, asyncio.timeout(60):
             while True:
-                exported = (await client.get(f"http://127.0.0.1:{port}/metrics")).text
+                exported = (await client.get(f"http://127.0.0.1:{h.metrics_port}/metrics")).text
                 if all(line in exported for line in wanted):
                     break
                 await asyncio.sleep(0.05)

@@ -25,14 +25,13 @@ from service.engine.play import encode_state
 from service.games import games
 from service.settings import Settings
 from service.store import FORMAT, Record, RedisStore, connect
-from service.store.embedded import free_port
 from service.store.jobs import GROUP, LANE_KEYS, LANES, in_lane_slot, job_key, lane_of
 from tests.conftest import Api, client_for, own_redis
 from tests.support import gql
 from tests.support.gql import CREATE_WITH_BOTS
 from tests.support.play import apply, bot_seats, create_game, until_seat_acts
 from tests.support.waiting import until
-from tests.support.workers import WorkerProcess, worker_process
+from tests.support.workers import WorkerProcess, serving_worker, worker_process
 
 SETTINGS = Settings(rate_limit_per_token=0, rate_limit_per_address=0)
 STUCK = {"RULES_BOT_ITERATIONS": str(10**9)}  # a SEARCH decision that never ends
@@ -196,8 +195,7 @@ async def test_stale_and_unknown_jobs_are_acknowledged_and_dropped(
     await store.redis.xadd(lane, {"g": game_id, "v": 5, "s": 0})  # a version never reached
     await store.redis.xadd(lane, {"g": game_id, "v": 0, "s": 1})  # not a bot seat
     await store.redis.xadd(lane, {"what": "not a job"})
-    port = free_port()
-    with worker_process(url, RULES_WORKER_METRICS_PORT=str(port)) as worker:
+    async with serving_worker(url) as (worker, port):
         seen = await until_seat_acts(api, game_id, token, 1)
         await until(lambda: _no_jobs(store), "every job acknowledged and deleted")
         exported = await until(lambda: _metrics_once_idle(port), "the backlog exported as 0")
