@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Generator
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
@@ -45,16 +45,25 @@ log = logging.getLogger("service.live")
 
 
 class Member:
-    """One parked subscription: where its frames go, the last version it was sent, and how
-    it ends (`ended`: None, completed; else the text of a last `next`, an error)."""
+    """One parked subscription: where its frames go, the last version it was sent, how it
+    ends (`finish`: the socket's side sends a last `next` if any, then `complete`) and what
+    its leaving gives back (`on_close`). It has no task: strawberry's handler keeps it as
+    its operation's (sockets.py), so the client's `complete` or the socket's end `cancel`s
+    it."""
 
-    __slots__ = ("audience", "behind", "crowd", "ended", "last", "prefix", "wire")
+    __slots__ = (
+        "audience", "behind", "closed", "closing", "crowd", "ended", "finish", "last", "prefix",
+        "wire",
+    )  # fmt: skip
 
     def __init__(self, audience: Audience, wire: Wire, prefix: bytes, last: int) -> None:
         self.audience, self.wire, self.prefix, self.last = audience, wire, prefix, last
         self.behind = 0  # versions written while its transport was paused
         self.crowd: Crowd | None = None
-        self.ended: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+        self.finish: Callable[[str | None], None] = self._ended_early
+        self.ended: tuple[str | None] | None = None  # how, if it ended before `finish` was set
+        self.closing: list[Callable[[], None]] = []
+        self.closed = False
 
     def write(self, version: int, payload: bytes, queue: int) -> None:
         if version <= self.last:
@@ -70,8 +79,36 @@ class Member:
         self.wire.parts((self.prefix, payload, b"}"))
 
     def end(self, last: str | None) -> None:
-        if not self.ended.done():
-            self.ended.set_result(last)
+        """Its crowd ended it: the game is over (`last` None) or following failed (`last`
+        the error's frame)."""
+        if not self.closed:
+            self.finish(last)
+            self.cancel()
+
+    def _ended_early(self, last: str | None) -> None:
+        """Its crowd ended it before the socket's side took it over, which then finishes it."""
+        self.ended = (last,)
+
+    def on_close(self, give_back: Callable[[], None]) -> None:
+        if self.closed:
+            give_back()
+        else:
+            self.closing.append(give_back)
+
+    def cancel(self) -> None:
+        """It leaves its crowd and gives back what it held; once."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.crowd is not None:
+            self.crowd.leave(self)
+        for give_back in self.closing:
+            give_back()
+        self.closing.clear()
+
+    def __await__(self) -> Generator[None]:
+        """Done at once (strawberry awaits its operations' tasks when the socket ends)."""
+        yield from ()
 
 
 # (audience, event) -> the event's payload for that audience, and an error's
@@ -155,14 +192,14 @@ class Crowd:
             self._end(lambda _: None)
 
     def _end(self, last: Callable[[Member], str | None]) -> None:
-        """Every member ends (its own task sends `last` and the `complete`)."""
+        """Every member ends with `last`, then `complete`."""
         if self.crowds.get(self.key) is self:
             del self.crowds[self.key]
-        for members in self.members.values():
+        ended, self.members = self.members, {}
+        for members in ended.values():
             metrics.PARKED.value -= len(members)
             for member in members:
                 member.end(last(member))
-        self.members.clear()
 
     def _dropped(self) -> None:
         """This crowd's mailbox overflowed: its members resubscribe and catch up."""

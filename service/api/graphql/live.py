@@ -137,11 +137,12 @@ class Live:
         send: Callable[[str], Awaitable[None]],
         wire: Wire | None = None,
         prefix: str = "",
-    ) -> bool:
-        """Every frame of one subscription through `send`, each rendered once per audience
-        (on a parked socket, `wire` with `prefix` before each payload, once it is live).
-        False, having sent nothing, when the subscription cannot start this way (strawberry
-        then runs it and answers its errors)."""
+    ) -> bool | Member:
+        """Every frame of one subscription through `send`, each rendered once per audience;
+        True once it ended. False, having sent nothing, when the subscription cannot start
+        this way (strawberry then runs it and answers its errors). On a parked socket
+        (`wire`, with `prefix` before each payload), its `Member` once it joined its crowd:
+        the crowd writes it from then on, and ends it."""
         executor = Executor.build(
             self.schema,
             plan.document,
@@ -157,23 +158,23 @@ class Live:
         if isinstance(source, ExecutionResult):
             return False
         audience = self._join(plan, context, variables, executor)
-        del executor  # the audience's first member's renders for all
         metrics.FOLLOWING.value += 1
         member = None
         try:
             async with aclosing(source):  # type: ignore[type-var]
                 member = await self._follow(source, audience, context, send, wire, prefix)
-            del source
-            if member is not None:  # parked: its crowd writes it, this task only waits
-                last = await member.ended
-                if last is not None:
-                    await send(last)
+        except BaseException:  # cancelled (the client's `complete`) while its own follower closed
+            if member is not None:
+                member.cancel()  # out of its crowd again
+                member = None
+            raise
         finally:
-            metrics.FOLLOWING.value -= 1
-            if member is not None and member.crowd is not None:
-                member.crowd.leave(member)
-            self._leave(audience)
-        return True
+            if member is None:
+                self._left(audience)
+        if member is None:
+            return True
+        member.on_close(partial(self._left, audience))
+        return member  # parked: its crowd writes it, and it needs no task (crowds.py)
 
     async def _follow(
         self,
@@ -278,7 +279,8 @@ class Live:
         audience.members += 1
         return audience
 
-    def _leave(self, audience: Audience) -> None:
+    def _left(self, audience: Audience) -> None:
+        metrics.FOLLOWING.value -= 1
         audience.members -= 1
         if not audience.members:
             del self.audiences[audience.key]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncGenerator, Mapping
+from functools import partial
 from json import JSONDecodeError
 from typing import Any, cast
 
@@ -43,6 +44,7 @@ from strawberry.subscriptions.protocols.graphql_ws.handlers import BaseGraphQLWS
 from service.api.edge.guard import client_address
 from service.api.edge.parking import MAX_WAITING, PARKED, Wire, parking
 from service.api.edge.parsing import credential
+from service.api.graphql.crowds import Member
 
 SLOW_CONSUMER_CLOSE = 4413  # "fell too far behind its events"; resubscribe and catch up
 TOO_MANY_CLOSE = 4429  # too many sockets from this address
@@ -98,17 +100,22 @@ class Hardening:
             return "BAD_REQUEST", "operationName names no operation of the document", {}
         return None
 
-    def hold(self, task: asyncio.Task[Any] | None) -> None:
+    def hold(self, task: asyncio.Task[Any] | None, operation: Any = None) -> None:
         """The address's slot, taken by `refusal`, is given back when `task` ends (or now,
-        if no operation started)."""
+        if no operation started), or when the operation's member leaves, if the task
+        parked it (crowds.py)."""
         address = client_address(self.context["request"].scope)
         if task is None:
             self.view.per_address.give(address)
         else:
-            task.add_done_callback(lambda done: self._ended(done, address))
+            task.add_done_callback(lambda done: self._ended(done, address, operation))
 
-    def _ended(self, task: asyncio.Task[Any], address: str) -> None:
-        self.view.per_address.give(address)
+    def _ended(self, task: asyncio.Task[Any], address: str, operation: Any) -> None:
+        member = getattr(operation, "task", None)
+        if isinstance(member, Member):
+            member.on_close(partial(self.view.per_address.give, address))
+        else:
+            self.view.per_address.give(address)
         _quiet(task)
 
     def drop_slow_consumer(self) -> None:
@@ -220,6 +227,8 @@ class TransportHandler(Hardening, BaseGraphQLTransportWSHandler[dict[str, Any], 
         if message["type"] == "connection_init":
             self.context["drop_slow_consumer"] = self.drop_slow_consumer
         await super().handle_message(message)
+        if self.connection_init_received:  # its timeout is cancelled: a socket keeps no task
+            self.connection_init_timeout_task = None
 
     async def handle_subscribe(self, message: Any) -> None:
         if not self.connection_acknowledged or message["id"] in self.operations:
@@ -233,7 +242,8 @@ class TransportHandler(Hardening, BaseGraphQLTransportWSHandler[dict[str, Any], 
             await self.send_message({"id": message["id"], "type": "error", "payload": [error]})
             return
         await super().handle_subscribe(message)
-        self.hold(getattr(self.operations.get(message["id"]), "task", None))
+        operation = self.operations.get(message["id"])
+        self.hold(getattr(operation, "task", None), operation)
 
     async def run_operation(self, operation: Operation[dict[str, Any], None]) -> None:
         """A gameEvents subscription with its frames rendered once per audience (live.py);
@@ -251,13 +261,41 @@ class TransportHandler(Hardening, BaseGraphQLTransportWSHandler[dict[str, Any], 
 
         wire = getattr(self.websocket, "wire", None)  # a parked socket's (ParkedFrames)
         try:
-            if not await live.stream(plan, self.context, operation.variables, send, wire, prefix):
+            streamed = await live.stream(
+                plan, self.context, operation.variables, send, wire, prefix
+            )
+            if not streamed:
                 await super().run_operation(operation)
                 return
+            if isinstance(streamed, Member):
+                self._parked_operation(operation, streamed, prefix)
+                return  # this task ends; the member is the operation's now
             await operation.send_operation_message({"id": operation.id, "type": "complete"})
         except Exception as error:
             await self.handle_task_exception(error)
             self.operations.pop(operation.id, None)
+
+    def _parked_operation(
+        self, operation: Operation[dict[str, Any], None], member: Member, prefix: str
+    ) -> None:
+        """The operation's member stands for its task (crowds.py): strawberry's
+        `cleanup_operation` (the client's `complete`, the socket's end) cancels it. When its
+        crowd ends it, the last `next` (an error) if any and `complete` are written here."""
+        operation.task = member  # type: ignore[assignment]
+        operation.query, operation.variables = "", None  # run already: kept by the plan
+
+        def finish(last: str | None) -> None:
+            if operation.completed:
+                return
+            operation.completed = True
+            self.operations.pop(operation.id, None)
+            if last is not None:
+                member.wire.text(prefix + last + "}")
+            member.wire.text(msgspec.json.encode({"id": operation.id, "type": "complete"}).decode())
+
+        member.finish = finish
+        if member.ended is not None:  # its crowd ended it while it was being parked
+            finish(*member.ended)
 
     async def handle_task_exception(self, error: Exception) -> None:
         if isinstance(error, DISCONNECTS):  # the client left; uvicorn logs the close

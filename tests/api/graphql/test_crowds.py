@@ -11,6 +11,7 @@ import asyncio
 import json
 import random
 from collections.abc import AsyncIterator, Iterator
+from functools import partial
 from typing import Any
 
 import httpx
@@ -318,11 +319,17 @@ async def test_the_games_end_ends_every_member_and_the_crowd(service: GameServic
     audience = Audience(("spectators",), None, "en")  # type: ignore[arg-type]
     crowd = _crowd(service, loaded.id, 0)
     members = [_member(audience, 0) for _ in range(3)]
+    finished: list[str | None] = []
+    left: list[Member] = []
     for member, _ in members:
+        member.finish = finished.append  # the socket's side writes the last frames
+        member.on_close(partial(left.append, member))
         assert crowd.join(member)
     await service.resign(loaded.id, tokens[0], None)
-    for member, wire in members:
-        assert await asyncio.wait_for(member.ended, 60) is None  # then its task completes it
+    await until(lambda: len(finished) == 3, "every member finished")
+    assert finished == [None] * 3  # no error: the game's end
+    assert left == [member for member, _ in members]
+    for _, wire in members:
         assert wire.versions() == [1]
     assert crowd.crowds == {}
     await until(lambda: crowd.task.done(), "the follower's end")
