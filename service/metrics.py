@@ -68,42 +68,28 @@ class Observations:
 
 
 class Tally:
-    """A count the event loop's code moves without a lock; a gauge reads it when scraped."""
+    """A count the event loop's code moves without a lock; its gauge reads it when scraped."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str, documentation: str) -> None:
         self.value = 0
+        Gauge(name, documentation, registry=REGISTRY).set_function(lambda: self.value)
 
 
 REQUEST_SECONDS = LoopHistogram(
     "rules_request_seconds", "Time to answer one API request, by operation.", ["operation"], _FAST
 )
-IN_FLIGHT = Tally()
-REQUESTS_IN_FLIGHT = Gauge(
-    "rules_requests_in_flight", "HTTP requests being answered now.", registry=REGISTRY
+IN_FLIGHT = Tally("rules_requests_in_flight", "HTTP requests being answered now.")
+FOLLOWING = Tally(
+    "rules_live_followers", "gameEvents subscriptions and event streams following a game now."
 )
-REQUESTS_IN_FLIGHT.set_function(lambda: IN_FLIGHT.value)
-FOLLOWING = Tally()
-LIVE_FOLLOWERS = Gauge(
-    "rules_live_followers",
-    "gameEvents subscriptions and event streams following a game now.",
-    registry=REGISTRY,
-)
-LIVE_FOLLOWERS.set_function(lambda: FOLLOWING.value)
-PARKED = Tally()
-LIVE_PARKED = Gauge(
+PARKED = Tally(
     "rules_live_parked",
     "gameEvents subscriptions on parked sockets written by their game's one follower (of "
     "rules_live_followers); the rest have a follower each.",
-    registry=REGISTRY,
 )
-LIVE_PARKED.set_function(lambda: PARKED.value)
-CROWDS = Tally()
-LIVE_CROWDS = Gauge(
-    "rules_live_crowds",
-    "Followers writing parked subscriptions: one per game and caller with any.",
-    registry=REGISTRY,
+CROWDS = Tally(
+    "rules_live_crowds", "Followers writing parked subscriptions: one per game and caller with any."
 )
-LIVE_CROWDS.set_function(lambda: CROWDS.value)
 LIVE_RENDERS = Counter(
     "rules_live_renders_total",
     "Live frames rendered (gameEvents, REST's server-sent events): once per audience and "
