@@ -131,13 +131,16 @@ class ParkingProtocol(WSProtocol):
 
     def _park(self, reader: Reader) -> Wire:
         """Called by the app once it accepted the socket, before it returns. What arrived
-        since, queued for the ASGI app, goes to the reader first."""
+        since, queued for the ASGI app, goes to the reader first (none today: strawberry
+        does not wait between its accept and its handler, so a client's first message comes
+        after; this keeps it so if that changes)."""
         self.reader = reader
         queue = self.queue
         while not queue.empty():
             message = queue.get_nowait()
             if message["type"] == "websocket.receive":
-                reader.received(message.get("text") or message.get("bytes") or b"")
+                text = message.get("text")
+                reader.received(text if text is not None else message.get("bytes") or b"")
         self.resume()
         if self.disconnected:  # connection_lost came first
             self.reader = None
