@@ -17,11 +17,14 @@ from pathlib import Path
 
 import httpx
 
+from service.api.edge.parking import PROTOCOL
 from service.store.embedded import free_port
 
 # `python -m service` is what `make run` starts; the factory is what the container starts.
 MODULE = ("-m", "service")
-CONTAINER = ("-m", "uvicorn", "--factory", "service.app:from_env", "--no-access-log")
+CONTAINER = (  # the Dockerfile's command, less what each run sets (host, port)
+    "-m", "uvicorn", "--factory", "service.app:from_env", "--no-access-log", "--ws", PROTOCOL,
+)  # fmt: skip
 
 
 @dataclass

@@ -5,6 +5,7 @@ finishes what it accepted before it exits."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
 import signal
@@ -14,7 +15,9 @@ from typing import Any
 
 import httpx
 import pytest
+import websockets
 from redis.asyncio import Redis
+from websockets.typing import Subprotocol
 
 from service.app import create_app
 from service.settings import Settings
@@ -170,7 +173,8 @@ async def test_sigterm_stops_accepting_finishes_in_flight_moves_and_exits_cleanl
                     try:
                         async with httpx.AsyncClient(timeout=30) as fresh:
                             await fresh.get(replica.url + "/healthz")
-                    except httpx.ConnectError:
+                    # refused, or (the listener closing) taken and dropped unanswered
+                    except (httpx.ConnectError, httpx.ReadError, httpx.RemoteProtocolError):
                         return True
                     return False
 
@@ -221,3 +225,50 @@ async def test_sigterm_turns_readiness_false_at_once_and_serves_on_for_the_delay
     assert "SIGTERM: not ready; shutting down in 600 s" in log, log
     assert "Application shutdown complete" in log, log
     assert "Traceback" not in log, log
+
+
+async def test_sigterm_closes_parked_sockets_as_a_restart_and_exits_cleanly(
+    redis: EmbeddedRedis,
+) -> None:
+    """A spectator's and a seat's subscriptions, parked in their crowds: SIGTERM closes both
+    sockets with 1012 (service restart: reconnect and resume with afterVersion) and the process
+    ends without an error in its log."""
+    with services([redis.url], RULES_SHUTDOWN_DELAY_SECONDS="0", LOG_LEVEL="info") as (replica,):
+        async with httpx.AsyncClient(base_url=replica.url, timeout=60) as http:
+            created = await create_game(http, seed="sigterm-sockets")
+        game_id, token = created["game"]["id"], created["seats"][0]["token"]
+        sockets = [await _follow(replica.url, game_id, caller) for caller in (None, token)]
+
+        async def parked() -> bool:
+            async with httpx.AsyncClient(base_url=replica.url, timeout=60) as http:
+                metrics = (await http.get("/metrics")).text
+            return "rules_live_parked 2.0" in metrics
+
+        await until(parked, "both subscriptions parked")
+        replica.process.send_signal(signal.SIGTERM)
+        for socket in sockets:
+            async with asyncio.timeout(60):
+                await socket.wait_closed()
+            assert socket.close_code == 1012, socket.close_code
+        exit_code = await asyncio.to_thread(replica.process.wait, 60)
+        log = replica.output()
+    assert exit_code in (0, -signal.SIGTERM), log
+    assert "Application shutdown complete" in log, log
+    for trouble in ("Traceback", "Exception in ASGI application", "Task was destroyed"):
+        assert trouble not in log, log
+
+
+async def _follow(url: str, game_id: str, token: str | None) -> Any:
+    socket = await websockets.connect(
+        url.replace("http", "ws") + "/graphql",
+        subprotocols=[Subprotocol("graphql-transport-ws")],
+        compression=None,
+    )
+    payload = {"authorization": f"Bearer {token}"} if token else {}
+    await socket.send(json.dumps({"type": "connection_init", "payload": payload}))
+    assert json.loads(await socket.recv())["type"] == "connection_ack"
+    query = "subscription E($id: ID!) { gameEvents(gameId: $id) { version } }"
+    subscribe = {"query": query, "variables": {"id": game_id}}
+    await socket.send(json.dumps({"id": "1", "type": "subscribe", "payload": subscribe}))
+    assert json.loads(await socket.recv())["type"] == "next"
+    return socket
