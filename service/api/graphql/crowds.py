@@ -38,7 +38,7 @@ from service.refusals import Refused
 if TYPE_CHECKING:
     from service.api.graphql.live import Audience
 
-SLOW_CONSUMER_CLOSE = 4413
+SLOW_CONSUMER_CLOSE = 4413  # "fell too far behind its events"; resubscribe and catch up
 SLOW_REASON = "SLOW_CONSUMER: fell too far behind; resubscribe and catch up with history"
 
 log = logging.getLogger("service.live")

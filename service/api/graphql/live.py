@@ -10,7 +10,7 @@ audience is sent the same text; a thousand spectators of a game cost one render 
 a seat's private view one render per seat. Each subscriber follows the game on its own
 (service/core/reads/following.py: its position, catch-up and resume) until it has sent a live
 version; then, on a parked socket (edge/parking.py), it joins the `Crowd` of its game and
-caller (crowds.py), whose one follower writes every member, and its own task only waits.
+caller (crowds.py), whose one follower writes every member, and needs no task of its own.
 
 A document takes this path when it is valid, its operation is a subscription of `gameEvents`
 alone (no directive on it) and its variables coerce; strawberry streams everything else, and

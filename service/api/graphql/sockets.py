@@ -44,9 +44,8 @@ from strawberry.subscriptions.protocols.graphql_ws.handlers import BaseGraphQLWS
 from service.api.edge.guard import client_address
 from service.api.edge.parking import MAX_WAITING, PARKED, Wire, parking
 from service.api.edge.parsing import credential
-from service.api.graphql.crowds import Member
+from service.api.graphql.crowds import SLOW_CONSUMER_CLOSE, SLOW_REASON, Member
 
-SLOW_CONSUMER_CLOSE = 4413  # "fell too far behind its events"; resubscribe and catch up
 TOO_MANY_CLOSE = 4429  # too many sockets from this address
 MAX_OPERATION_ID = 128
 
@@ -119,9 +118,8 @@ class Hardening:
         _quiet(task)
 
     def drop_slow_consumer(self) -> None:
-        reason = "SLOW_CONSUMER: fell too far behind; resubscribe and catch up with history"
         task = asyncio.get_running_loop().create_task(
-            self.websocket.close(SLOW_CONSUMER_CLOSE, reason)
+            self.websocket.close(SLOW_CONSUMER_CLOSE, SLOW_REASON)
         )
         task.add_done_callback(_quiet)
 
