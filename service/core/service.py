@@ -228,10 +228,12 @@ class GameService:
         caller: Caller | str | None,
         after: int | None,
         on_drop: Callable[[], None],
+        subscribed: Callable[[], None] = following.nothing,
     ) -> AsyncGenerator[following.Version, None]:
         """Every version after `after`, then each new one as it is committed, as the caller
-        may see it (gameEvents: reads/following.py)."""
-        return following.follow(self.read, self.events, game_id, caller, after, on_drop)
+        may see it (gameEvents: reads/following.py); `subscribed` is told once Redis has
+        confirmed the game's channel."""
+        return following.follow(self.read, self.events, game_id, caller, after, on_drop, subscribed)
 
     async def _requeue_if_stuck(self, loaded: LoadedGame) -> None:
         """A game from before the lanes, on a cluster, whose bot turn was not queued (the

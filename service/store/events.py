@@ -91,6 +91,11 @@ class Channel:
     shard: Shard | None = None
 
 
+# A pub/sub connection that broke: redis-py's errors, the socket's, and uvloop's RuntimeError
+# for a write to a transport already closed (a command sent while the server restarts)
+BROKEN = (RedisError, OSError, RuntimeError)
+
+
 class Shard:
     """One pub/sub connection and the task that reads it."""
 
@@ -116,7 +121,7 @@ class Shard:
     async def subscribe(self, name: str) -> None:
         self.names.add(name)
         async with self.lock:
-            with contextlib.suppress(RedisError, OSError):  # the reader sees it and recovers
+            with contextlib.suppress(*BROKEN):  # the reader sees it and recovers
                 await self._send("subscribe", name)
         if self.reader is None or self.reader.done():
             self.reader = asyncio.get_running_loop().create_task(self._read())
@@ -124,7 +129,7 @@ class Shard:
     async def unsubscribe(self, name: str) -> None:
         self.names.discard(name)
         async with self.lock:
-            with contextlib.suppress(RedisError, OSError):
+            with contextlib.suppress(*BROKEN):
                 await self._send("unsubscribe", name)
 
     async def _send(self, command: str, *names: str) -> None:
@@ -142,7 +147,7 @@ class Shard:
                 message = await self.pubsub.get_message(timeout=None)
                 if message is not None and self._given_away(message):
                     raise ConnectionError("the server gave a channel's slot away")
-            except (RedisError, OSError) as exc:
+            except BROKEN as exc:
                 metrics.STORE_ERRORS.labels("listen").inc()
                 log.warning("event connection lost (%s); reconnecting", type(exc).__name__)
                 if not await self._recover():
@@ -183,7 +188,7 @@ class Shard:
         while not self.closing:
             await self.hub.rehome(self)
             async with self.lock:
-                with contextlib.suppress(RedisError, OSError):
+                with contextlib.suppress(*BROKEN):
                     await self.pubsub.aclose()  # type: ignore[no-untyped-call]
                 self.pubsub, self.pending, self.leaving = self._new_pubsub(), {}, {}
                 if not self.names:
@@ -194,7 +199,7 @@ class Shard:
                         await self._send("subscribe", *sorted(self.names))
                         return True
                     log.info("%s is no master (a stale map of slots); reading it again", self.node)
-                except (RedisError, OSError):
+                except BROKEN:
                     pass
             await asyncio.sleep(delay)
             delay = min(delay * 2, MAX_BACKOFF_SECONDS)
@@ -214,7 +219,7 @@ class Shard:
         if self.reader is not None:
             self.reader.cancel()
             await asyncio.wait({self.reader})
-        with contextlib.suppress(RedisError, OSError):
+        with contextlib.suppress(*BROKEN):
             await self.pubsub.aclose()  # type: ignore[no-untyped-call]
 
 

@@ -34,11 +34,13 @@ from service.api.graphql.errors import api_error
 from service.api.graphql.types import GameEvent, GameStatus
 from service.core import Caller, GameService
 from service.refusals import Refused
+from service.store import StoreUnavailable
 
 if TYPE_CHECKING:
     from service.api.graphql.live import Audience
 
 SLOW_CONSUMER_CLOSE = 4413  # "fell too far behind its events"; resubscribe and catch up
+RETRIES = 5  # a store away: the follower's tries in a row before its members end (UNAVAILABLE)
 SLOW_REASON = "SLOW_CONSUMER: fell too far behind; resubscribe and catch up with history"
 
 log = logging.getLogger("service.live")
@@ -136,7 +138,10 @@ class Crowd:
         self.frame, self.failure = frame, failure
         self.last = after
         self.members: dict[Audience, dict[Member, None]] = {}
-        self.task = asyncio.get_running_loop().create_task(self._run(service, caller, after))
+        # set once the crowd hears the game (or has ended): its first member's own follower
+        # may leave the game's channel then, and the channel is never given up between them
+        self.subscribed = asyncio.Event()
+        self.task = asyncio.get_running_loop().create_task(self._run(service, caller))
         self.task.add_done_callback(_ended)
         metrics.CROWDS.value += 1
 
@@ -164,22 +169,25 @@ class Crowd:
             del self.crowds[self.key]
         self.task.cancel()
 
-    async def _run(self, service: GameService, caller: Caller, after: int) -> None:
-        versions = service.follow(self.game_id, caller, after, self._dropped)
+    async def _run(self, service: GameService, caller: Caller) -> None:
+        """Follow the game for every member. A store that is away is tried again from the
+        last version written (so nothing is missed) up to RETRIES times in a row, with
+        backoff, before the members end with UNAVAILABLE and resume on their own: a crowd
+        that starts while Redis restarts must not end subscriptions that were live."""
+        failures = 0
         try:
-            async with aclosing(versions):
-                async for seen in versions:
-                    self.last = seen.version
-                    event = GameEvent(
-                        game_id=self.game_id,  # type: ignore[arg-type]
-                        version=seen.version,
-                        status=GameStatus(seen.status),
-                        catching_up=seen.catching_up,
-                    )
-                    for audience in list(self.members):
-                        payload = (await self.frame(audience, event)).encode()
-                        for member in list(self.members.get(audience, ())):
-                            member.write(seen.version, payload, self.queue)
+            while True:
+                start = self.last
+                try:
+                    await self._follow(service, caller)
+                except StoreUnavailable as unavailable:
+                    failures = 1 if self.last > start else failures + 1
+                    if failures > RETRIES:
+                        raise unavailable from None
+                    await asyncio.sleep(0.1 * 2**failures)
+                    continue
+                self._end(lambda _: None)
+                return
         except asyncio.CancelledError:
             raise
         except Exception as error:  # a refusal while following ends it, as in strawberry
@@ -188,8 +196,26 @@ class Crowd:
                 log.exception("a game's live followers failed: %s", self.game_id)
                 failed = GraphQLError(str(error), original_error=error)
             self._end(lambda member: self.failure(member.audience, failed))
-        else:
-            self._end(lambda _: None)
+        finally:
+            self.subscribed.set()  # nobody waits for a crowd that ended
+
+    async def _follow(self, service: GameService, caller: Caller) -> None:
+        versions = service.follow(
+            self.game_id, caller, self.last, self._dropped, self.subscribed.set
+        )
+        async with aclosing(versions):
+            async for seen in versions:
+                self.last = seen.version
+                event = GameEvent(
+                    game_id=self.game_id,  # type: ignore[arg-type]
+                    version=seen.version,
+                    status=GameStatus(seen.status),
+                    catching_up=seen.catching_up,
+                )
+                for audience in list(self.members):
+                    payload = (await self.frame(audience, event)).encode()
+                    for member in list(self.members.get(audience, ())):
+                        member.write(seen.version, payload, self.queue)
 
     def _end(self, last: Callable[[Member], str | None]) -> None:
         """Every member ends with `last`, then `complete`."""

@@ -163,6 +163,9 @@ class Live:
         try:
             async with aclosing(source):  # type: ignore[type-var]
                 member = await self._follow(source, audience, context, send, wire, prefix)
+                if member is not None and member.crowd is not None:
+                    # this follower holds the game's channel until the crowd does too
+                    await member.crowd.subscribed.wait()
         except BaseException:  # cancelled (the client's `complete`) while its own follower closed
             if member is not None:
                 member.cancel()  # out of its crowd again

@@ -46,11 +46,14 @@ async def follow(
     caller: Caller | str | None,
     after: int | None,
     on_drop: Callable[[], None],
+    subscribed: Callable[[], None],
 ) -> AsyncGenerator[Version, None]:
     """Every version after `after` (None: from the current one), then each new one as it is
-    committed, until the game ends or is gone. OUT_OF_RANGE for an `after` the game has not
-    reached (or below 0), or that a delayed spectator may not see yet."""
+    committed, until the game ends or is gone; `subscribed` is told once the game's channel
+    is confirmed. OUT_OF_RANGE for an `after` the game has not reached (or below 0), or that
+    a delayed spectator may not see yet."""
     async with events_of(game_id, on_drop) as events:
+        subscribed()
         loaded = await read(game_id, caller)
         version, status = loaded.record.version, loaded.status()
         delay = loaded.delay  # fixed for the subscription: who the caller is does not change
@@ -100,6 +103,10 @@ async def _latest(
             return version, status
         if reissued == mine:
             await read(game_id, caller)
+
+
+def nothing() -> None:
+    return None
 
 
 @functools.lru_cache(maxsize=1024)
