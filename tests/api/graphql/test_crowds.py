@@ -99,7 +99,7 @@ async def _gauges(http: httpx.AsyncClient) -> tuple[float, float]:
 
 
 async def _move(api: Api, game_id: str, tokens: list[str], seed: str) -> int:
-    game = (await api.gql(gql.GAME, {"id": game_id}))["game"]
+    game = (await api.gql(gql.GAME, {"id": game_id}, tokens[0]))["game"]  # a seat: live
     token = tokens[game["toAct"][0]]
     seen = (await api.gql(gql.GAME, {"id": game_id}, token))["game"]
     move = random.Random(seed).choice(seen["legalMoves"])["move"]
@@ -333,3 +333,27 @@ async def test_the_games_end_ends_every_member_and_the_crowd(service: GameServic
         assert wire.versions() == [1]
     assert crowd.crowds == {}
     await until(lambda: crowd.task.done(), "the follower's end")
+
+
+async def test_a_delayed_spectators_crowd_follows_the_game_its_delay_behind(server: str) -> None:
+    """spectatorDelay 2: the spectators' crowd writes each version two moves late, the seat's
+    live; when the game ends, the spectators get every version left, the last FINISHED."""
+    async with httpx.AsyncClient(base_url=server, timeout=30) as http:
+        api = Api(http)
+        created = await create_game(http, seed="crowds-delay", spectatorDelay=2)
+        game_id, tokens = created["game"]["id"], [s["token"] for s in created["seats"]]
+        spectator, seat = await _socket(server, deflate=False), await _socket(server, tokens[0])
+        for socket in (spectator, seat):
+            await _subscribe(socket, THIN, {"id": game_id})
+            assert await _versions(socket, 0) == [0]
+        last = 0
+        for n in range(4):
+            last = await _move(api, game_id, tokens, f"delay-{n}")
+        assert await _versions(seat, last) == list(range(1, last + 1))
+        assert await _versions(spectator, last - 2) == list(range(1, last - 1))
+        resigned = await api.gql(gql.RESIGN, {"id": game_id}, tokens[1])
+        final = resigned["resign"]["game"]["version"]
+        assert await _versions(spectator, final) == list(range(last - 1, final + 1))
+        assert await _receive(spectator) == {"id": "1", "type": "complete"}
+        for socket in (spectator, seat):
+            await socket.close()
